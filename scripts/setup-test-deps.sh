@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Installs what the test suite needs from Debian (Chromium for browser tests, redis-server for the
+# shared rate-limit store). Idempotent: does nothing when both are already present.
+set -euo pipefail
+need=()
+command -v chromium >/dev/null 2>&1 || need+=(chromium)
+command -v redis-server >/dev/null 2>&1 || need+=(redis-server)
+[ ${#need[@]} -eq 0 ] && exit 0
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then
+  command -v sudo >/dev/null 2>&1 || { echo "setup-test-deps: need root or sudo to install: ${need[*]}" >&2; exit 1; }
+  sudo="sudo"
+fi
+echo "setup-test-deps: installing ${need[*]} from Debian" >&2
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+$sudo apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+# Debian starts redis-server as a service on install; the tests run their own on ephemeral ports.

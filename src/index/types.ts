@@ -1,0 +1,35 @@
+/**
+ * What is served: every response body of one content revision, serialised and compressed once at build
+ * time (RFC 9110 "selected representation"). Serving is a map lookup; a reload builds a new index.
+ */
+import type { ContentModel } from '../content/model.js';
+
+/** One precomputed representation of a resource. */
+export interface Representation {
+  /** `Content-Type` header value, e.g. `application/json` or `text/html; charset=utf-8`. */
+  contentType: string;
+  /** The identity-encoded body. */
+  body: Uint8Array;
+  /** The body with `Content-Encoding: gzip`. */
+  gzip: Uint8Array;
+  /** The body with `Content-Encoding: br`. */
+  br: Uint8Array;
+  /** Strong entity tag of the identity body, quoted (`"…"`), per RFC 9110 §8.8.3. */
+  etag: string;
+  /** `Cache-Control` header value. */
+  cacheControl: string;
+  /** Extra headers for this resource (e.g. Deprecation, Sunset, Link), already formatted. */
+  headers: Readonly<Record<string, string>>;
+}
+
+/** An immutable, fully derived index of one content revision. */
+export interface CatalogIndex {
+  /** The content revision this index was built from. */
+  readonly revision: string;
+  /** When it was built, as an ISO 8601 timestamp. */
+  readonly builtAt: string;
+  /** The model it was built from (read-only; used by pages and tests). */
+  readonly model: ContentModel;
+  /** Precomputed representations keyed by request path (`/v1/catalog`, `/v1/courses/python-basics`, `/`, …). */
+  readonly representations: ReadonlyMap<string, Representation>;
+}
