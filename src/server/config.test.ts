@@ -1,0 +1,93 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.js';
+
+describe('loadConfig', () => {
+  it('takes documented defaults from an empty environment', () => {
+    const c = loadConfig({}, '/srv/app');
+    expect(c).toMatchObject({
+      port: 8080,
+      host: '0.0.0.0',
+      contentDir: '/srv/app/content',
+      referralsFile: '/srv/app/referrals.sample.txt',
+      publicBaseUrl: 'http://localhost:8080',
+      logLevel: 'info',
+      trustProxy: { kind: 'none' },
+      rateLimits: { verified: 480, declared: 120, browser: 120, anonymous: 30, referrals: 60 },
+      rateLimitStore: { kind: 'memory' },
+      workers: 1,
+      keyDirectoryAllowInsecure: false,
+      signatureClockSkewSeconds: 30,
+      releasesDir: undefined,
+      shutdownTimeoutSeconds: 10,
+    });
+  });
+
+  it('parses every variable', () => {
+    const c = loadConfig(
+      {
+        PORT: '0',
+        HOST: '127.0.0.1',
+        CONTENT_DIR: '/data/content',
+        REFERRALS_FILE: 'codes.txt',
+        PUBLIC_BASE_URL: 'https://catalog.example.com/api/',
+        LOG_LEVEL: 'warn',
+        TRUST_PROXY: '10.0.0.0/8, loopback',
+        RATE_LIMIT_VERIFIED: '1000',
+        RATE_LIMIT_STORE: 'redis://127.0.0.1:6379/0',
+        WORKERS: '2',
+        KEY_DIRECTORY_ALLOW_INSECURE: '1',
+        SIGNATURE_CLOCK_SKEW: '5',
+        RELEASES_DIR: 'dist/release',
+      },
+      '/srv',
+    );
+    expect(c.port).toBe(0);
+    expect(c.referralsFile).toBe('/srv/codes.txt');
+    expect(c.publicBaseUrl).toBe('https://catalog.example.com/api');
+    expect(c.trustProxy).toEqual({ kind: 'list', entries: ['10.0.0.0/8', 'loopback'] });
+    expect(c.rateLimits.verified).toBe(1000);
+    expect(c.rateLimitStore).toEqual({ kind: 'redis', url: 'redis://127.0.0.1:6379/0' });
+    expect(c.workers).toBe(2);
+    expect(c.keyDirectoryAllowInsecure).toBe(true);
+    expect(c.signatureClockSkewSeconds).toBe(5);
+    expect(c.releasesDir).toBe('/srv/dist/release');
+    expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toEqual({ kind: 'hops', hops: 2 });
+  });
+
+  it('reports every bad value by name in one error', () => {
+    let error: unknown;
+    try {
+      loadConfig({
+        PORT: '80a',
+        PUBLIC_BASE_URL: 'not a url',
+        LOG_LEVEL: 'loud',
+        TRUST_PROXY: 'bogus',
+        RATE_LIMIT_ANONYMOUS: '0',
+        RATE_LIMIT_STORE: 'redis-ish://x',
+        WORKERS: '4',
+        KEY_DIRECTORY_ALLOW_INSECURE: 'maybe',
+        SIGNATURE_CLOCK_SKEW: '-1',
+      });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const names = (error as ConfigError).problems.map((p) => p.split(':')[0]);
+    expect(names).toEqual([
+      'PORT',
+      'PUBLIC_BASE_URL',
+      'LOG_LEVEL',
+      'TRUST_PROXY',
+      'RATE_LIMIT_ANONYMOUS',
+      'RATE_LIMIT_STORE',
+      'WORKERS',
+      'KEY_DIRECTORY_ALLOW_INSECURE',
+      'SIGNATURE_CLOCK_SKEW',
+    ]);
+    expect((error as ConfigError).message).toContain('PORT: "80a" is not a whole number from 0 to 65535');
+  });
+
+  it('never prints a Redis password', () => {
+    expect(() => loadConfig({ RATE_LIMIT_STORE: 'http://user:secret@host' })).toThrow(/user:\*\*\*@/);
+  });
+});

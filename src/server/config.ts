@@ -1,0 +1,240 @@
+/**
+ * The service's configuration: every environment variable it reads, parsed and validated once at start-up.
+ * A bad value is reported by name with what was wrong and what is allowed; all bad values are reported together.
+ * The README's configuration table documents the same variables (keep them in step).
+ */
+import { resolve } from 'node:path';
+import proxyAddr from 'proxy-addr';
+
+/** pino's levels, plus `silent`. */
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+/** One of {@link LOG_LEVELS}. */
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/**
+ * Which peers are trusted proxies (`TRUST_PROXY`). `none`: the socket peer is the client. `hops`: trust the
+ * nearest `hops` proxies. `list`: trust peers matching these addresses, CIDRs or `proxy-addr` names
+ * (`loopback`, `linklocal`, `uniquelocal`).
+ */
+export type TrustProxy = { kind: 'none' } | { kind: 'hops'; hops: number } | { kind: 'list'; entries: string[] };
+
+/** Where rate-limit buckets live (`RATE_LIMIT_STORE`). */
+export type RateLimitStoreConfig = { kind: 'memory' } | { kind: 'redis'; url: string };
+
+/** Requests allowed per window, per client address and kind (contract §5). */
+export interface RateLimits {
+  /** Verified agents (valid RFC 9421 signature), per 60 s. */
+  verified: number;
+  /** Declared agents (a User-Agent naming the client), per 60 s. */
+  declared: number;
+  /** Browsers, per 60 s. */
+  browser: number;
+  /** Everyone else, per 60 s. */
+  anonymous: number;
+  /** Referral lookups, per 3600 s, whatever the kind. */
+  referrals: number;
+}
+
+/** The validated configuration. Paths are absolute. */
+export interface Config {
+  /** TCP port to listen on (`PORT`, 0 = any free port). */
+  port: number;
+  /** Address to listen on (`HOST`). */
+  host: string;
+  /** Absolute path of the content folder (`CONTENT_DIR`). */
+  contentDir: string;
+  /** Absolute path of the referral digests file (`REFERRALS_FILE`). */
+  referralsFile: string;
+  /** Public origin (and optional path prefix) of the service, no trailing slash (`PUBLIC_BASE_URL`). */
+  publicBaseUrl: string;
+  /** Minimum level of log lines written (`LOG_LEVEL`). */
+  logLevel: LogLevel;
+  /** Trusted proxies (`TRUST_PROXY`). */
+  trustProxy: TrustProxy;
+  /** Budgets (`RATE_LIMIT_VERIFIED`, `…_DECLARED`, `…_BROWSER`, `…_ANONYMOUS`, `…_REFERRALS`). */
+  rateLimits: RateLimits;
+  /** Bucket store (`RATE_LIMIT_STORE`). */
+  rateLimitStore: RateLimitStoreConfig;
+  /** Number of worker processes (`WORKERS`); more than 1 requires the Redis store. */
+  workers: number;
+  /** Allow `http://` and loopback key directories: tests and local development only (`KEY_DIRECTORY_ALLOW_INSECURE`). */
+  keyDirectoryAllowInsecure: boolean;
+  /** Tolerated clock difference when checking signature `created`/`expires`, in seconds (`SIGNATURE_CLOCK_SKEW`). */
+  signatureClockSkewSeconds: number;
+  /** Absolute path of a folder served at `/releases/`, or `undefined` when not set (`RELEASES_DIR`). */
+  releasesDir: string | undefined;
+  /** How long SIGTERM/SIGINT waits for in-flight requests before closing connections, in seconds (`SHUTDOWN_TIMEOUT`). */
+  shutdownTimeoutSeconds: number;
+}
+
+/** Thrown by {@link loadConfig} with one line per bad variable. */
+export class ConfigError extends Error {
+  /** One message per bad variable, each starting with the variable's name. */
+  readonly problems: readonly string[];
+  constructor(problems: string[]) {
+    super(`invalid configuration:\n${problems.map((p) => `  ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+    this.problems = problems;
+  }
+}
+
+/** Environment variables as read by {@link loadConfig}. */
+export type Env = Readonly<Record<string, string | undefined>>;
+
+/** Defaults, as documented in the README. */
+export const DEFAULTS = {
+  PORT: 8080,
+  HOST: '0.0.0.0',
+  CONTENT_DIR: 'content',
+  REFERRALS_FILE: 'referrals.sample.txt',
+  LOG_LEVEL: 'info' as LogLevel,
+  RATE_LIMIT_VERIFIED: 480,
+  RATE_LIMIT_DECLARED: 120,
+  RATE_LIMIT_BROWSER: 120,
+  RATE_LIMIT_ANONYMOUS: 30,
+  RATE_LIMIT_REFERRALS: 60,
+  WORKERS: 1,
+  SIGNATURE_CLOCK_SKEW: 30,
+  SHUTDOWN_TIMEOUT: 10,
+} as const;
+
+/**
+ * Reads and validates the configuration.
+ * @param env the environment (default `process.env`); unset and empty values take their defaults.
+ * @param cwd folder relative paths are resolved against (default `process.cwd()`).
+ * @throws ConfigError listing every bad value.
+ */
+export function loadConfig(env: Env = process.env, cwd: string = process.cwd()): Config {
+  const problems: string[] = [];
+  const get = (name: string): string | undefined => {
+    const v = env[name]?.trim();
+    return v === undefined || v === '' ? undefined : v;
+  };
+  const int = (name: string, dflt: number, min: number, max: number): number => {
+    const raw = get(name);
+    if (raw === undefined) return dflt;
+    if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+      problems.push(`${name}: ${JSON.stringify(raw)} is not a whole number from ${min} to ${max}`);
+      return dflt;
+    }
+    return Number(raw);
+  };
+
+  const port = int('PORT', DEFAULTS.PORT, 0, 65535);
+  const host = get('HOST') ?? DEFAULTS.HOST;
+  if (/\s|\//.test(host)) problems.push(`HOST: ${JSON.stringify(host)} is not a host name or IP address`);
+
+  const contentDir = resolve(cwd, get('CONTENT_DIR') ?? DEFAULTS.CONTENT_DIR);
+  const referralsFile = resolve(cwd, get('REFERRALS_FILE') ?? DEFAULTS.REFERRALS_FILE);
+  const releasesRaw = get('RELEASES_DIR');
+  const releasesDir = releasesRaw === undefined ? undefined : resolve(cwd, releasesRaw);
+
+  const publicBaseUrl = parseBaseUrl(get('PUBLIC_BASE_URL'), port, problems);
+
+  const levelRaw = get('LOG_LEVEL') ?? DEFAULTS.LOG_LEVEL;
+  let logLevel: LogLevel = DEFAULTS.LOG_LEVEL;
+  if ((LOG_LEVELS as readonly string[]).includes(levelRaw)) logLevel = levelRaw as LogLevel;
+  else problems.push(`LOG_LEVEL: ${JSON.stringify(levelRaw)} is not one of ${LOG_LEVELS.join(', ')}`);
+
+  const trustProxy = parseTrustProxy(get('TRUST_PROXY'), problems);
+
+  const perMinuteMax = 1_000_000_000;
+  const rateLimits: RateLimits = {
+    verified: int('RATE_LIMIT_VERIFIED', DEFAULTS.RATE_LIMIT_VERIFIED, 1, perMinuteMax),
+    declared: int('RATE_LIMIT_DECLARED', DEFAULTS.RATE_LIMIT_DECLARED, 1, perMinuteMax),
+    browser: int('RATE_LIMIT_BROWSER', DEFAULTS.RATE_LIMIT_BROWSER, 1, perMinuteMax),
+    anonymous: int('RATE_LIMIT_ANONYMOUS', DEFAULTS.RATE_LIMIT_ANONYMOUS, 1, perMinuteMax),
+    referrals: int('RATE_LIMIT_REFERRALS', DEFAULTS.RATE_LIMIT_REFERRALS, 1, perMinuteMax),
+  };
+
+  const rateLimitStore = parseStore(get('RATE_LIMIT_STORE'), problems);
+  const workers = int('WORKERS', DEFAULTS.WORKERS, 1, 256);
+  if (workers > 1 && rateLimitStore.kind !== 'redis') {
+    problems.push(
+      `WORKERS: ${workers} workers need a shared rate-limit store: set RATE_LIMIT_STORE=redis://… (with the in-process store each worker would keep its own budgets)`,
+    );
+  }
+  const keyDirectoryAllowInsecure = parseBool('KEY_DIRECTORY_ALLOW_INSECURE', get('KEY_DIRECTORY_ALLOW_INSECURE'), problems);
+  const signatureClockSkewSeconds = int('SIGNATURE_CLOCK_SKEW', DEFAULTS.SIGNATURE_CLOCK_SKEW, 0, 3600);
+  const shutdownTimeoutSeconds = int('SHUTDOWN_TIMEOUT', DEFAULTS.SHUTDOWN_TIMEOUT, 0, 3600);
+
+  if (problems.length > 0) throw new ConfigError(problems);
+  return {
+    port,
+    host,
+    contentDir,
+    referralsFile,
+    publicBaseUrl,
+    logLevel,
+    trustProxy,
+    rateLimits,
+    rateLimitStore,
+    workers,
+    keyDirectoryAllowInsecure,
+    signatureClockSkewSeconds,
+    releasesDir,
+    shutdownTimeoutSeconds,
+  };
+}
+
+function parseBaseUrl(raw: string | undefined, port: number, problems: string[]): string {
+  const fallback = `http://localhost:${port === 0 ? DEFAULTS.PORT : port}`;
+  if (raw === undefined) return fallback;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    problems.push(`PUBLIC_BASE_URL: ${JSON.stringify(raw)} is not an absolute URL (e.g. https://catalog.example.com)`);
+    return fallback;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    problems.push(`PUBLIC_BASE_URL: ${JSON.stringify(raw)} must use http or https`);
+  } else if (url.search !== '' || url.hash !== '' || url.username !== '' || url.password !== '') {
+    problems.push(`PUBLIC_BASE_URL: ${JSON.stringify(raw)} must not have a query, fragment or credentials`);
+  }
+  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+}
+
+function parseTrustProxy(raw: string | undefined, problems: string[]): TrustProxy {
+  if (raw === undefined || raw === 'false' || raw === '0') return { kind: 'none' };
+  if (/^\d+$/.test(raw)) {
+    const hops = Number(raw);
+    if (hops > 32) problems.push(`TRUST_PROXY: ${hops} hops is more than 32; give a proxy count from 0 to 32 or a list of addresses/CIDRs`);
+    return { kind: 'hops', hops };
+  }
+  const entries = raw.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  try {
+    proxyAddr.compile(entries);
+  } catch (error) {
+    problems.push(
+      `TRUST_PROXY: ${JSON.stringify(raw)} is not a hop count or a comma-separated list of IP addresses, CIDRs, loopback, linklocal or uniquelocal (${(error as Error).message})`,
+    );
+  }
+  return { kind: 'list', entries };
+}
+
+function parseStore(raw: string | undefined, problems: string[]): RateLimitStoreConfig {
+  if (raw === undefined || raw === 'memory') return { kind: 'memory' };
+  try {
+    const url = new URL(raw);
+    if (url.protocol === 'redis:' || url.protocol === 'rediss:') return { kind: 'redis', url: raw };
+  } catch {
+    // reported below
+  }
+  problems.push(`RATE_LIMIT_STORE: ${JSON.stringify(redactUrl(raw))} is neither "memory" nor a redis:// or rediss:// URL`);
+  return { kind: 'memory' };
+}
+
+/** Hides a password in a URL so a bad value can be printed. */
+function redactUrl(raw: string): string {
+  return raw.replace(/\/\/([^:/@]*):[^@/]*@/, '//$1:***@');
+}
+
+function parseBool(name: string, raw: string | undefined, problems: string[]): boolean {
+  if (raw === undefined) return false;
+  const v = raw.toLowerCase();
+  if (v === '1' || v === 'true' || v === 'yes' || v === 'on') return true;
+  if (v === '0' || v === 'false' || v === 'no' || v === 'off') return false;
+  problems.push(`${name}: ${JSON.stringify(raw)} is not a boolean (1/0, true/false, yes/no, on/off)`);
+  return false;
+}
