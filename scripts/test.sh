@@ -4,4 +4,5 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup-test-deps.sh
 npx tsc -p tsconfig.json --noEmit
+npx tsx scripts/lint-openapi.ts
 npx vitest run "$@"

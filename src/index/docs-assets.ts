@@ -1,0 +1,84 @@
+/**
+ * The bytes of `/docs` and its assets: our page and start-up script (`src/http/docs.ts`) and the Swagger UI
+ * files of the installed `swagger-ui-dist` package (never a CDN). Node-only: reads the package's files once
+ * per process.
+ */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import {
+  DOCS_ASSETS_PREFIX,
+  DOCS_INIT_SCRIPT,
+  DOCS_INIT_SCRIPT_NAME,
+  DOCS_PATH,
+  SWAGGER_UI_FILES,
+  docsContentSecurityPolicy,
+  docsHtml,
+} from '../http/docs.js';
+
+/** A representation before compression and ETag: what the index turns into a `Representation`. */
+export interface StaticRepresentation {
+  /** `Content-Type` header value. */
+  contentType: string;
+  /** The identity-encoded body. */
+  body: Uint8Array;
+  /** `Cache-Control` header value. */
+  cacheControl: string;
+  /** Extra response headers (e.g. `Content-Security-Policy`), already formatted. */
+  headers: Readonly<Record<string, string>>;
+}
+
+let swaggerFiles: Map<string, Uint8Array> | undefined;
+
+/** The `swagger-ui-dist` files, read once. @throws Error when the package is not installed. */
+function readSwaggerUiFiles(): Map<string, Uint8Array> {
+  if (swaggerFiles) return swaggerFiles;
+  const dir = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+  const files = new Map<string, Uint8Array>();
+  for (const name of Object.keys(SWAGGER_UI_FILES)) {
+    let bytes: Uint8Array = readFileSync(join(dir, name));
+    // The bundle names a source map we do not serve; drop the comment so developer tools do not ask for it.
+    if (name.endsWith('.js') || name.endsWith('.css')) {
+      const text = new TextDecoder().decode(bytes).replace(/\n?\/[/*][#@] sourceMappingURL=[^\n]*\s*$/, '\n');
+      bytes = new TextEncoder().encode(text);
+    }
+    files.set(name, bytes);
+  }
+  swaggerFiles = files;
+  return files;
+}
+
+/**
+ * `/docs` (HTML with a strict Content-Security-Policy) and every `/docs/assets/*` file, keyed by request path.
+ * Independent of content: a caller may build these (and their compressed forms) once per process.
+ * @param opts.publicBaseUrl the configured public URL, allowed in the page's `connect-src`.
+ * @throws Error when `swagger-ui-dist` is not installed; TypeError when `publicBaseUrl` is not absolute.
+ */
+export function docsRepresentations(opts: { publicBaseUrl?: string } = {}): Array<[string, StaticRepresentation]> {
+  const encode = (text: string) => new TextEncoder().encode(text);
+  const assetCache = 'public, max-age=3600';
+  const out: Array<[string, StaticRepresentation]> = [
+    [
+      DOCS_PATH,
+      {
+        contentType: 'text/html; charset=utf-8',
+        body: encode(docsHtml()),
+        cacheControl: 'public, max-age=300',
+        headers: {
+          'Content-Security-Policy': docsContentSecurityPolicy(opts.publicBaseUrl),
+          'X-Content-Type-Options': 'nosniff',
+          'Referrer-Policy': 'no-referrer',
+        },
+      },
+    ],
+    [
+      DOCS_ASSETS_PREFIX + DOCS_INIT_SCRIPT_NAME,
+      { contentType: 'text/javascript; charset=utf-8', body: encode(DOCS_INIT_SCRIPT), cacheControl: assetCache, headers: { 'X-Content-Type-Options': 'nosniff' } },
+    ],
+  ];
+  for (const [name, bytes] of readSwaggerUiFiles()) {
+    const contentType = SWAGGER_UI_FILES[name as keyof typeof SWAGGER_UI_FILES];
+    out.push([DOCS_ASSETS_PREFIX + name, { contentType, body: bytes, cacheControl: assetCache, headers: { 'X-Content-Type-Options': 'nosniff' } }]);
+  }
+  return out;
+}
