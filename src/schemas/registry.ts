@@ -90,7 +90,8 @@ export function inlineSchema(root: JsonSchema, mapApiRef: (name: string) => Json
       // `../defs.schema.json#/$defs/X` from other files, `#/$defs/X` inside defs itself.
       const def = /^(?:(?:\.\.\/)?defs\.schema\.json)?#\/\$defs\/(\w+)$/.exec(ref);
       if (def) return { ...(visit(defs[def[1]!]) as object), ...(visit(rest) as object) };
-      const api = /^(\w+)\.schema\.json$/.exec(ref);
+      // `Course.schema.json` from api/, `../api/Course.schema.json` from cli/.
+      const api = /^(?:\.\.\/api\/)?(\w+)\.schema\.json$/.exec(ref);
       if (api) return { ...mapApiRef(api[1]!), ...(visit(rest) as object) };
       throw new Error(`unsupported $ref ${ref}`);
     }

@@ -22,5 +22,10 @@ export async function renderSchemaTypes(): Promise<string> {
     const name = frontmatterTypeName(path);
     parts.push(await compile(inlineSchema({ ...s, title: name }, toTs) as never, name, opts));
   }
+  // The CLI's --json outputs and its release manifest, named by their titles (CliDoctorOutput, ReleaseManifest, …).
+  for (const [, s] of [...loadSchemas()].filter(([p]) => p.startsWith('cli/')).sort(([a], [b]) => a.localeCompare(b))) {
+    const name = String(s.title);
+    parts.push(await compile(inlineSchema({ ...s, title: name }, toTs) as never, name, opts));
+  }
   return parts.join('\n');
 }

@@ -322,3 +322,135 @@ export interface RoadmapFrontmatter {
     note: string;
   }[];
 }
+
+/**
+ * `syllabus catalog --json`: the API's body unchanged — GET /v1/catalog, or GET /v1/courses/{course_id} when a course id is given.
+ */
+export type CliCatalogOutput = Catalog | Course;
+
+/**
+ * `syllabus doctor --json`: every check of the service and of the install, in the order they ran.
+ */
+export interface CliDoctorOutput {
+  /**
+   * True when every required check passed (the exit code is then 0, else 1).
+   */
+  ok: boolean;
+  checks: {
+    /**
+     * Stable identifier of the check, e.g. service-health, api-version, clock-skew, read-budget, cli-version, node-version, install-folder, update-source, last-update-check, auto-update.
+     */
+    name: string;
+    ok: boolean;
+    /**
+     * Whether a failure of this check makes the doctor fail; other checks only warn.
+     */
+    required: boolean;
+    /**
+     * What was found, one line of text.
+     */
+    detail: string;
+    /**
+     * How long the check's request took, in milliseconds; null for checks that make no request.
+     */
+    ms: number | null;
+  }[];
+}
+
+/**
+ * latest.json, published beside the release archives by `npm run release`: the newest release of the client.
+ */
+export interface ReleaseManifest {
+  /**
+   * Semantic version of the release.
+   */
+  version: string;
+  /**
+   * The archive (syllabus-<version>.tar.gz): absolute, or relative to the manifest's URL.
+   */
+  url: string;
+  /**
+   * SHA-256 of the archive, 64 lowercase hex digits.
+   */
+  sha256: string;
+  /**
+   * Size of the archive in bytes.
+   */
+  size: number;
+  /**
+   * When the release was built (RFC 3339).
+   */
+  date: string;
+}
+
+/**
+ * `syllabus update [--check] --json`: what the release manifest offers and what was done about it.
+ */
+export interface CliUpdateOutput {
+  /**
+   * The version that was running.
+   */
+  current: string;
+  /**
+   * The version the release manifest offers.
+   */
+  latest: string;
+  /**
+   * The manifest read (latest.json).
+   */
+  manifest: string;
+  /**
+   * Whether the offered version is newer than the running one.
+   */
+  newer: boolean;
+  /**
+   * Whether the offered version was downloaded, verified and made current (never with --check).
+   */
+  installed: boolean;
+  /**
+   * The folder of the installed version when installed is true, else null.
+   */
+  installDir: string | null;
+  /**
+   * The version kept to roll back to when installed is true, else null.
+   */
+  previous: string | null;
+}
+
+/**
+ * `syllabus version --json`: the client, its runtime, and the API version of the service when it answers.
+ */
+export interface CliVersionOutput {
+  /**
+   * The client's version (semver).
+   */
+  cli: string;
+  /**
+   * The Node.js version running the client, without the leading v.
+   */
+  node: string;
+  /**
+   * Whether that Node.js version is one the client supports.
+   */
+  nodeSupported: boolean;
+  /**
+   * Operating system, as Node names it (linux, darwin, win32, …).
+   */
+  platform: string;
+  /**
+   * CPU architecture, as Node names it (x64, arm64, …).
+   */
+  arch: string;
+  /**
+   * The service asked for its API version.
+   */
+  baseUrl: string;
+  /**
+   * The API version the service reports at /v1/health, or null when it did not answer.
+   */
+  api: string | null;
+  /**
+   * Why the API version is unknown, one sentence; null when it is known.
+   */
+  apiError: string | null;
+}
