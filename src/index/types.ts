@@ -32,4 +32,10 @@ export interface CatalogIndex {
   readonly model: ContentModel;
   /** Precomputed representations keyed by request path (`/v1/catalog`, `/v1/courses/python-basics`, `/`, …). */
   readonly representations: ReadonlyMap<string, Representation>;
+  /**
+   * Deprecation, Sunset and Link fields (RFC 9745, RFC 8594) keyed by a deprecated route template
+   * (`/v1/courses/{course_id}`) or concrete path, so error responses on a deprecated route carry them too.
+   * 200 representations already hold them in `headers`.
+   */
+  readonly deprecations: ReadonlyMap<string, Readonly<Record<string, string>>>;
 }

@@ -1,0 +1,103 @@
+import { createHash } from 'node:crypto';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { sampleModel } from '../../test/helpers/sample-model.js';
+import { buildIndex } from './build.js';
+import { IndexHolder } from './holder.js';
+
+const BASE = 'https://catalog.example.com';
+const text = (b: Uint8Array) => Buffer.from(b).toString('utf8');
+
+describe('buildIndex', () => {
+  it('serialises every API body once, with both encodings and a strong ETag of the identity bytes', async () => {
+    const model = sampleModel({ withDeprecation: false });
+    const index = await buildIndex(model, { publicBaseUrl: BASE, now: () => new Date('2026-02-01T00:00:00Z') });
+    expect([...index.representations.keys()].sort()).toEqual(
+      ['/v1/catalog', '/v1/changelog', '/v1/courses/python-basics', '/v1/courses/rust-soon', '/v1/health', '/v1/lessons/py-one', '/v1/lessons/py-two', '/v1/roadmap'].sort(),
+    );
+    const catalog = index.representations.get('/v1/catalog')!;
+    expect(JSON.parse(text(catalog.body))).toEqual(model.catalog);
+    expect(text(gunzipSync(catalog.gzip))).toBe(text(catalog.body));
+    expect(text(brotliDecompressSync(catalog.br))).toBe(text(catalog.body));
+    expect(catalog.etag).toBe(`"${createHash('sha256').update(catalog.body).digest('base64url')}"`);
+    expect(catalog.contentType).toBe('application/json');
+    expect(catalog.cacheControl).toBe('public, max-age=60');
+    expect(JSON.parse(text(index.representations.get('/v1/lessons/py-two')!.body))).toEqual(model.catalog.courses[0]!.classes[0]!.lessons[1]);
+    expect(JSON.parse(text(index.representations.get('/v1/health')!.body))).toEqual({ status: 'ok', version: 'v1' });
+    expect(index.builtAt).toBe('2026-02-01T00:00:00.000Z');
+    expect(index.revision).toBe('sha256:0001');
+    expect(index.deprecations.size).toBe(0);
+    expect(catalog.headers).toEqual({});
+  });
+
+  it('puts RFC 9745 / RFC 8594 deprecation headers on the deprecated route only', async () => {
+    const index = await buildIndex(sampleModel(), { publicBaseUrl: BASE });
+    const expected = {
+      Deprecation: `@${Date.UTC(2026, 0, 15) / 1000}`,
+      Sunset: 'Tue, 30 Jun 2026 00:00:00 GMT',
+      Link: `<${BASE}/changelog#roadmap-moves>; rel="deprecation"`,
+    };
+    expect(index.representations.get('/v1/roadmap')!.headers).toEqual(expected);
+    expect(index.deprecations.get('/v1/roadmap')).toEqual(expected);
+    expect(index.representations.get('/v1/catalog')!.headers).toEqual({});
+  });
+
+  it('applies a template deprecation to every resource of the route, and the earliest sunset wins', async () => {
+    const model = sampleModel({ withDeprecation: false });
+    model.changelog.entries[0]!.deprecates = [{ path: '/v1/lessons/{lesson_id}', sunset: '2026-09-01' }];
+    model.changelog.entries.push({ ...model.changelog.entries[0]!, id: 'earlier', date: '2026-01-20', deprecates: [{ path: '/v1/lessons/{lesson_id}', sunset: '2026-08-01' }] });
+    const index = await buildIndex(model, { publicBaseUrl: BASE });
+    for (const id of ['py-one', 'py-two']) {
+      expect(index.representations.get(`/v1/lessons/${id}`)!.headers).toMatchObject({ Sunset: 'Sat, 01 Aug 2026 00:00:00 GMT', Link: `<${BASE}/changelog#earlier>; rel="deprecation"` });
+    }
+  });
+
+  it('rejects a deprecation of a path that matches no route', async () => {
+    const model = sampleModel();
+    model.changelog.entries[0]!.deprecates = [{ path: '/v2/nothing', sunset: '2026-09-01' }];
+    await expect(buildIndex(model, { publicBaseUrl: BASE })).rejects.toThrow(/matches no route/);
+  });
+
+  it('treats renderer and static entries like API bodies, and refuses duplicate paths', async () => {
+    const index = await buildIndex(sampleModel(), {
+      publicBaseUrl: BASE,
+      renderers: [(model, ctx) => [['/', { contentType: 'text/html; charset=utf-8', body: `<h1>${model.catalog.courses.length} courses at ${ctx.publicBaseUrl}</h1>`, cacheControl: 'public, max-age=60', headers: { 'X-Content-Type-Options': 'nosniff' } }]]],
+      staticEntries: [['/openapi.json', { contentType: 'application/json', body: new TextEncoder().encode('{"openapi":"3.1.0"}'), cacheControl: 'public, max-age=300', headers: {} }]],
+    });
+    const page = index.representations.get('/')!;
+    expect(text(page.body)).toBe(`<h1>2 courses at ${BASE}</h1>`);
+    expect(text(gunzipSync(page.gzip))).toBe(text(page.body));
+    expect(page.headers).toEqual({ 'X-Content-Type-Options': 'nosniff' });
+    expect(index.representations.get('/openapi.json')!.cacheControl).toBe('public, max-age=300');
+    await expect(
+      buildIndex(sampleModel(), { publicBaseUrl: BASE, renderers: [() => [['/v1/catalog', { contentType: 'text/plain', body: 'x' }]]] }),
+    ).rejects.toThrow(/two index entries for \/v1\/catalog/);
+  });
+
+  it('reuses unchanged representations of the previous index and rebuilds changed ones', async () => {
+    const first = await buildIndex(sampleModel(), { publicBaseUrl: BASE });
+    const second = await buildIndex(sampleModel({ revision: 'sha256:0002', courseTitle: 'Python, renamed' }), { publicBaseUrl: BASE, previous: first });
+    expect(second.representations.get('/v1/roadmap')).toBe(first.representations.get('/v1/roadmap'));
+    expect(second.representations.get('/v1/lessons/py-one')).toBe(first.representations.get('/v1/lessons/py-one'));
+    expect(second.representations.get('/v1/catalog')).not.toBe(first.representations.get('/v1/catalog'));
+    expect(second.representations.get('/v1/catalog')!.etag).not.toBe(first.representations.get('/v1/catalog')!.etag);
+  });
+});
+
+describe('IndexHolder', () => {
+  it('swaps in one assignment and reports reload status as strings', async () => {
+    const first = await buildIndex(sampleModel(), { publicBaseUrl: BASE });
+    const holder = new IndexHolder(first);
+    const seen: string[] = [];
+    holder.subscribe((s) => seen.push(s.last_reload_error));
+    expect(holder.status()).toEqual({ revision: 'sha256:0001', built_at: first.builtAt, last_reload_error: '', last_reload_at: '' });
+    holder.recordReloadError('content/x.md:1:1: bad', new Date('2026-03-01T00:00:00Z'));
+    expect(holder.current).toBe(first);
+    expect(holder.status()).toMatchObject({ last_reload_error: 'content/x.md:1:1: bad', last_reload_at: '2026-03-01T00:00:00.000Z' });
+    const second = await buildIndex(sampleModel({ revision: 'sha256:0002' }), { publicBaseUrl: BASE, previous: first });
+    holder.swap(second);
+    expect(holder.current).toBe(second);
+    expect(holder.status()).toMatchObject({ revision: 'sha256:0002', last_reload_error: '' });
+    expect(seen).toEqual(['content/x.md:1:1: bad', '']);
+  });
+});

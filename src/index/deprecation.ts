@@ -1,0 +1,54 @@
+/**
+ * Deprecation headers of API routes, derived from changelog entries that declare `deprecates` (contract §9):
+ * `Deprecation` (RFC 9745 §2: `@<unix seconds>` of the announcing entry's date), `Sunset` (RFC 8594: the
+ * HTTP-date the route stops being served) and `Link` to the entry (RFC 9745 §3, `rel="deprecation"`).
+ */
+import type { ContentModel } from '../content/model.js';
+import { matchRoute } from '../routes.js';
+
+/**
+ * Formatted header fields keyed by the deprecated path as the entry wrote it: a route template
+ * (`/v1/courses/{course_id}`: every resource of the route) or one concrete path (`/v1/courses/old-course`).
+ */
+export type RouteDeprecations = ReadonlyMap<string, Readonly<Record<string, string>>>;
+
+/** Midnight UTC of a `YYYY-MM-DD` date, in milliseconds since the epoch. @throws Error on a malformed date. */
+function utcMidnight(date: string): number {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(date);
+  const ms = m ? Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])) : NaN;
+  if (Number.isNaN(ms)) throw new Error(`not a YYYY-MM-DD date: ${JSON.stringify(date)}`);
+  return ms;
+}
+
+/**
+ * The deprecation headers of every deprecated route. When several entries deprecate one route, the earliest
+ * sunset wins (ties: the earlier entry), since that is the date clients must act by.
+ * @param publicBaseUrl absolute base of the `Link` target, no trailing slash; the link is `<base>/changelog#<id>`.
+ * @throws Error when an entry names a path that matches no route or has a malformed date (the content
+ *   validator rejects both first; this guards the index's own invariant).
+ */
+export function routeDeprecations(model: ContentModel, publicBaseUrl: string): RouteDeprecations {
+  const chosen = new Map<string, { entryId: string; date: number; sunset: number }>();
+  for (const entry of model.changelog.entries) {
+    for (const dep of entry.deprecates) {
+      if (matchRoute(dep.path) === undefined) {
+        throw new Error(`changelog entry ${entry.id} deprecates ${JSON.stringify(dep.path)}, which matches no route`);
+      }
+      const route = dep.path;
+      const candidate = { entryId: entry.id, date: utcMidnight(entry.date), sunset: utcMidnight(dep.sunset) };
+      const current = chosen.get(route);
+      if (!current || candidate.sunset < current.sunset || (candidate.sunset === current.sunset && candidate.date < current.date)) {
+        chosen.set(route, candidate);
+      }
+    }
+  }
+  const out = new Map<string, Readonly<Record<string, string>>>();
+  for (const [route, c] of chosen) {
+    out.set(route, {
+      Deprecation: `@${Math.floor(c.date / 1000)}`,
+      Sunset: new Date(c.sunset).toUTCString(),
+      Link: `<${publicBaseUrl}/changelog#${c.entryId}>; rel="deprecation"`,
+    });
+  }
+  return out;
+}
