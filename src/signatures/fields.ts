@@ -1,0 +1,184 @@
+/**
+ * Reading the Web Bot Auth request fields: `Signature-Input` and `Signature` (RFC 9421 §4.1, §4.2) and
+ * `Signature-Agent` (draft-ietf-webbotauth-httpsig-protocol §"Signature-Agent"), parsed as RFC 8941/9651
+ * structured fields with `structured-headers`. Everything here is hostile input: every function returns a
+ * reason instead of throwing. Portable: no Node-only modules.
+ */
+import { isInnerList, parseDictionary, parseItem, Token, type BareItem, type InnerList, type Item } from 'structured-headers';
+
+/** The tag a Web Bot Auth signature carries. */
+export const WEB_BOT_AUTH_TAG = 'web-bot-auth';
+
+/** One covered component of a signature (RFC 9421 §2). */
+export interface CoveredComponent {
+  /** Lowercase component name: a field name or a derived component such as `@authority`. */
+  name: string;
+  /** Its parameters (`key`, `req`, …). */
+  parameters: ReadonlyMap<string, BareItem>;
+}
+
+/** A `Signature-Input` member whose tag is `web-bot-auth`, with its parameters read but not yet judged. */
+export interface SignatureCandidate {
+  /** The signature's label (the dictionary key shared by `Signature-Input` and `Signature`). */
+  label: string;
+  /** The covered components, in order. */
+  components: CoveredComponent[];
+  /** `created`, in seconds since the epoch, when present and an integer. */
+  created?: number;
+  /** `expires`, in seconds since the epoch, when present and an integer. */
+  expires?: number;
+  /** `keyid`, when present and a string. */
+  keyid?: string;
+  /** `alg`, when present and a string. */
+  alg?: string;
+  /** `nonce`, when present and a string. */
+  nonce?: string;
+}
+
+/** What a request's signature fields hold, or why they cannot be used. */
+export type SignatureFieldsResult =
+  | { ok: true; candidates: SignatureCandidate[] }
+  | { ok: false; reason: string };
+
+/** At most this many Web Bot Auth signatures are tried per request, so a header cannot buy unbounded work. */
+export const MAX_CANDIDATES = 3;
+
+/**
+ * Parses `Signature-Input` and `Signature` and returns the members tagged `web-bot-auth` that also have a
+ * `Signature` member (at most {@link MAX_CANDIDATES}, in header order).
+ * @param signatureInput the combined `Signature-Input` field value, or `null` when absent.
+ * @param signature the combined `Signature` field value, or `null` when absent.
+ */
+export function readSignatureFields(signatureInput: string | null, signature: string | null): SignatureFieldsResult {
+  if (signatureInput === null && signature === null) return { ok: false, reason: 'unsigned request' };
+  if (signatureInput === null) return { ok: false, reason: 'Signature without Signature-Input' };
+  if (signature === null) return { ok: false, reason: 'Signature-Input without Signature' };
+  let inputs: Map<string, Item | InnerList>;
+  let signatures: Map<string, Item | InnerList>;
+  try {
+    inputs = parseDictionary(signatureInput);
+  } catch {
+    return { ok: false, reason: 'Signature-Input is not a structured-field dictionary' };
+  }
+  try {
+    signatures = parseDictionary(signature);
+  } catch {
+    return { ok: false, reason: 'Signature is not a structured-field dictionary' };
+  }
+  const candidates: SignatureCandidate[] = [];
+  for (const [label, member] of inputs) {
+    if (!isInnerList(member)) continue;
+    const parameters = member[1];
+    if (parameters.get('tag') !== WEB_BOT_AUTH_TAG) continue;
+    const value = signatures.get(label);
+    if (value === undefined || isInnerList(value) || !(value[0] instanceof ArrayBuffer)) continue;
+    const components: CoveredComponent[] = [];
+    let wellFormed = true;
+    for (const [name, componentParameters] of member[0]) {
+      if (typeof name !== 'string') {
+        wellFormed = false;
+        break;
+      }
+      components.push({ name, parameters: componentParameters });
+    }
+    if (!wellFormed) continue;
+    candidates.push({
+      label,
+      components,
+      created: integerParameter(parameters.get('created')),
+      expires: integerParameter(parameters.get('expires')),
+      keyid: stringParameter(parameters.get('keyid')),
+      alg: stringParameter(parameters.get('alg')),
+      nonce: stringParameter(parameters.get('nonce')),
+    });
+    if (candidates.length === MAX_CANDIDATES) break;
+  }
+  if (candidates.length === 0) return { ok: false, reason: 'no signature tagged web-bot-auth' };
+  return { ok: true, candidates };
+}
+
+function integerParameter(value: BareItem | undefined): number | undefined {
+  return typeof value === 'number' && Number.isInteger(value) ? value : undefined;
+}
+
+function stringParameter(value: BareItem | undefined): string | undefined {
+  return typeof value === 'string' ? value : undefined;
+}
+
+/** The `Signature-Agent` value a signature covers, or why there is none it can use. */
+export type SignatureAgentResult =
+  | {
+      ok: true;
+      /** The member value: the URL the agent names. */
+      value: string;
+      /** `dictionary` (current form) or `string` (the earlier bare sf-string form). */
+      form: 'dictionary' | 'string';
+      /** The dictionary member key (`undefined` in string form). */
+      key?: string;
+    }
+  | { ok: false; reason: string };
+
+/**
+ * Finds the `Signature-Agent` value a signature covers.
+ *
+ * - Dictionary form (`sig1="https://agent.example"`): the signature must cover `"signature-agent";key="K"`.
+ *   The member keyed to the signature's own label is preferred (the protocol's rule); when the signature
+ *   covers exactly one member under another key, that member is used, as in the protocol's own test vectors
+ *   (label `sig2`, member `agent2`) — the key is part of the signature base, so it cannot be swapped.
+ * - String form (`"https://agent.example"`): the signature must cover plain `"signature-agent"`.
+ *
+ * A member's `type` parameter, when present, must be the token `directory` (the only discovery type supported).
+ * @param header the combined `Signature-Agent` field value, or `null` when absent.
+ */
+export function readSignatureAgent(header: string | null, candidate: SignatureCandidate): SignatureAgentResult {
+  if (header === null) return { ok: false, reason: 'no Signature-Agent field' };
+  const covered = candidate.components.filter((c) => c.name === 'signature-agent');
+  if (covered.length === 0) return { ok: false, reason: 'Signature-Agent is not covered by the signature' };
+
+  if (header.trimStart().startsWith('"')) {
+    if (!covered.some((c) => c.parameters.size === 0)) {
+      return { ok: false, reason: 'the string-form Signature-Agent is not covered as "signature-agent"' };
+    }
+    let item: Item;
+    try {
+      item = parseItem(header);
+    } catch {
+      return { ok: false, reason: 'Signature-Agent is not a structured-field string' };
+    }
+    return memberValue(item, undefined);
+  }
+
+  const keyed = covered
+    .map((c) => c.parameters.get('key'))
+    .filter((k): k is string => typeof k === 'string');
+  const key = keyed.includes(candidate.label) ? candidate.label : keyed.length === 1 ? keyed[0] : undefined;
+  if (key === undefined) {
+    return {
+      ok: false,
+      reason:
+        keyed.length === 0
+          ? 'the dictionary-form Signature-Agent is not covered as "signature-agent";key=…'
+          : 'the signature covers several Signature-Agent members, none under its own label',
+    };
+  }
+  let dictionary: Map<string, Item | InnerList>;
+  try {
+    dictionary = parseDictionary(header);
+  } catch {
+    return { ok: false, reason: 'Signature-Agent is not a structured-field dictionary' };
+  }
+  const member = dictionary.get(key);
+  if (member === undefined) return { ok: false, reason: `Signature-Agent has no member "${key}"` };
+  if (isInnerList(member)) return { ok: false, reason: `Signature-Agent member "${key}" is not a string` };
+  return memberValue(member, key);
+}
+
+function memberValue(item: Item, key: string | undefined): SignatureAgentResult {
+  const [value, parameters] = item;
+  if (typeof value !== 'string') return { ok: false, reason: 'the Signature-Agent value is not a string' };
+  const type = parameters.get('type');
+  if (type !== undefined && !(type instanceof Token && type.toString() === 'directory')) {
+    return { ok: false, reason: 'unsupported Signature-Agent type (only "directory" is supported)' };
+  }
+  return key === undefined ? { ok: true, value, form: 'string' } : { ok: true, value, form: 'dictionary', key };
+}

@@ -1,0 +1,203 @@
+/**
+ * Web Bot Auth verification: is this request signed (RFC 9421) by a key its `Signature-Agent` key directory
+ * publishes? Profile of draft-ietf-webbotauth-httpsig-protocol §"Generating HTTP Message Signature" and
+ * §"Validating Message Signature". The signature base and the cryptographic check are `http-message-sig`'s.
+ *
+ * A missing, malformed, expired or unverifiable signature never throws and never refuses a request: the result
+ * is `{ verified: false, reason }` and the caller classifies the client as if it had not signed.
+ * Portable: no Node-only modules (the directory fetch is injected).
+ */
+import { isSignatureError, verifySignature, type FieldOccurrence, type RequestDescriptor } from 'http-message-sig';
+import { effectiveTargetUri, TargetUriError, type EffectiveTarget } from './authority.js';
+import { DIRECTORY_PATH, KeyDirectoryClient, type KeyDirectoryClientOptions } from './directory-client.js';
+import { readSignatureAgent, readSignatureFields, type SignatureCandidate } from './fields.js';
+import { SUPPORTED_ALGORITHMS, type SignatureAlgorithm } from './keys.js';
+import { DEFAULT_NONCE_CACHE_SIZE, NonceCache } from './nonce-cache.js';
+
+/** Where and from whom a request came, as the http layer knows it. */
+export interface VerifyContext extends EffectiveTarget {
+  /** The client's address (after trusted proxies): charged for the directory fetches it causes. */
+  clientAddress: string;
+}
+
+/** A request verified as signed by a key its agent's directory publishes. */
+export interface Verified {
+  verified: true;
+  /** The agent: the origin named in `Signature-Agent`, e.g. `https://agent.example`. */
+  agent: string;
+  /** The directory URL the key was found at. */
+  directory: string;
+  /** The key's JWK SHA-256 thumbprint. */
+  keyid: string;
+  /** The signature's algorithm. */
+  algorithm: SignatureAlgorithm;
+  /** The label of the signature that verified. */
+  label: string;
+}
+
+/** Why a request is not verified (for logs; never shown as an error to the client). */
+export interface NotVerified {
+  verified: false;
+  reason: string;
+}
+
+/** The outcome of {@link SignatureVerifier.verify}. */
+export type VerificationResult = Verified | NotVerified;
+
+/** Verifies Web Bot Auth signatures. */
+export interface SignatureVerifier {
+  /** Never throws; resolves to why the request is not verified when it is not. */
+  verify(request: Request, context: VerifyContext): Promise<VerificationResult>;
+}
+
+/** Options of {@link createSignatureVerifier}. Times in seconds. */
+export interface SignatureVerifierOptions {
+  /** Performs directory fetches (on Node: `createGuardedFetcher`) and the directory cache limits. */
+  directory: KeyDirectoryClientOptions;
+  /**
+   * Accept `http://` agent origins (`KEY_DIRECTORY_ALLOW_INSECURE=1`): tests and local development only.
+   * The fetcher must be configured to match. Default `false`.
+   */
+  allowInsecureDirectories?: boolean;
+  /** Tolerated clock difference for `created` and `expires`, seconds (`SIGNATURE_CLOCK_SKEW`). Default 30. */
+  clockSkewSeconds?: number;
+  /** Longest accepted `expires − created`, seconds. Default 86 400 (24 h). */
+  maxLifetimeSeconds?: number;
+  /** Bound on remembered (keyid, nonce) pairs. Default 100 000. */
+  nonceCacheSize?: number;
+  /** Current time in seconds since the epoch. Default `Date.now() / 1000`. */
+  now?: () => number;
+}
+
+const KEYID = /^[A-Za-z0-9_-]{43}$/;
+const MAX_NONCE_LENGTH = 256;
+const FIELD_NAME = /^[!#$%&'*+.^_`|~0-9a-z-]+$/;
+
+/** Creates a verifier with its own directory cache, imported-key cache and nonce cache. */
+export function createSignatureVerifier(options: SignatureVerifierOptions): SignatureVerifier & { directories: KeyDirectoryClient } {
+  const allowInsecure = options.allowInsecureDirectories ?? false;
+  const skew = options.clockSkewSeconds ?? 30;
+  const maxLifetime = options.maxLifetimeSeconds ?? 86_400;
+  const now = options.now ?? (() => Date.now() / 1000);
+  const directories = new KeyDirectoryClient({ now, ...options.directory });
+  const nonces = new NonceCache(options.nonceCacheSize ?? DEFAULT_NONCE_CACHE_SIZE);
+
+  /** Cheap checks first, so a bad signature costs neither a fetch nor a public-key operation. */
+  async function verifyCandidate(
+    request: Request,
+    candidate: SignatureCandidate,
+    targetUri: string,
+    context: VerifyContext,
+  ): Promise<VerificationResult> {
+    const fail = (reason: string): NotVerified => ({ verified: false, reason });
+    const covers = (name: string) => candidate.components.some((c) => c.name === name && c.parameters.size === 0);
+    if (!covers('@authority') && !covers('@target-uri')) return fail('the signature covers neither @authority nor @target-uri');
+
+    const agent = readSignatureAgent(request.headers.get('signature-agent'), candidate);
+    if (!agent.ok) return fail(agent.reason);
+
+    const { created, expires, keyid, alg, nonce } = candidate;
+    if (created === undefined) return fail('no integer "created" parameter');
+    if (expires === undefined) return fail('no integer "expires" parameter');
+    if (expires <= created) return fail('"expires" is not after "created"');
+    if (expires - created > maxLifetime) return fail(`the signature lives longer than ${maxLifetime} s`);
+    const t = now();
+    if (created > t + skew) return fail('the signature was created in the future');
+    if (expires < t - skew) return fail('the signature has expired');
+    if (keyid === undefined || !KEYID.test(keyid)) return fail('"keyid" is not a JWK SHA-256 thumbprint');
+    if (alg !== undefined) {
+      if (alg.startsWith('hmac')) return fail('HMAC signatures are refused');
+      if (!(SUPPORTED_ALGORITHMS as readonly string[]).includes(alg)) return fail(`unsupported algorithm ${JSON.stringify(alg)}`);
+    }
+    if (nonce !== undefined && (nonce.length > MAX_NONCE_LENGTH || nonces.has(keyid, nonce))) {
+      return fail(nonce.length > MAX_NONCE_LENGTH ? 'the nonce is too long' : 'replayed nonce');
+    }
+
+    const origin = agentOrigin(agent.value, allowInsecure);
+    if (!origin.ok) return fail(origin.reason);
+    const directory = `${origin.origin}${DIRECTORY_PATH}`;
+
+    const found = await directories.lookup(directory, keyid, context.clientAddress);
+    if (!found.ok) return fail(found.reason);
+    if (alg !== undefined && alg !== found.key.algorithm) return fail(`"alg" ${alg} does not match the ${found.key.algorithm} key`);
+
+    try {
+      await verifySignature(describe(request, targetUri, candidate), {
+        label: candidate.label,
+        policy: {
+          algorithms: SUPPORTED_ALGORITHMS,
+          requiredComponents: [],
+          requiredParameters: ['created', 'expires', 'keyid', 'tag'],
+          clockSkew: skew,
+          now: t,
+        },
+        resolveVerifier: () => found.verifier,
+      });
+    } catch (error) {
+      return fail(isSignatureError(error) ? `${error.code}: ${error.message}` : 'verification failed');
+    }
+
+    if (nonce !== undefined && !nonces.checkAndRecord(keyid, nonce, expires + skew - t)) return fail('replayed nonce');
+    return { verified: true, agent: origin.origin, directory, keyid, algorithm: found.key.algorithm, label: candidate.label };
+  }
+
+  return {
+    directories,
+    async verify(request, context) {
+      try {
+        const fields = readSignatureFields(request.headers.get('signature-input'), request.headers.get('signature'));
+        if (!fields.ok) return { verified: false, reason: fields.reason };
+        let targetUri: string;
+        try {
+          targetUri = effectiveTargetUri(request.url, context);
+        } catch (error) {
+          return { verified: false, reason: error instanceof TargetUriError ? error.message : 'unusable request URL' };
+        }
+        const reasons: string[] = [];
+        for (const candidate of fields.candidates) {
+          const result = await verifyCandidate(request, candidate, targetUri, context);
+          if (result.verified) return result;
+          reasons.push(fields.candidates.length > 1 ? `${candidate.label}: ${result.reason}` : result.reason);
+        }
+        return { verified: false, reason: reasons.join('; ') };
+      } catch {
+        // Defensive: hostile input must never turn into a 500.
+        return { verified: false, reason: 'verification failed' };
+      }
+    },
+  };
+}
+
+/**
+ * The agent's origin from a `Signature-Agent` value: an absolute `https` URL (`http` when insecure directories
+ * are allowed) that is an origin — no credentials, path (other than `/`), query or fragment (protocol
+ * §"Key Distribution and Discovery", type `directory`).
+ */
+export function agentOrigin(value: string, allowInsecure: boolean): { ok: true; origin: string } | { ok: false; reason: string } {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return { ok: false, reason: 'the Signature-Agent value is not an absolute URL' };
+  }
+  if (url.protocol !== 'https:' && !(allowInsecure && url.protocol === 'http:')) {
+    return { ok: false, reason: 'the Signature-Agent URL is not https' };
+  }
+  if (url.username !== '' || url.password !== '' || (url.pathname !== '/' && url.pathname !== '') || url.search !== '' || url.hash !== '' || value.includes('#') || value.includes('?')) {
+    return { ok: false, reason: 'the Signature-Agent URL is not an origin' };
+  }
+  return { ok: true, origin: url.origin };
+}
+
+/** The message as `http-message-sig` sees it: the effective target URI and only the fields the signature needs. */
+function describe(request: Request, targetUri: string, candidate: SignatureCandidate): RequestDescriptor {
+  const names = new Set(['signature', 'signature-input']);
+  // Invalid names are left out (Headers.get would throw); http-message-sig then reports the field missing.
+  for (const c of candidate.components) if (FIELD_NAME.test(c.name)) names.add(c.name);
+  const fields: FieldOccurrence[] = [];
+  for (const name of names) {
+    const value = request.headers.get(name);
+    if (value !== null) fields.push({ name, value });
+  }
+  return { kind: 'request', method: request.method, targetUri, fields };
+}
