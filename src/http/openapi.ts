@@ -308,11 +308,11 @@ function pathParameter(p: PathParamSpec): OpenApiObject {
 /** The responses of one operation, each with the RateLimit headers. */
 function responses(op: OperationSpec, params: readonly PathParamSpec[]): OpenApiObject {
   const out: OpenApiObject = {};
-  const okHeaders: OpenApiObject = { ...rateLimitHeaders(), 'Cache-Control': headerRef('Cache-Control') };
+  // A deprecated route says so on every answer, errors included (RFC 9745 §2).
+  const deprecation = op.route.startsWith('/v1/') ? Object.fromEntries(['Deprecation', 'Sunset', 'Link'].map((h) => [h, headerRef(h)])) : {};
+  const errorHeaders = { ...rateLimitHeaders(), ...deprecation };
+  const okHeaders: OpenApiObject = { ...rateLimitHeaders(), 'Cache-Control': headerRef('Cache-Control'), ...deprecation };
   if (op.conditional) okHeaders.ETag = headerRef('ETag');
-  if (op.route.startsWith('/v1/')) {
-    for (const h of ['Deprecation', 'Sunset', 'Link']) okHeaders[h] = headerRef(h);
-  }
   out['200'] = {
     description: op.ok?.description ?? 'The instance is serving.',
     headers: okHeaders,
@@ -324,14 +324,14 @@ function responses(op: OperationSpec, params: readonly PathParamSpec[]): OpenApi
   if (op.notFound) {
     out['404'] = {
       description: `${op.notFound}: no such id.`,
-      headers: rateLimitHeaders(),
+      headers: errorHeaders,
       content: { [JSON_TYPE]: { schema: detailSchema('The id names nothing.'), example: { detail: op.notFound } } },
     };
   }
   if (params.length > 0) {
     out['422'] = {
       description: 'A path parameter is invalid: one error per parameter, checked in the order min length, max length, pattern.',
-      headers: rateLimitHeaders(),
+      headers: errorHeaders,
       content: { [JSON_TYPE]: { schema: schemaRef('HTTPValidationError'), example: validationExample(params[0]!) } },
     };
   }
