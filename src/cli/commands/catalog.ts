@@ -1,0 +1,116 @@
+/** `syllabus catalog [--json] [COURSE_ID]`: the courses as a table, or one course's classes and lessons. */
+import defs from '../../../schemas/defs.schema.json' with { type: 'json' };
+import { apiUrl } from '../config.js';
+import { servicePurpose, type CliContext } from '../context.js';
+import { CliError, EXIT, UsageError } from '../errors.js';
+import { renderTable, writeJson, type Column } from '../output.js';
+import type { Catalog, Course, Klass, Lesson } from '../../schemas/types.generated.js';
+
+const ID_PATTERN = new RegExp(defs.$defs.Id.pattern);
+
+/** GETs a JSON body from the service; a non-200 status is a CliError worded by `onStatus`. */
+async function getJson<T>(ctx: CliContext, path: string, onStatus: (status: number, url: string) => string): Promise<T> {
+  const url = apiUrl(ctx.baseUrl, path);
+  const response = await ctx.http.getText(url, servicePurpose(ctx));
+  if (response.status !== 200) throw new CliError(onStatus(response.status, url.href));
+  try {
+    return JSON.parse(response.body) as T;
+  } catch {
+    throw new CliError(`${url.href} did not answer with JSON; check that ${ctx.baseUrl.href} is a Syllabus service.`);
+  }
+}
+
+function isCatalog(value: unknown): value is Catalog {
+  return typeof value === 'object' && value !== null && Array.isArray((value as Catalog).courses);
+}
+
+function isCourse(value: unknown): value is Course {
+  return typeof value === 'object' && value !== null && typeof (value as Course).id === 'string' && Array.isArray((value as Course).classes);
+}
+
+function statusColumn<Row extends { status: string }>(ctx: CliContext): Column<Row> {
+  return {
+    heading: 'STATUS',
+    value: (row) => row.status,
+    colour: (text, row) => (row.status === 'live' ? ctx.style.green(text) : ctx.style.dim(text)),
+  };
+}
+
+function printCatalog(ctx: CliContext, catalog: Catalog): void {
+  const columns: Column<Course>[] = [
+    { heading: 'ID', value: (c) => c.id, colour: (t) => ctx.style.cyan(t) },
+    { heading: 'TITLE', value: (c) => c.title },
+    statusColumn<Course>(ctx),
+    { heading: 'CLASSES', value: (c) => `${c.classes_live}/${c.classes_total}`, align: 'right' },
+    { heading: 'LESSONS', value: (c) => String(c.lessons_live), align: 'right' },
+  ];
+  ctx.stdout.write(renderTable(catalog.courses, columns, ctx.style));
+}
+
+type CourseRow = { kind: 'class'; klass: Klass } | { kind: 'lesson'; lesson: Lesson } | { kind: 'soon'; topic: string };
+
+function printCourse(ctx: CliContext, course: Course): void {
+  const { style } = ctx;
+  ctx.stdout.write(
+    `${style.bold(course.title)} (${course.id}) — ${course.status}, ${course.classes_live}/${course.classes_total} classes live, ${course.lessons_live} lessons\n\n`,
+  );
+  const rows: CourseRow[] = course.classes.flatMap((klass): CourseRow[] => [
+    { kind: 'class', klass },
+    ...klass.lessons.map((lesson): CourseRow => ({ kind: 'lesson', lesson })),
+    ...klass.soon.map((topic): CourseRow => ({ kind: 'soon', topic })),
+  ]);
+  const columns: Column<CourseRow>[] = [
+    {
+      heading: 'ID',
+      value: (r) => (r.kind === 'class' ? r.klass.id : r.kind === 'lesson' ? `  ${r.lesson.id}` : '  -'),
+      colour: (t, r) => (r.kind === 'class' ? style.bold(t) : t),
+    },
+    {
+      heading: 'TITLE',
+      value: (r) => (r.kind === 'class' ? r.klass.name : r.kind === 'lesson' ? r.lesson.title : `${r.topic} (soon)`),
+      colour: (t, r) => (r.kind === 'soon' ? style.dim(t) : t),
+    },
+    {
+      heading: 'STATUS',
+      value: (r) => (r.kind === 'class' ? r.klass.status : r.kind === 'lesson' ? 'live' : 'soon'),
+      colour: (t) => (t.trim() === 'live' ? style.green(t) : style.dim(t)),
+    },
+    {
+      heading: 'LESSONS',
+      value: (r) => (r.kind === 'class' ? `${r.klass.lessons_live}/${r.klass.lessons_total}` : ''),
+      align: 'right',
+    },
+    {
+      heading: 'STEPS',
+      value: (r) => (r.kind === 'class' ? String(r.klass.exercises) : r.kind === 'lesson' ? String(r.lesson.steps) : ''),
+      align: 'right',
+    },
+  ];
+  ctx.stdout.write(renderTable(rows, columns, style));
+}
+
+/**
+ * Runs the command.
+ * @returns 0; throws CliError (exit 1) when the service fails, UsageError (exit 2) for a malformed course id.
+ */
+export async function catalogCommand(ctx: CliContext, courseId: string | undefined, options: { json?: boolean }): Promise<number> {
+  if (courseId === undefined) {
+    const catalog = await getJson<unknown>(ctx, '/v1/catalog', (status, url) => `${url} answered ${status}; try again later or check --base-url.`);
+    if (!isCatalog(catalog)) throw new CliError(`The catalog from ${ctx.baseUrl.href} is not in the expected shape; is this client too old for the service?`);
+    if (options.json) writeJson(ctx.stdout, catalog);
+    else printCatalog(ctx, catalog);
+    return EXIT.ok;
+  }
+  if (!ID_PATTERN.test(courseId) || courseId.length > defs.$defs.Id.maxLength) {
+    throw new UsageError(`${JSON.stringify(courseId)} is not a course id: ids are lowercase letters and digits in hyphen-separated words (e.g. python-basics).`);
+  }
+  const course = await getJson<unknown>(ctx, `/v1/courses/${courseId}`, (status, url) =>
+    status === 404
+      ? `There is no course ${courseId} at ${ctx.baseUrl.href}; run syllabus catalog to list the course ids.`
+      : `${url} answered ${status}; try again later or check --base-url.`,
+  );
+  if (!isCourse(course)) throw new CliError(`The course from ${ctx.baseUrl.href} is not in the expected shape; is this client too old for the service?`);
+  if (options.json) writeJson(ctx.stdout, course);
+  else printCourse(ctx, course);
+  return EXIT.ok;
+}

@@ -1,0 +1,42 @@
+/** `syllabus update [--check] [--json]`: installs a newer release, verified against the release manifest. */
+import type { CliContext } from '../context.js';
+import { EXIT } from '../errors.js';
+import { CLI_VERSION } from '../meta.js';
+import { writeJson } from '../output.js';
+import { detectManagedInstall } from '../release/layout.js';
+import { runUpdate } from '../release/updater.js';
+import type { CliUpdateOutput } from '../../schemas/types.generated.js';
+
+/**
+ * Runs the command.
+ * @returns 0 when up to date, updated, or (with `--check`) reported; throws CliError (exit 1) when the manifest
+ * cannot be read or the download fails or does not match it.
+ */
+export async function updateCommand(ctx: CliContext, options: { check?: boolean; json?: boolean }): Promise<number> {
+  const { offer, result } = await runUpdate(ctx, detectManagedInstall(), options.check === true);
+  const output: CliUpdateOutput = {
+    current: CLI_VERSION,
+    latest: offer.manifest.version,
+    manifest: offer.manifestUrl.href,
+    newer: offer.newer,
+    installed: result !== undefined,
+    installDir: result?.installDir ?? null,
+    previous: result ? (result.previous?.replace(/^syllabus-/, '') ?? null) : null,
+  };
+  if (options.json) {
+    writeJson(ctx.stdout, output);
+    return EXIT.ok;
+  }
+  const { style } = ctx;
+  if (result) {
+    ctx.stdout.write(
+      `${style.green('Updated')} syllabus ${CLI_VERSION} → ${offer.manifest.version} (verified SHA-256 ${offer.manifest.sha256.slice(0, 12)}…), installed in ${result.installDir}.\n` +
+        (output.previous ? `The previous version ${output.previous} is kept to roll back to.\n` : ''),
+    );
+  } else if (offer.newer) {
+    ctx.stdout.write(`syllabus ${offer.manifest.version} is available (this is ${CLI_VERSION}); run ${style.bold('syllabus update')} to install it.\n`);
+  } else {
+    ctx.stdout.write(`syllabus ${CLI_VERSION} is up to date (the newest release is ${offer.manifest.version}).\n`);
+  }
+  return EXIT.ok;
+}

@@ -1,0 +1,251 @@
+/**
+ * The client's HTTP layer: identifies itself, throttles from the RateLimit headers
+ * (draft-ietf-httpapi-ratelimit-headers-06), waits out one 429 as `Retry-After` asks (RFC 9110 §10.2.3),
+ * revalidates cached bodies with `If-None-Match`, and turns network failures into one readable sentence.
+ */
+import { CliError } from './errors.js';
+import type { EtagCache } from './etag-cache.js';
+
+/** A response read to the end. */
+export interface HttpResult {
+  url: string;
+  status: number;
+  headers: Headers;
+  /** The body as text (from the cache when the server answered 304). */
+  body: string;
+  /** Milliseconds from sending the request to having the whole body (the last attempt only). */
+  ms: number;
+  /** True when the server answered 304 and the body came from the ETag cache. */
+  fromCache: boolean;
+}
+
+/** A response read as bytes (downloads). */
+export interface HttpBytes {
+  url: string;
+  status: number;
+  headers: Headers;
+  body: Buffer;
+  ms: number;
+}
+
+/** What a request is for, used to word errors: "Could not reach <what> at <url>: … <advice>". */
+export interface RequestPurpose {
+  /** e.g. "the Syllabus service", "the release server". */
+  what: string;
+  /** What the user can do when it cannot be reached, one sentence. */
+  advice: string;
+}
+
+/** Settings of {@link HttpClient}. */
+export interface HttpClientOptions {
+  userAgent: string;
+  /** Where `If-None-Match` revalidation keeps bodies; omit to disable. */
+  cache?: EtagCache;
+  /** Per-attempt timeout, milliseconds. */
+  timeoutMs: number;
+  /** Longest wait (seconds) the client accepts from `Retry-After` or `RateLimit-Reset` before giving up. */
+  maxWaitSeconds: number;
+  /** Writes one diagnostic line to stderr. */
+  notice: (line: string) => void;
+  /** Writes a debug line (only with `SYLLABUS_DEBUG`). */
+  debug: (line: string) => void;
+  /** Sleeps (injectable for tests of this module). */
+  sleep?: (ms: number) => Promise<void>;
+}
+
+const defaultSleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Parses a non-negative integer header value (RateLimit-* fields); `undefined` for anything else. */
+export function parseNonNegativeInt(value: string | null): number | undefined {
+  if (value === null) return undefined;
+  const trimmed = value.trim();
+  if (!/^\d{1,10}$/.test(trimmed)) return undefined;
+  return Number(trimmed);
+}
+
+/**
+ * Seconds to wait from a `Retry-After` value: delay-seconds or an HTTP-date (RFC 9110 §10.2.3).
+ * @param now epoch milliseconds, to resolve an HTTP-date.
+ * @returns whole seconds (≥ 0), or `undefined` when the value is neither form.
+ */
+export function parseRetryAfter(value: string | null, now: number): number | undefined {
+  if (value === null) return undefined;
+  const seconds = parseNonNegativeInt(value);
+  if (seconds !== undefined) return seconds;
+  if (!/^[A-Za-z]{3}, \d{2} [A-Za-z]{3} \d{4} \d{2}:\d{2}:\d{2} GMT$/.test(value.trim())) return undefined;
+  const at = Date.parse(value);
+  if (Number.isNaN(at)) return undefined;
+  return Math.max(0, Math.ceil((at - now) / 1000));
+}
+
+/** The read budget a response reports (draft-ietf-httpapi-ratelimit-headers-06 fields). */
+export interface RateBudget {
+  limit: number | undefined;
+  remaining: number;
+  /** Seconds until the window resets. */
+  reset: number;
+}
+
+/** The budget from `RateLimit-Limit`/`-Remaining`/`-Reset`, or `undefined` when the response has none. */
+export function readRateBudget(headers: Headers): RateBudget | undefined {
+  const remaining = parseNonNegativeInt(headers.get('ratelimit-remaining'));
+  const reset = parseNonNegativeInt(headers.get('ratelimit-reset'));
+  if (remaining === undefined || reset === undefined) return undefined;
+  return { limit: parseNonNegativeInt(headers.get('ratelimit-limit')), remaining, reset };
+}
+
+/** Words for a failed `fetch`: "the connection was refused", "no answer within 10 s", … */
+export function describeNetworkError(error: unknown, timeoutMs: number): string {
+  const err = error as { name?: string; message?: string; cause?: { code?: string; message?: string } };
+  if (err?.name === 'TimeoutError' || err?.name === 'AbortError') return `no answer within ${timeoutMs / 1000} s`;
+  const code = err?.cause?.code ?? (err as { code?: string })?.code;
+  switch (code) {
+    case 'ECONNREFUSED':
+      return 'the connection was refused (nothing is listening there)';
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return 'the host name could not be resolved';
+    case 'ECONNRESET':
+    case 'UND_ERR_SOCKET':
+      return 'the connection was closed before an answer came';
+    case 'ETIMEDOUT':
+    case 'UND_ERR_CONNECT_TIMEOUT':
+      return 'the connection timed out';
+    case 'UND_ERR_HEADERS_TIMEOUT':
+    case 'UND_ERR_BODY_TIMEOUT':
+      return `no answer within ${timeoutMs / 1000} s`;
+    case 'EHOSTUNREACH':
+    case 'ENETUNREACH':
+      return 'the network cannot reach that host';
+    default:
+      if (typeof code === 'string' && /CERT|SSL|TLS/.test(code)) return `its TLS certificate was not accepted (${code})`;
+      return code ? `the request failed (${code})` : `the request failed (${err?.cause?.message ?? err?.message ?? 'unknown error'})`;
+  }
+}
+
+/** HTTP client of the CLI; one instance per command run, so the throttle spans all of that run's requests. */
+export class HttpClient {
+  /** Epoch ms before which no request may be sent (the budget ran out). */
+  private notBefore = 0;
+  private readonly sleep: (ms: number) => Promise<void>;
+
+  constructor(private readonly options: HttpClientOptions) {
+    this.sleep = options.sleep ?? defaultSleep;
+  }
+
+  /**
+   * GETs a text resource, revalidating a cached copy with `If-None-Match` when `cache` is set.
+   * Any status is returned (callers decide what a 404 means); only 429s are retried, once.
+   * @throws CliError when the server cannot be reached, or still answers 429 after the wait.
+   */
+  async getText(url: URL, purpose: RequestPurpose, { cache = true }: { cache?: boolean } = {}): Promise<HttpResult> {
+    const cached = cache && this.options.cache ? await this.options.cache.get(url.href) : undefined;
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (cached) headers['if-none-match'] = cached.etag;
+    const { response, ms, body } = await this.send(url, headers, purpose, async (r) => Buffer.from(await r.arrayBuffer()));
+    const text = body.toString('utf8');
+    if (response.status === 304 && cached) {
+      this.options.debug(`GET ${url.href} → 304 Not Modified (${ms} ms), body from the ETag cache`);
+      return { url: url.href, status: 200, headers: response.headers, body: cached.body, ms, fromCache: true };
+    }
+    this.options.debug(`GET ${url.href} → ${response.status} (${ms} ms)`);
+    const etag = response.headers.get('etag');
+    if (cache && this.options.cache && response.status === 200 && etag) await this.options.cache.set(url.href, etag, text);
+    return { url: url.href, status: response.status, headers: response.headers, body: text, ms, fromCache: false };
+  }
+
+  /**
+   * GETs a file, refusing to read more than `maxBytes` (a larger `Content-Length` is refused before reading).
+   * @throws CliError when unreachable, still rate-limited, or the body is larger than `maxBytes`.
+   */
+  async getBytes(url: URL, purpose: RequestPurpose, maxBytes: number): Promise<HttpBytes> {
+    const { response, ms, body } = await this.send(url, { accept: '*/*' }, purpose, async (r) => {
+      const declared = parseNonNegativeInt(r.headers.get('content-length'));
+      if (r.ok && declared !== undefined && declared > maxBytes) {
+        await r.body?.cancel();
+        throw new CliError(`${url.href} is ${declared} bytes, more than the ${maxBytes} bytes expected; nothing was installed.`);
+      }
+      const chunks: Buffer[] = [];
+      let total = 0;
+      const reader = r.body?.getReader();
+      for (;;) {
+        if (!reader) break;
+        const { done, value } = await reader.read();
+        if (done) break;
+        total += value.byteLength;
+        if (total > maxBytes) {
+          await reader.cancel();
+          throw new CliError(`${url.href} sent more than the ${maxBytes} bytes expected; nothing was installed.`);
+        }
+        chunks.push(Buffer.from(value));
+      }
+      return Buffer.concat(chunks);
+    });
+    this.options.debug(`GET ${url.href} → ${response.status} (${ms} ms, ${body.length} bytes)`);
+    return { url: url.href, status: response.status, headers: response.headers, body, ms };
+  }
+
+  private async send<T>(
+    url: URL,
+    headers: Record<string, string>,
+    purpose: RequestPurpose,
+    read: (response: Response) => Promise<T>,
+  ): Promise<{ response: Response; ms: number; body: T }> {
+    for (let attempt = 1; ; attempt++) {
+      await this.waitForBudget(url);
+      const started = performance.now();
+      let response: Response;
+      let body: T;
+      try {
+        response = await fetch(url, {
+          headers: { ...headers, 'user-agent': this.options.userAgent },
+          redirect: 'follow',
+          signal: AbortSignal.timeout(this.options.timeoutMs),
+        });
+        body = await read(response);
+      } catch (error) {
+        if (error instanceof CliError) throw error;
+        throw new CliError(
+          `Could not reach ${purpose.what} at ${url.href}: ${describeNetworkError(error, this.options.timeoutMs)}. ${purpose.advice}`,
+        );
+      }
+      const ms = Math.round(performance.now() - started);
+      this.noteBudget(response.headers);
+      if (response.status !== 429) return { response, ms, body };
+      const wait =
+        parseRetryAfter(response.headers.get('retry-after'), Date.now()) ?? readRateBudget(response.headers)?.reset;
+      if (attempt > 1) {
+        throw new CliError(
+          `${purpose.what} at ${url.host} still refused the request as too many (429) after waiting; try again in ${wait ?? 60} s.`,
+        );
+      }
+      if (wait === undefined || wait > this.options.maxWaitSeconds) {
+        throw new CliError(
+          `${purpose.what} at ${url.host} refused the request as too many (429)` +
+            (wait === undefined ? ' without saying how long to wait' : ` and asks to wait ${wait} s`) +
+            '; try again later.',
+        );
+      }
+      this.options.notice(`Rate limited by ${url.host} (429): waiting ${wait} s as Retry-After asks, then retrying once.`);
+      await this.sleep(wait * 1000);
+      this.notBefore = 0;
+    }
+  }
+
+  /** Remembers an exhausted budget so the next request waits for the window to reset instead of earning a 429. */
+  private noteBudget(headers: Headers): void {
+    const budget = readRateBudget(headers);
+    if (budget && budget.remaining === 0) this.notBefore = Date.now() + budget.reset * 1000;
+  }
+
+  private async waitForBudget(url: URL): Promise<void> {
+    const waitMs = this.notBefore - Date.now();
+    if (waitMs <= 0) return;
+    const seconds = Math.ceil(waitMs / 1000);
+    if (seconds > this.options.maxWaitSeconds) {
+      throw new CliError(`The read budget at ${url.host} is used up for ${seconds} s more (RateLimit-Reset); try again then.`);
+    }
+    this.options.notice(`Read budget at ${url.host} used up: waiting ${seconds} s for it to reset before the next request.`);
+    await this.sleep(waitMs);
+  }
+}

@@ -1,0 +1,121 @@
+/**
+ * The `syllabus` command line: global options, the commands, and the mapping of outcomes to exit codes
+ * (0 ok, 1 check or request failed, 2 usage error).
+ */
+import { Command, CommanderError } from 'commander';
+import { DAILY_UPDATE_COMMAND, maybeStartDailyUpdate } from './autoupdate.js';
+import { catalogCommand } from './commands/catalog.js';
+import { doctorCommand } from './commands/doctor.js';
+import { updateCommand } from './commands/update.js';
+import { versionCommand } from './commands/version.js';
+import { DEFAULT_BASE_URL } from './config.js';
+import { createContext, type CliContext, type CliIo } from './context.js';
+import { CliError, EXIT } from './errors.js';
+import { CLI_HOMEPAGE, CLI_VERSION } from './meta.js';
+import { styleFor } from './output.js';
+import { detectManagedInstall } from './release/layout.js';
+import { runUpdate } from './release/updater.js';
+
+/** Commands after which the daily self-update never starts (they are updates themselves). */
+const NO_DAILY_AFTER = new Set(['update', DAILY_UPDATE_COMMAND]);
+
+/**
+ * Runs the client with `argv` (as in `process.argv`: node and script first).
+ * @returns the exit code. Never throws: every failure is reported on stderr.
+ */
+export async function run(argv: readonly string[], io: CliIo): Promise<number> {
+  const errStyle = styleFor(io.stderr, io.env);
+  let exitCode: number = EXIT.ok;
+  let finished: { name: string; ctx: CliContext } | undefined;
+
+  const program = new Command('syllabus')
+    .description('Command-line client of the Syllabus catalog service.')
+    .version(CLI_VERSION, '-V, --version', 'print the client version')
+    .option('--base-url <url>', `service base URL (default: $SYLLABUS_BASE_URL, else ${DEFAULT_BASE_URL})`)
+    .helpOption('-h, --help', 'show help')
+    .showHelpAfterError('(run syllabus --help for usage)')
+    .exitOverride()
+    .configureOutput({
+      writeOut: (text) => io.stdout.write(text),
+      writeErr: (text) => io.stderr.write(text),
+      outputError: (text, write) => write(errStyle.red(text)),
+    })
+    .addHelpText(
+      'after',
+      `\nExit codes: 0 ok, 1 a check or request failed, 2 usage error.\nEnvironment: SYLLABUS_BASE_URL, SYLLABUS_RELEASE_URL, SYLLABUS_NO_UPDATE=1, SYLLABUS_CACHE_DIR, NO_COLOR.\nDocumentation: ${CLI_HOMEPAGE}`,
+    );
+
+  /** Wraps a command's action: builds the context, runs it, remembers the outcome. */
+  const action =
+    <A extends unknown[]>(name: string, body: (ctx: CliContext, ...args: A) => Promise<number>) =>
+    async (...args: [...A, Command]): Promise<void> => {
+      const command = args[args.length - 1] as Command;
+      const ctx = createContext(command.optsWithGlobals<{ baseUrl?: string }>(), io);
+      finished = { name, ctx };
+      exitCode = await body(ctx, ...(args.slice(0, -1) as A));
+    };
+
+  program
+    .command('doctor')
+    .description('check the service and this install; exit 1 when a required check fails')
+    .option('--json', 'print { ok, checks: [{ name, ok, required, detail, ms }] } as JSON')
+    .action(action('doctor', (ctx, opts: { json?: boolean }) => doctorCommand(ctx, opts)));
+
+  program
+    .command('version')
+    .description('print the client, Node and platform versions, and the API version when the service answers')
+    .option('--json', 'print as JSON')
+    .action(action('version', (ctx, opts: { json?: boolean }) => versionCommand(ctx, opts)));
+
+  program
+    .command('catalog')
+    .description('list the courses, or with COURSE_ID that course’s classes and lessons')
+    .argument('[COURSE_ID]', 'a course id, e.g. python-basics')
+    .option('--json', 'print the API’s JSON body')
+    .action(
+      action('catalog', (ctx, courseId: string | undefined, opts: { json?: boolean }) => catalogCommand(ctx, courseId, opts)),
+    );
+
+  program
+    .command('update')
+    .description('install the newest release, verified against its SHA-256 and size; keeps the previous version')
+    .option('--check', 'only report whether a newer release exists')
+    .option('--json', 'print the outcome as JSON')
+    .action(action('update', (ctx, opts: { check?: boolean; json?: boolean }) => updateCommand(ctx, opts)));
+
+  program
+    .command(DAILY_UPDATE_COMMAND, { hidden: true })
+    .action(
+      action(DAILY_UPDATE_COMMAND, async (ctx) => {
+        await runUpdate(ctx, detectManagedInstall(), false);
+        return EXIT.ok;
+      }),
+    );
+
+  try {
+    await program.parseAsync([...argv]);
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // --help and --version end parsing with an "error" that is a success.
+      return error.code === 'commander.helpDisplayed' || error.code === 'commander.version' ? EXIT.ok : EXIT.usage;
+    }
+    if (error instanceof CliError) {
+      io.stderr.write(`${errStyle.red('syllabus:')} ${error.message}\n`);
+      exitCode = error.exitCode;
+    } else {
+      const message = error instanceof Error ? error.message : String(error);
+      io.stderr.write(`${errStyle.red('syllabus:')} unexpected error: ${message}. Please report it at ${CLI_HOMEPAGE}.\n`);
+      if (io.env.SYLLABUS_DEBUG && error instanceof Error && error.stack) io.stderr.write(`${error.stack}\n`);
+      exitCode = EXIT.failed;
+    }
+  }
+
+  if (finished && !NO_DAILY_AFTER.has(finished.name)) {
+    try {
+      await maybeStartDailyUpdate(io.env, io.stdout.isTTY === true, finished.ctx.cacheDir, finished.ctx.releaseUrl);
+    } catch {
+      // the background check is best effort and must never change the command's outcome
+    }
+  }
+  return exitCode;
+}

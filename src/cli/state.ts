@@ -1,0 +1,54 @@
+/**
+ * The record of the last update check, kept in the cache folder (`<cache>/update-check.json`), so the daily
+ * self-update runs at most once a day and `doctor` can say when updates were last checked.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+
+/** One update check. */
+export interface UpdateCheckRecord {
+  /** When the check started, epoch milliseconds. */
+  checkedAt: number;
+  /** How it ended: `started` while a background check runs. */
+  result: 'started' | 'up-to-date' | 'installed' | 'failed';
+  /** The newest version the manifest offered, when known. */
+  latest?: string;
+  /** Why it failed, one sentence. */
+  message?: string;
+}
+
+function fileIn(cacheDir: string): string {
+  return join(cacheDir, 'update-check.json');
+}
+
+/** The last update check, or `undefined` when there was none (or the record is unreadable). */
+export async function readUpdateCheck(cacheDir: string): Promise<UpdateCheckRecord | undefined> {
+  try {
+    const value = JSON.parse(await readFile(fileIn(cacheDir), 'utf8')) as Partial<UpdateCheckRecord>;
+    if (typeof value.checkedAt !== 'number' || !Number.isFinite(value.checkedAt)) return undefined;
+    const result = value.result;
+    if (result !== 'started' && result !== 'up-to-date' && result !== 'installed' && result !== 'failed') return undefined;
+    return {
+      checkedAt: value.checkedAt,
+      result,
+      ...(typeof value.latest === 'string' ? { latest: value.latest } : {}),
+      ...(typeof value.message === 'string' ? { message: value.message } : {}),
+    };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Records an update check (atomically). Write failures are ignored: the record only spaces checks out. */
+export async function writeUpdateCheck(cacheDir: string, record: UpdateCheckRecord): Promise<void> {
+  const file = fileIn(cacheDir);
+  const tmp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
+  try {
+    await mkdir(cacheDir, { recursive: true, mode: 0o700 });
+    await writeFile(tmp, `${JSON.stringify(record)}\n`, { mode: 0o600 });
+    await rename(tmp, file);
+  } catch {
+    // the cache folder is not writable: checks are then not spaced out, which is harmless
+  }
+}
