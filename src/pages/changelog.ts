@@ -1,0 +1,81 @@
+/**
+ * `/changelog`: entries newest first, grouped by month, each with its date, kind, title, blurb, Markdown body
+ * and the routes it deprecates; each entry's element id is the entry id, so `/changelog#<id>` lands on it.
+ */
+import type { Changelog, ChangelogEntry } from '../schemas/types.generated.js';
+import type { RenderContext } from './common.js';
+import { formatDate, formatMonth, html, type SafeHtml } from './html.js';
+import { page } from './layout.js';
+import { markdownToHtml } from './markdown.js';
+
+const KIND_LABELS: Readonly<Record<ChangelogEntry['kind'], string>> = {
+  course: 'New course',
+  class: 'New class',
+  lesson: 'New lesson',
+  feature: 'Feature',
+};
+
+function entryItem(entry: ChangelogEntry): SafeHtml {
+  const deprecations =
+    entry.deprecates.length > 0
+      ? html`<div class="deprecations">
+<h4>Deprecated API routes</h4>
+<ul>${entry.deprecates.map(
+          (d) => html`<li><code>${d.path}</code>: served until <time datetime="${d.sunset}">${formatDate(d.sunset)}</time></li>`,
+        )}</ul>
+</div>`
+      : '';
+  return html`<li class="entry kind-${entry.kind}" id="${entry.id}" data-entry="${entry.id}">
+<article aria-labelledby="${entry.id}-title">
+<p class="entry-meta"><time datetime="${entry.date}">${formatDate(entry.date)}</time> <span class="kind" data-kind="${entry.kind}">${KIND_LABELS[entry.kind]}</span></p>
+<h3 id="${entry.id}-title"><a href="#${entry.id}">${entry.title}</a></h3>
+<p class="blurb">${entry.blurb}</p>
+<div class="prose">${markdownToHtml(entry.body)}</div>
+${deprecations}
+</article>
+</li>`;
+}
+
+/** Groups entries (already newest first) by calendar month, keeping their order. */
+function byMonth(entries: readonly ChangelogEntry[]): { month: string; entries: ChangelogEntry[] }[] {
+  const groups: { month: string; entries: ChangelogEntry[] }[] = [];
+  for (const entry of entries) {
+    const month = entry.date.slice(0, 7);
+    const last = groups.at(-1);
+    if (last && last.month === month) last.entries.push(entry);
+    else groups.push({ month, entries: [entry] });
+  }
+  return groups;
+}
+
+/** Renders the changelog page; `changelog.entries` must already be newest first (as the model holds them). */
+export function renderChangelogPage(changelog: Changelog, ctx: RenderContext): string {
+  const months = byMonth(changelog.entries).map(
+    (g) => html`<section class="month" aria-labelledby="month-${g.month}">
+<h2 id="month-${g.month}">${formatMonth(`${g.month}-01`)}</h2>
+<ol class="entries">
+${g.entries.map(entryItem)}
+</ol>
+</section>`,
+  );
+  const body = html`<div class="intro">
+<h1>Changelog</h1>
+<p class="lead">New courses, classes, lessons and features, newest first.</p>
+<p><a class="feed-link" href="/changelog.atom"><span class="feed-icon" aria-hidden="true"></span>Follow with the Atom feed</a></p>
+</div>
+${months.length > 0 ? months : html`<p>Nothing has shipped yet.</p>`}`;
+  return page({
+    title: 'Changelog',
+    description: 'What changed on Syllabus: new courses, classes, lessons and features, newest first.',
+    path: '/changelog',
+    publicBaseUrl: ctx.publicBaseUrl,
+    stylesheetVersion: ctx.stylesheetVersion,
+    revision: ctx.revision,
+    apiPath: '/v1/changelog',
+    alternates: [
+      { type: 'application/atom+xml', href: '/changelog.atom', title: 'Syllabus changelog (Atom)' },
+      { type: 'application/json', href: '/v1/changelog', title: 'Changelog (JSON)' },
+    ],
+    body,
+  });
+}

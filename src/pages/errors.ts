@@ -1,0 +1,62 @@
+/**
+ * Error pages for HTML clients (`Accept: text/html`): 404, 429 and 500. Small, self-explanatory, with the same
+ * shell and stylesheet as every page; the app sends them with {@link PAGE_HEADERS}. API paths keep their JSON.
+ */
+import { count, html } from './html.js';
+import { page } from './layout.js';
+
+export { PAGE_HEADERS, HTML_TYPE } from './headers.js';
+
+/** The 404 page: an unknown path or an unknown course. */
+export function renderNotFoundPage(opts: { what?: 'page' | 'course' } = {}): string {
+  const course = opts.what === 'course';
+  return page({
+    title: course ? 'Course not found' : 'Page not found',
+    description: 'This page does not exist.',
+    path: '',
+    body: html`<div class="error-page">
+<p class="error-code">404</p>
+<h1>${course ? 'We have no course at this address' : 'This page does not exist'}</h1>
+<p>${course ? 'The course may have been renamed, or the link has a typo.' : 'The link may be broken, or the page may have moved.'}</p>
+<p><a href="/">See every course on the course map</a>, or read the <a href="/changelog">changelog</a>.</p>
+</div>`,
+  });
+}
+
+/**
+ * The 429 page for a page request over its read budget.
+ * @param retryAfterSeconds whole seconds until a retry can succeed (the `Retry-After` value, RFC 9110 §10.2.3).
+ */
+export function renderTooManyRequestsPage(retryAfterSeconds: number): string {
+  const seconds = Math.max(1, Math.ceil(Number.isFinite(retryAfterSeconds) ? retryAfterSeconds : 1));
+  return page({
+    title: 'Too many requests',
+    description: 'You have reached the request limit for now.',
+    path: '',
+    body: html`<div class="error-page">
+<p class="error-code">429</p>
+<h1>Slow down a little</h1>
+<p>You have made many requests in a short time. Please try again in <strong data-retry-after="${seconds}">${count(seconds, 'second')}</strong>.</p>
+<p>Building something on our data? The <a href="/docs">API reference</a> describes the fair-use limits.</p>
+</div>`,
+  });
+}
+
+/**
+ * The 500 page. Never shows error details; shows the request id so a report can be matched to the logs.
+ * @param requestId the request's id (as in the `X-Request-Id` response header), when known.
+ */
+export function renderServerErrorPage(requestId?: string): string {
+  return page({
+    title: 'Something went wrong',
+    description: 'An unexpected error occurred.',
+    path: '',
+    body: html`<div class="error-page">
+<p class="error-code">500</p>
+<h1>Something went wrong on our side</h1>
+<p>It is not your fault, and we log every such error. Please try again in a moment.</p>
+${requestId ? html`<p>If you report it, mention request id <code>${requestId}</code>.</p>` : ''}
+<p><a href="/">Back to the course map</a></p>
+</div>`,
+  });
+}

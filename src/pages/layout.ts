@@ -1,0 +1,104 @@
+/**
+ * The page shell shared by every page: document head (viewport, colour schemes, stylesheet, alternates),
+ * skip link, header with the main navigation, `<main>` landmark and footer.
+ */
+import { html, type Interpolation, type SafeHtml } from './html.js';
+
+/** Where the site stylesheet and icon are served. */
+export const STYLESHEET_PATH = '/assets/site.css';
+export const ICON_PATH = '/assets/favicon.svg';
+
+/** A `<link rel="alternate">` of a page: the same data in another format. */
+export interface Alternate {
+  type: 'application/json' | 'application/atom+xml';
+  href: string;
+  title: string;
+}
+
+/** What a page tells the shell. */
+export interface PageOptions {
+  /** Document title, without the site name. */
+  title: string;
+  /** One-sentence description for `<meta name="description">`. */
+  description: string;
+  /** The page's own path (for `aria-current` and the canonical URL). */
+  path: string;
+  /** Absolute base URL of the site (no trailing slash), for the canonical link; omitted when unknown. */
+  publicBaseUrl?: string;
+  /** Version tag appended to the stylesheet URL so a new build's colours are fetched at once. */
+  stylesheetVersion?: string;
+  alternates?: readonly Alternate[];
+  /** The API resource this page shows, linked in the footer for people. */
+  apiPath?: string;
+  /** Content revision shown in the footer. */
+  revision?: string;
+  body: Interpolation;
+}
+
+const NAV = [
+  { href: '/', label: 'Courses' },
+  { href: '/changelog', label: 'Changelog' },
+  { href: '/roadmap', label: 'Roadmap' },
+  { href: '/docs', label: 'API' },
+] as const;
+
+function isCurrent(navHref: string, path: string): boolean {
+  return navHref === '/' ? path === '/' || path.startsWith('/courses/') : path === navHref;
+}
+
+/** A complete HTML document. */
+export function page(o: PageOptions): string {
+  const css = o.stylesheetVersion ? `${STYLESHEET_PATH}?v=${encodeURIComponent(o.stylesheetVersion)}` : STYLESHEET_PATH;
+  const nav = NAV.map(
+    ({ href, label }) =>
+      html`<li><a href="${href}"${isCurrent(href, o.path) ? html` aria-current="page"` : ''}>${label}</a></li>`,
+  );
+  const alternates = (o.alternates ?? []).map(
+    (a) => html`\n<link rel="alternate" type="${a.type}" href="${a.href}" title="${a.title}">`,
+  );
+  const canonical = o.publicBaseUrl ? html`\n<link rel="canonical" href="${o.publicBaseUrl + o.path}">` : '';
+  const doc: SafeHtml = html`<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="light dark">
+<title>${o.title} · Syllabus</title>
+<meta name="description" content="${o.description}">
+<link rel="stylesheet" href="${css}">
+<link rel="icon" href="${ICON_PATH}" type="image/svg+xml">${canonical}${alternates}
+</head>
+<body>
+<a class="skip" href="#main">Skip to content</a>
+<header class="site-header">
+<div class="wrap">
+<a class="brand" href="/"><span class="brand-mark" aria-hidden="true">S</span>Syllabus</a>
+<nav class="site-nav" aria-label="Main"><ul>${nav}</ul></nav>
+</div>
+</header>
+<main id="main" class="wrap">
+${o.body}
+</main>
+<footer class="site-footer">
+<div class="wrap">
+<nav aria-label="Footer"><ul>
+<li><a href="/">Courses</a></li>
+<li><a href="/changelog">Changelog</a></li>
+<li><a href="/changelog.atom">Atom feed</a></li>
+<li><a href="/roadmap">Roadmap</a></li>
+<li><a href="/docs">API reference</a></li>${o.apiPath ? html`\n<li><a href="${o.apiPath}">This page as JSON</a></li>` : ''}
+</ul></nav>
+${o.revision ? html`<p>Content revision <code>${shortRevision(o.revision)}</code></p>` : ''}
+</div>
+</footer>
+</body>
+</html>
+`;
+  return doc.value;
+}
+
+/** A Git commit or `sha256:<hex>` digest, shortened for display. */
+function shortRevision(revision: string): string {
+  const hex = revision.replace(/^sha256:/, '');
+  return hex.length > 12 ? hex.slice(0, 12) : hex;
+}

@@ -1,0 +1,43 @@
+/**
+ * Markdown → sanitised HTML with the unified stack: remark-parse → remark-rehype → rehype-sanitize →
+ * rehype-stringify. Content comes from our own repository, but it is sanitised anyway (GitHub's schema; raw
+ * HTML is dropped), and an image from another host becomes its alt text, so a page never makes a request to
+ * another host (the CSP would block it anyway) nor tells one who reads it.
+ */
+import type { Element, Root, Text } from 'hast';
+import rehypeSanitize from 'rehype-sanitize';
+import rehypeStringify from 'rehype-stringify';
+import remarkParse from 'remark-parse';
+import remarkRehype from 'remark-rehype';
+import { unified } from 'unified';
+import { visit } from 'unist-util-visit';
+import { SafeHtml } from './html.js';
+
+/** A URL with a scheme (`https:`, `data:`, …) or protocol-relative (`//host/…`): not this origin's path. */
+const OFF_ORIGIN = /^(?:[a-z][a-z0-9+.-]*:|\/\/|\\\\)/i;
+
+/** Replaces every image whose source is not a same-origin path with its alt text. */
+function sameOriginImagesOnly() {
+  return (tree: Root) => {
+    visit(tree, 'element', (node: Element, index, parent) => {
+      if (node.tagName !== 'img' || parent === undefined || index === undefined) return;
+      const src = String(node.properties['src'] ?? '').trim();
+      if (src !== '' && !OFF_ORIGIN.test(src)) return;
+      const alt: Text = { type: 'text', value: String(node.properties['alt'] ?? '') };
+      parent.children.splice(index, 1, alt);
+    });
+  };
+}
+
+const processor = unified()
+  .use(remarkParse)
+  .use(remarkRehype)
+  .use(sameOriginImagesOnly)
+  .use(rehypeSanitize)
+  .use(rehypeStringify)
+  .freeze();
+
+/** Renders Markdown to sanitised HTML (raw HTML in the source is dropped, never passed through). */
+export function markdownToHtml(markdown: string): SafeHtml {
+  return new SafeHtml(String(processor.processSync(markdown)).trim());
+}
