@@ -1,0 +1,111 @@
+/**
+ * The fair-use budgets (contract §5, §8) and the decision for one request: which budgets a path spends, whether
+ * the request is allowed, and which budget its RateLimit headers report. Pure logic over a {@link RateLimitStore}.
+ */
+import type { ClientKind, RateLimitState } from '../locals.js';
+import type { HitResult, RateLimitStore } from './store.js';
+
+/** Requests allowed per window; structurally the server configuration's `RateLimits`. */
+export interface BudgetLimits {
+  /** Verified agents, per {@link READ_WINDOW_SECONDS}. */
+  verified: number;
+  /** Declared agents, per {@link READ_WINDOW_SECONDS}. */
+  declared: number;
+  /** Browsers, per {@link READ_WINDOW_SECONDS}. */
+  browser: number;
+  /** Anonymous clients, per {@link READ_WINDOW_SECONDS}. */
+  anonymous: number;
+  /** Referral lookups per client address, whatever the kind, per {@link REFERRAL_WINDOW_SECONDS}. */
+  referrals: number;
+}
+
+/** The contract's default budgets. */
+export const DEFAULT_LIMITS: BudgetLimits = { verified: 480, declared: 120, browser: 120, anonymous: 30, referrals: 60 };
+
+/** Length of the read window, in seconds. */
+export const READ_WINDOW_SECONDS = 60;
+/** Length of the referral window, in seconds. */
+export const REFERRAL_WINDOW_SECONDS = 3600;
+
+/**
+ * How a path is counted. `exempt`: never refused, reports the read budget without spending it. `read`: spends the
+ * read budget. `referral`: spends the read budget and the referral budget.
+ */
+export type PathClass = 'exempt' | 'read' | 'referral';
+
+/**
+ * The default path classes: `/health`, `/openapi.json` and `/docs` (with everything under it) are exempt; anything
+ * under `/v1/referrals/` is a referral lookup (a prefix, so no spelling of a code escapes that budget); every
+ * other path, found or not, is a read.
+ * @param path the URL path, not decoded.
+ */
+export function classifyPath(path: string): PathClass {
+  if (path === '/health' || path === '/openapi.json' || path === '/docs' || path.startsWith('/docs/')) return 'exempt';
+  if (path.startsWith('/v1/referrals/')) return 'referral';
+  return 'read';
+}
+
+/** The outcome for one request. */
+export interface Decision {
+  /** `false`: answer 429. */
+  allowed: boolean;
+  /** The budget reported in the RateLimit headers (on a 429, the one that ran out). */
+  state: RateLimitState;
+}
+
+/** One budget after this request. */
+function budgetState(limit: number, windowSeconds: number, hit: HitResult): RateLimitState & { exceeded: boolean } {
+  return {
+    limit,
+    windowSeconds,
+    remaining: Math.max(0, limit - hit.count),
+    // Rounded up so that waiting this long always reaches the window's end.
+    resetSeconds: Math.max(0, Math.ceil(hit.resetMs / 1000)),
+    exceeded: hit.count > limit,
+  };
+}
+
+/** Drops the internal flag from a budget state. */
+function publicState({ limit, remaining, resetSeconds, windowSeconds }: RateLimitState): RateLimitState {
+  return { limit, remaining, resetSeconds, windowSeconds };
+}
+
+/** Who is asking and for what. */
+export interface RequestIdentity {
+  /** The client's bucket (IPv4 address or IPv6 /64), see `addressBucket`. */
+  bucket: string;
+  /** The client kind. */
+  kind: ClientKind;
+  /** How the path is counted. */
+  pathClass: PathClass;
+}
+
+/**
+ * Counts one request and decides it.
+ *
+ * With two budgets (a referral lookup) both are spent; the headers report the one closer to running out
+ * (fewer remaining; on a tie the later reset), and a 429 reports the budget that ran out (if both did, the one
+ * that resets later, so that honouring `Retry-After` avoids the next 429).
+ */
+export async function decide(store: RateLimitStore, limits: BudgetLimits, who: RequestIdentity): Promise<Decision> {
+  const spend = who.pathClass !== 'exempt';
+  const readLimit = limits[who.kind];
+  const readKey = `read:${who.kind}:${who.bucket}`;
+  if (who.pathClass !== 'referral') {
+    const read = budgetState(readLimit, READ_WINDOW_SECONDS, await store.hit(readKey, READ_WINDOW_SECONDS * 1000, { spend }));
+    return { allowed: !spend || !read.exceeded, state: publicState(read) };
+  }
+  const [readHit, referralHit] = await Promise.all([
+    store.hit(readKey, READ_WINDOW_SECONDS * 1000, { spend: true }),
+    store.hit(`referral:${who.bucket}`, REFERRAL_WINDOW_SECONDS * 1000, { spend: true }),
+  ]);
+  const budgets = [
+    budgetState(readLimit, READ_WINDOW_SECONDS, readHit),
+    budgetState(limits.referrals, REFERRAL_WINDOW_SECONDS, referralHit),
+  ];
+  const laterReset = (a: RateLimitState, b: RateLimitState) => b.resetSeconds - a.resetSeconds;
+  const exceeded = budgets.filter((b) => b.exceeded).sort(laterReset);
+  if (exceeded.length > 0) return { allowed: false, state: publicState(exceeded[0]!) };
+  const closest = budgets.sort((a, b) => a.remaining - b.remaining || laterReset(a, b))[0]!;
+  return { allowed: true, state: publicState(closest) };
+}
