@@ -1,0 +1,71 @@
+/**
+ * The HatTip application: small steps composed in the order the architecture names. Runtime-neutral (Fetch
+ * API only): the Node host, config, pino and file access live in `src/server/`, which injects them here.
+ *
+ * request id → access log → error boundary → CORS preflight → client address → client kind → rate limit
+ * → router (`/health`, `/v1`, index representations) → extra handlers (e.g. `/releases/`) → 404
+ */
+import { compose, type RequestHandler } from '@hattip/compose';
+import type { HattipHandler } from '@hattip/core';
+import type { CatalogIndex } from '../index/types.js';
+import { accessLogStep, type AppLogger } from './access-log.js';
+import { corsPreflightStep } from './cors.js';
+import { errorBoundaryStep } from './error-boundary.js';
+import type { HealthReport } from './health.js';
+import type { ReferralAnswers, ReferralLookup } from './referrals.js';
+import { requestIdStep } from './request-id.js';
+import { notFoundStep, routerStep } from './router.js';
+
+/** Everything the app depends on. Steps left out get the documented default. */
+export interface AppOptions {
+  /** The index to serve (e.g. `() => holder.current`); read once per request. */
+  getIndex: () => CatalogIndex;
+  /** The `/health` body. */
+  health: HealthReport;
+  /** Referral code lookups and the two precomputed answers. */
+  referrals: ReferralLookup;
+  referralAnswers: ReferralAnswers;
+  /** Access and error logs (pino on Node). */
+  logger: AppLogger;
+  /**
+   * Sets `ctx.locals.clientAddress`. Default: the socket peer address the host passes as `ctx.ip`
+   * (no forwarding header is trusted).
+   */
+  clientAddress?: RequestHandler;
+  /** Sets `ctx.locals.clientKind`. Default: every client is `anonymous`. */
+  clientKind?: RequestHandler;
+  /**
+   * Applies the budgets: sets `ctx.locals.rateLimit` (reported in the RateLimit headers of the response) or
+   * returns a 429 built with `respond`. Default: none (no limits, no RateLimit headers).
+   * Must never refuse `/health`.
+   */
+  rateLimit?: RequestHandler;
+  /** Handlers tried after the router for paths it does not know (e.g. `/releases/…`), before the 404. */
+  extraHandlers?: readonly RequestHandler[];
+}
+
+/** The default client-address step: the socket peer. */
+const socketPeerAddress: RequestHandler = (ctx) => {
+  ctx.locals.clientAddress = ctx.ip;
+};
+
+/** The default client-kind step until a classifier is injected. */
+const everyoneAnonymous: RequestHandler = (ctx) => {
+  ctx.locals.clientKind = 'anonymous';
+};
+
+/** Composes the application handler. */
+export function createApp(options: AppOptions): HattipHandler {
+  return compose(
+    requestIdStep(),
+    accessLogStep(options.logger),
+    errorBoundaryStep(options.logger),
+    corsPreflightStep(),
+    options.clientAddress ?? socketPeerAddress,
+    options.clientKind ?? everyoneAnonymous,
+    options.rateLimit,
+    routerStep(options),
+    ...(options.extraHandlers ?? []),
+    notFoundStep(),
+  );
+}

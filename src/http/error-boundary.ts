@@ -1,0 +1,29 @@
+/**
+ * The error boundary: an exception anywhere below becomes `500 {"detail":"Internal Server Error"}` (never a
+ * stack trace on the wire), logged with the request id. It also completes responses that later steps built
+ * without `respond` (so every response carries the request id, CORS and RateLimit fields).
+ */
+import type { RequestContext, RequestHandler } from '@hattip/compose';
+import type { AppLogger } from './access-log.js';
+import { completeResponse, ERROR_BODIES, respondJson } from './respond.js';
+
+/** The `500` answer, after logging the error with the request id. */
+function internalError(ctx: RequestContext, logger: AppLogger, error: unknown): Response {
+  logger.error(
+    { err: error instanceof Error ? error : new Error(String(error)), request_id: ctx.locals.requestId, method: ctx.method, path: ctx.url.pathname },
+    'unhandled error while answering a request',
+  );
+  return respondJson(ctx, 500, ERROR_BODIES.internal, { 'Cache-Control': 'no-store' });
+}
+
+/** Installs the boundary; runs after the request-id step. */
+export function errorBoundaryStep(logger: AppLogger): RequestHandler {
+  return async (ctx) => {
+    ctx.handleError = (error) => internalError(ctx, logger, error);
+    try {
+      return completeResponse(ctx, await ctx.next());
+    } catch (error) {
+      return internalError(ctx, logger, error);
+    }
+  };
+}

@@ -1,0 +1,106 @@
+/**
+ * Response assembly in one place: every response the app builds gets the headers every response carries
+ * (request id, CORS exposure, the RateLimit fields of `ctx.locals.rateLimit`) here, as one plain header
+ * object. A plain object lets the Node host write it without building a `Headers` instance, and no later
+ * step needs to mutate the response. Responses built elsewhere are completed by {@link completeResponse}.
+ */
+import type { RequestContext } from '@hattip/compose';
+import type { RateLimitState } from './locals.js';
+
+/** Response header values, already formatted. */
+export type HeaderRecord = Record<string, string>;
+
+/** Every response: any origin may read it (the API needs no credentials). */
+export const ALLOW_ORIGIN = '*';
+
+/** The response headers a cross-origin script may read (Fetch standard, CORS-safelisted ones aside). */
+export const EXPOSED_HEADERS = [
+  'ETag',
+  'RateLimit-Limit',
+  'RateLimit-Remaining',
+  'RateLimit-Reset',
+  'RateLimit-Policy',
+  'Retry-After',
+  'Deprecation',
+  'Sunset',
+  'Link',
+  'X-Request-Id',
+].join(', ');
+
+const encoder = new TextEncoder();
+
+/** `application/json` bodies of the fixed errors, encoded once. */
+export const ERROR_BODIES = {
+  notFound: encoder.encode('{"detail":"Not Found"}'),
+  courseNotFound: encoder.encode('{"detail":"Course not found"}'),
+  lessonNotFound: encoder.encode('{"detail":"Lesson not found"}'),
+  methodNotAllowed: encoder.encode('{"detail":"Method Not Allowed"}'),
+  internal: encoder.encode('{"detail":"Internal Server Error"}'),
+  badRequest: encoder.encode('{"detail":"Bad Request"}'),
+} as const;
+
+/** Content-Type of every JSON body. */
+export const JSON_TYPE = 'application/json';
+
+/** Responses assembled by {@link respond}: they need no completion. */
+const assembled = new WeakSet<Response>();
+
+/** The RateLimit fields (draft-ietf-httpapi-ratelimit-headers-06) of a budget. */
+export function rateLimitHeaders(state: RateLimitState): HeaderRecord {
+  return {
+    'RateLimit-Limit': String(state.limit),
+    'RateLimit-Remaining': String(state.remaining),
+    'RateLimit-Reset': String(state.resetSeconds),
+    'RateLimit-Policy': `${state.limit};w=${state.windowSeconds}`,
+  };
+}
+
+/** Adds the headers every response carries to `headers` (mutates and returns it). */
+function addCommonHeaders(ctx: RequestContext, headers: HeaderRecord): HeaderRecord {
+  headers['Access-Control-Allow-Origin'] = ALLOW_ORIGIN;
+  headers['Access-Control-Expose-Headers'] = EXPOSED_HEADERS;
+  const id = ctx.locals.requestId;
+  if (id !== undefined) headers['X-Request-Id'] = id;
+  const rl = ctx.locals.rateLimit;
+  if (rl !== undefined) {
+    headers['RateLimit-Limit'] = String(rl.limit);
+    headers['RateLimit-Remaining'] = String(rl.remaining);
+    headers['RateLimit-Reset'] = String(rl.resetSeconds);
+    headers['RateLimit-Policy'] = `${rl.limit};w=${rl.windowSeconds}`;
+  }
+  return headers;
+}
+
+/**
+ * Builds a response with the common headers added to `headers` (which it takes ownership of).
+ * @param body bytes to send, or `null` (HEAD, 204, 304).
+ */
+export function respond(ctx: RequestContext, status: number, body: Uint8Array | null, headers: HeaderRecord): Response {
+  const res = new Response(body as BodyInit | null, { status, headers: addCommonHeaders(ctx, headers) });
+  assembled.add(res);
+  return res;
+}
+
+/** A JSON response (`Content-Type: application/json`), e.g. an error `{"detail": …}`. */
+export function respondJson(ctx: RequestContext, status: number, body: Uint8Array, headers: HeaderRecord = {}): Response {
+  headers['Content-Type'] = JSON_TYPE;
+  return respond(ctx, status, ctx.method === 'HEAD' ? null : body, headers);
+}
+
+/**
+ * Gives a response built outside {@link respond} (by a step of another module) the common headers it lacks.
+ * Such a response pays for a `Headers` instance; ours do not.
+ */
+export function completeResponse(ctx: RequestContext, res: Response): Response {
+  if (assembled.has(res)) return res;
+  const common = addCommonHeaders(ctx, {});
+  try {
+    for (const name in common) if (!res.headers.has(name)) res.headers.set(name, common[name]!);
+    return res;
+  } catch {
+    // Immutable headers (a response from fetch()): copy it.
+    const copy = new Response(res.body, res);
+    for (const name in common) if (!copy.headers.has(name)) copy.headers.set(name, common[name]!);
+    return copy;
+  }
+}
