@@ -1,0 +1,265 @@
+/**
+ * The rules that span files (existence, orphans, uniqueness, statuses, roadmap ↔ changelog) and the
+ * derivation of the model: the API response shapes with every count and ordering computed.
+ */
+import type { Catalog, Changelog, ChangelogEntry, Course, Klass, Lesson, Roadmap, RoadmapItem } from '../schemas/types.generated.js';
+import { FILE_START, locate, type LocalProblem } from './frontmatter.js';
+import { CATALOG_PATH, ROADMAP_PATH, changelogPath, classPath, coursePath, lessonPath } from './layout.js';
+import type { ParsedFile } from './parse-file.js';
+
+type Of<K extends ParsedFile['kind']> = Extract<ParsedFile, { kind: K }>;
+
+/** A problem with the path of its file relative to the content folder. */
+export interface RelProblem extends LocalProblem {
+  rel: string;
+}
+
+/** The derived parts of a content model (everything but the revision). */
+export interface DerivedModel {
+  catalog: Catalog;
+  changelog: Changelog;
+  roadmap: Roadmap;
+}
+
+/**
+ * Checks the rules across files and, when every file and rule is satisfied, derives the model.
+ * @param files every parsed file of the folder
+ * @returns all problems (those of single files first, by path) and the model when there are none
+ */
+export function buildModel(files: Iterable<ParsedFile>): { problems: RelProblem[]; model?: DerivedModel } {
+  const tree = new Tree(files);
+  const problems: RelProblem[] = [];
+  for (const file of tree.all) for (const p of file.problems) problems.push({ rel: file.rel, ...p });
+  checkCatalog(tree, problems);
+  checkCourses(tree, problems);
+  checkClasses(tree, problems);
+  checkLessonIds(tree, problems);
+  checkRoadmap(tree, problems);
+  if (problems.length > 0) return { problems: sortProblems(problems) };
+  return { problems, model: { catalog: deriveCatalog(tree), changelog: deriveChangelog(tree), roadmap: deriveRoadmap(tree) } };
+}
+
+class Tree {
+  readonly all: ParsedFile[] = [];
+  catalog: Of<'catalog'> | undefined;
+  roadmap: Of<'roadmap'> | undefined;
+  readonly courses = new Map<string, Of<'course'>>();
+  readonly classes = new Map<string, Of<'class'>>();
+  readonly lessons = new Map<string, Of<'lesson'>>();
+  readonly entries = new Map<string, Of<'changelog'>>();
+  readonly items: Of<'roadmap-item'>[] = [];
+
+  constructor(files: Iterable<ParsedFile>) {
+    for (const file of files) {
+      this.all.push(file);
+      switch (file.kind) {
+        case 'catalog': this.catalog = file; break;
+        case 'roadmap': this.roadmap = file; break;
+        case 'course': this.courses.set(file.courseId, file); break;
+        case 'class': this.classes.set(`${file.courseId}/${file.classId}`, file); break;
+        case 'lesson': this.lessons.set(`${file.courseId}/${file.classId}/${file.lessonId}`, file); break;
+        case 'changelog': this.entries.set(file.entryId, file); break;
+        case 'roadmap-item': this.items.push(file); break;
+        case 'unknown': break;
+      }
+    }
+    this.all.sort((a, b) => compareText(a.rel, b.rel));
+  }
+}
+
+function at(file: ParsedFile, path: readonly (string | number)[], message: string): RelProblem {
+  return { rel: file.rel, ...(path.length === 0 ? FILE_START : locate(file.yaml, path)), message };
+}
+
+function checkCatalog(tree: Tree, problems: RelProblem[]): void {
+  const catalog = tree.catalog;
+  if (!catalog) {
+    problems.push({ rel: CATALOG_PATH, ...FILE_START, message: 'missing catalog.md: it lists the course ids in display order' });
+    return;
+  }
+  if (!catalog.data) return; // its own problems are reported; orphans would only repeat them
+  const listed = new Set(catalog.data.courses);
+  catalog.data.courses.forEach((id, i) => {
+    if (!tree.courses.has(id)) problems.push(at(catalog, ['courses', i], `course "${id}" is listed but ${coursePath(id)} does not exist`));
+  });
+  for (const course of tree.courses.values()) {
+    if (!listed.has(course.courseId)) problems.push(at(course, [], `orphan course: catalog.md does not list "${course.courseId}"`));
+  }
+}
+
+function checkCourses(tree: Tree, problems: RelProblem[]): void {
+  for (const course of tree.courses.values()) {
+    const data = course.data;
+    if (!data) continue;
+    const classes = data.classes.map((id) => tree.classes.get(`${course.courseId}/${id}`));
+    data.classes.forEach((id, i) => {
+      if (!classes[i]) problems.push(at(course, ['classes', i], `class "${id}" is listed but ${classPath(course.courseId, id)} does not exist`));
+    });
+    const statuses = classes.map((k) => k?.data?.status);
+    if (data.status === 'soon') {
+      classes.forEach((k) => {
+        if (k?.data?.status === 'live') {
+          problems.push(at(k, ['status'], `this class is live but its course "${course.courseId}" is soon: a soon course has no live class`));
+        }
+      });
+    } else if (statuses.every((s) => s !== undefined) && !statuses.includes('live')) {
+      problems.push(at(course, ['status'], 'a live course has at least one live class, but none of its classes is live'));
+    }
+  }
+  for (const klass of tree.classes.values()) {
+    const course = tree.courses.get(klass.courseId);
+    if (!course) problems.push(at(klass, [], `orphan class: its course file ${coursePath(klass.courseId)} does not exist`));
+    else if (course.data && !course.data.classes.includes(klass.classId)) {
+      problems.push(at(klass, [], `orphan class: ${course.rel} does not list "${klass.classId}" in its classes`));
+    }
+  }
+}
+
+function checkClasses(tree: Tree, problems: RelProblem[]): void {
+  for (const klass of tree.classes.values()) {
+    klass.data?.lessons.forEach((id, i) => {
+      if (!tree.lessons.has(`${klass.courseId}/${klass.classId}/${id}`)) {
+        problems.push(at(klass, ['lessons', i], `lesson "${id}" is listed but ${lessonPath(klass.courseId, klass.classId, id)} does not exist`));
+      }
+    });
+  }
+  for (const lesson of tree.lessons.values()) {
+    const klass = tree.classes.get(`${lesson.courseId}/${lesson.classId}`);
+    if (!klass) problems.push(at(lesson, [], `orphan lesson: its class file ${classPath(lesson.courseId, lesson.classId)} does not exist`));
+    else if (klass.data && !klass.data.lessons.includes(lesson.lessonId)) {
+      problems.push(at(lesson, [], `orphan lesson: ${klass.rel} does not list "${lesson.lessonId}" in its lessons`));
+    }
+  }
+}
+
+function checkLessonIds(tree: Tree, problems: RelProblem[]): void {
+  const byId = new Map<string, Of<'lesson'>[]>();
+  for (const lesson of tree.lessons.values()) {
+    const same = byId.get(lesson.lessonId);
+    if (same) same.push(lesson);
+    else byId.set(lesson.lessonId, [lesson]);
+  }
+  for (const [id, same] of byId) {
+    if (same.length < 2) continue;
+    for (const lesson of same) {
+      const others = same.filter((l) => l !== lesson).map((l) => l.rel).join(', ');
+      problems.push(at(lesson, [], `duplicate lesson id "${id}": also used by ${others} (lesson ids are unique across the catalog)`));
+    }
+  }
+}
+
+function checkRoadmap(tree: Tree, problems: RelProblem[]): void {
+  if (!tree.roadmap) {
+    problems.push({ rel: ROADMAP_PATH, ...FILE_START, message: 'missing roadmap/index.md: it lists the roadmap stages with their labels and notes' });
+  }
+  for (const item of tree.items) {
+    const shipped = item.data?.shipped;
+    if (shipped !== undefined && !tree.entries.has(shipped)) {
+      problems.push(at(item, ['shipped'], `"shipped" names the changelog entry "${shipped}", but ${changelogPath(shipped)} does not exist`));
+    }
+  }
+}
+
+function sortProblems(problems: RelProblem[]): RelProblem[] {
+  return problems.sort((a, b) => compareText(a.rel, b.rel) || a.line - b.line || a.column - b.column);
+}
+
+/** Code-point order: the same on every machine, unlike locale collation. */
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+// Derivation runs only on a valid tree: every lookup below is known to succeed.
+
+function deriveCatalog(tree: Tree): Catalog {
+  return { courses: tree.catalog!.data!.courses.map((id) => deriveCourse(tree, tree.courses.get(id)!)) };
+}
+
+function deriveCourse(tree: Tree, file: Of<'course'>): Course {
+  const data = file.data!;
+  const classes = data.classes.map((id) => deriveClass(tree, tree.classes.get(`${file.courseId}/${id}`)!));
+  return {
+    id: file.courseId,
+    title: data.title,
+    tagline: data.tagline ?? null,
+    blurb: data.blurb ?? null,
+    color: data.color,
+    status: data.status,
+    classes,
+    classes_total: classes.length,
+    classes_live: classes.filter((k) => k.status === 'live').length,
+    lessons_live: classes.reduce((sum, k) => sum + k.lessons_live, 0),
+  };
+}
+
+function deriveClass(tree: Tree, file: Of<'class'>): Klass {
+  const data = file.data!;
+  const lessons = data.lessons.map((id) => deriveLesson(tree.lessons.get(`${file.courseId}/${file.classId}/${id}`)!));
+  const soon = data.soon ?? [];
+  return {
+    id: file.classId,
+    course_id: file.courseId,
+    name: data.name,
+    blurb: data.blurb ?? null,
+    status: data.status,
+    lessons,
+    lessons_live: lessons.length,
+    lessons_total: lessons.length + soon.length,
+    exercises: lessons.reduce((sum, l) => sum + l.steps, 0),
+    soon: [...soon],
+  };
+}
+
+function deriveLesson(file: Of<'lesson'>): Lesson {
+  const data = file.data!;
+  return {
+    id: file.lessonId,
+    course_id: file.courseId,
+    class_id: file.classId,
+    title: data.title,
+    blurb: data.blurb ?? null,
+    lang: data.lang,
+    steps: file.steps,
+  };
+}
+
+function deriveChangelog(tree: Tree): Changelog {
+  const entries: ChangelogEntry[] = [...tree.entries.values()].map((file) => {
+    const data = file.data!;
+    return {
+      id: file.entryId,
+      date: file.date!,
+      kind: data.kind,
+      title: data.title,
+      blurb: data.blurb,
+      body: file.body!,
+      deprecates: (data.deprecates ?? []).map((d) => ({ path: d.path, sunset: d.sunset })),
+    };
+  });
+  // Newest first; on the same date, by id.
+  entries.sort((a, b) => compareText(b.date, a.date) || compareText(a.id, b.id));
+  return { entries };
+}
+
+function deriveRoadmap(tree: Tree): Roadmap {
+  const byStage = new Map<string, { order: number | undefined; item: RoadmapItem }[]>();
+  for (const file of tree.items) {
+    const data = file.data!;
+    const item: RoadmapItem = { id: file.itemId, title: data.title, theme: data.theme, stage: data.stage, body: file.body! };
+    if (data.stage === 'shipped') item.shipped = data.shipped!;
+    const list = byStage.get(data.stage) ?? [];
+    list.push({ order: data.order, item });
+    byStage.set(data.stage, list);
+  }
+  const stages = tree.roadmap!.data!.stages.flatMap((stage) => {
+    const list = byStage.get(stage.key);
+    if (!list) return [];
+    // By order; items without one follow; then by title (and id, so the order never depends on the file system).
+    list.sort(
+      (a, b) =>
+        (a.order ?? Infinity) - (b.order ?? Infinity) || compareText(a.item.title, b.item.title) || compareText(a.item.id, b.item.id),
+    );
+    return [{ key: stage.key, label: stage.label, note: stage.note, items: list.map((x) => x.item) }];
+  });
+  return { stages };
+}

@@ -1,0 +1,24 @@
+/** Calendar dates written `YYYY-MM-DD` (proleptic Gregorian, no time zone). */
+
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const DAY_MS = 86_400_000;
+
+/**
+ * Days since 1970-01-01 of a real calendar date, or `undefined` when `text` is not `YYYY-MM-DD` or names a
+ * day that does not exist (2025-02-29, 2024-13-01).
+ */
+export function dayNumber(text: string): number | undefined {
+  const m = DATE.exec(text);
+  if (!m) return undefined;
+  const [year, month, day] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const ms = Date.UTC(year, month - 1, day);
+  const back = new Date(ms);
+  // Date.UTC rolls 02-30 over into March: a round trip exposes days that do not exist.
+  if (back.getUTCFullYear() !== year || back.getUTCMonth() !== month - 1 || back.getUTCDate() !== day) return undefined;
+  return Math.round(ms / DAY_MS);
+}
+
+/** Whether `text` is a real calendar date `YYYY-MM-DD`. */
+export function isCalendarDate(text: string): boolean {
+  return dayNumber(text) !== undefined;
+}

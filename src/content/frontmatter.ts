@@ -1,0 +1,124 @@
+/**
+ * Splits a Markdown file into YAML frontmatter and body (gray-matter), and parses the YAML with source
+ * positions (`yaml`), so that every problem can name the line and column of the offending key.
+ */
+import matter from 'gray-matter';
+import { LineCounter, isMap, isScalar, isSeq, parseDocument, type Node } from 'yaml';
+
+/** A 1-based line and column in a file. */
+export interface Position {
+  line: number;
+  column: number;
+}
+
+/** A problem inside one file, before the file's path is attached. */
+export interface LocalProblem extends Position {
+  message: string;
+}
+
+/** A file split into its parts. */
+export interface SplitFile {
+  /** The YAML source between the delimiters, starting right after the opening `---` (so its line 1 is the file's line 1). */
+  yaml: string;
+  /** The parsed YAML as plain data (`{}` for an empty block); `undefined` when the YAML has syntax errors. */
+  data: unknown;
+  /** The Markdown after the closing delimiter. */
+  body: string;
+  /** The file line on which `body` starts (1-based). */
+  bodyLine: number;
+  /** Syntax problems of the frontmatter itself; empty when it is well formed. */
+  problems: LocalProblem[];
+}
+
+const OPEN = /^---[ \t]*\r?\n/;
+const CLOSED_HEAD = /\n---[ \t]*(?:\r?\n)?$/;
+const OPEN_LENGTH = 3;
+const YAML_OPTIONS = { prettyErrors: false, uniqueKeys: true, strict: true } as const;
+// gray-matter only finds the delimiters here: the stub engine hands the YAML to `yaml`, which keeps positions.
+// Passing options also turns off gray-matter's process-wide cache keyed by file content.
+const MATTER_OPTIONS = { engines: { yaml: (): object => ({}) }, excerpt: false };
+
+/** The start of the file, where problems about the whole frontmatter point. */
+export const FILE_START: Position = { line: 1, column: 1 };
+
+/**
+ * Splits `text` into frontmatter and body and parses the frontmatter.
+ * Never throws: a missing or unclosed block, or a YAML syntax error, is returned in `problems`.
+ */
+export function splitFile(text: string): SplitFile {
+  const src = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  if (!OPEN.test(src)) {
+    return {
+      yaml: '', data: undefined, body: src, bodyLine: 1,
+      problems: [{ ...FILE_START, message: 'missing frontmatter: the file must start with a line "---", then YAML keys, then a line "---"' }],
+    };
+  }
+  const file = matter(src, MATTER_OPTIONS);
+  const bodyStart = src.length - file.content.length;
+  const head = src.slice(0, bodyStart);
+  const bodyLine = countLines(head) + 1;
+  if (!CLOSED_HEAD.test(head)) {
+    return {
+      yaml: file.matter, data: undefined, body: '', bodyLine,
+      problems: [{ ...FILE_START, message: 'the frontmatter is not closed: add a line "---" after its last key' }],
+    };
+  }
+  const yaml = file.matter;
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(yaml, { ...YAML_OPTIONS, lineCounter });
+  if (doc.errors.length > 0) {
+    return {
+      yaml, data: undefined, body: file.content, bodyLine,
+      problems: doc.errors.map((err) => ({ ...toPosition(lineCounter, err.pos[0]), message: `invalid YAML: ${firstLine(err.message)}` })),
+    };
+  }
+  let data: unknown;
+  try {
+    data = doc.toJS({ maxAliasCount: 100 });
+  } catch (err) {
+    return { yaml, data: undefined, body: file.content, bodyLine, problems: [{ ...FILE_START, message: `invalid YAML: ${(err as Error).message}` }] };
+  }
+  return { yaml, data: data ?? {}, body: file.content, bodyLine, problems: [] };
+}
+
+/**
+ * The position of the value at `path` in a frontmatter block: for a key of a mapping, where the key is written;
+ * for an item of a list, where the item starts. Falls back to the deepest ancestor found, then to the file start.
+ * Re-parses `yaml` (a few hundred bytes) so parsed files need not keep their syntax trees in memory.
+ */
+export function locate(yaml: string, path: readonly (string | number)[]): Position {
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(yaml, { ...YAML_OPTIONS, lineCounter });
+  let node: unknown = doc.contents;
+  let offset: number | undefined;
+  for (const segment of path) {
+    if (isMap(node)) {
+      const pair = node.items.find((p) => isScalar(p.key) && String(p.key.value) === String(segment));
+      if (!pair) break;
+      offset = (pair.key as Node).range?.[0] ?? offset;
+      node = pair.value;
+    } else if (isSeq(node) && typeof segment === 'number') {
+      const item = node.items[segment] as Node | undefined;
+      if (!item) break;
+      offset = item.range?.[0] ?? offset;
+      node = item;
+    } else break;
+  }
+  return offset === undefined ? FILE_START : toPosition(lineCounter, offset);
+}
+
+function toPosition(lineCounter: LineCounter, offset: number): Position {
+  const { line, col } = lineCounter.linePos(offset);
+  // The YAML source starts right after the opening `---` on the file's first line.
+  return { line, column: line === 1 ? col + OPEN_LENGTH : col };
+}
+
+function countLines(text: string): number {
+  let n = 0;
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) n++;
+  return n;
+}
+
+function firstLine(message: string): string {
+  return message.split('\n', 1)[0]!.trim();
+}

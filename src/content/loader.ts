@@ -1,0 +1,139 @@
+/**
+ * Loads a content folder into a {@link ContentModel}, re-parsing only files that changed since the last load.
+ */
+import { open, stat } from 'node:fs/promises';
+import { join, posix, sep } from 'node:path';
+import type { ContentModel, LoadResult, Problem } from './model.js';
+import { buildModel } from './build-model.js';
+import { parseFile, type ParsedFile } from './parse-file.js';
+import { listMarkdownFiles } from './read-tree.js';
+import { contentRevision } from './revision.js';
+
+/** Files read at the same time: enough to hide I/O latency, few enough not to exhaust file descriptors. */
+const READ_CONCURRENCY = 32;
+
+interface CacheEntry {
+  /** mtime, size and inode: a file whose stamp is unchanged is not read again. */
+  stamp: string;
+  file: ParsedFile;
+}
+
+/** Options of a {@link ContentLoader}. */
+export interface ContentLoaderOptions {
+  /**
+   * Prefix of the paths in problems, `/`-separated. Defaults to `dir` as given, so that
+   * `new ContentLoader('content')` reports `content/catalog.md:1:1: …`.
+   */
+  displayRoot?: string;
+}
+
+/**
+ * Loads one content folder, keeping every parsed file in memory (its frontmatter and step count, never its
+ * lesson text) so that the next {@link ContentLoader.load} re-parses only files whose mtime, size or inode
+ * changed, or that were {@link ContentLoader.invalidate}d.
+ *
+ * Loads are serialised by the caller (the watcher runs one at a time); the loader itself is not re-entrant.
+ */
+export class ContentLoader {
+  readonly dir: string;
+  private readonly displayRoot: string;
+  private readonly cache = new Map<string, CacheEntry>();
+  /** How many files the last load parsed (the rest came from the cache). */
+  lastParsedCount = 0;
+
+  constructor(dir: string, options: ContentLoaderOptions = {}) {
+    this.dir = dir;
+    this.displayRoot = (options.displayRoot ?? dir).split(sep).join('/').replace(/\/+$/, '');
+  }
+
+  /** Forgets the parsed form of a file (path relative to the folder, `/`-separated) so the next load re-reads it. */
+  invalidate(rel: string): void {
+    this.cache.delete(rel);
+  }
+
+  /**
+   * Reads the folder and returns the model, or every problem found.
+   * Never throws for bad content; a missing or unreadable folder is reported as a problem too.
+   */
+  async load(): Promise<LoadResult> {
+    let rels: string[];
+    try {
+      rels = await listMarkdownFiles(this.dir);
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code ?? 'error';
+      return { ok: false, problems: [{ path: this.displayRoot || '.', line: 1, column: 1, message: `cannot read the content folder (${code})` }] };
+    }
+    const present = new Set(rels);
+    for (const rel of this.cache.keys()) if (!present.has(rel)) this.cache.delete(rel);
+
+    const files: ParsedFile[] = [];
+    const unreadable: Problem[] = [];
+    let parsed = 0;
+    await forEachLimited(rels, READ_CONCURRENCY, async (rel) => {
+      const abs = join(this.dir, rel);
+      const cached = this.cache.get(rel);
+      try {
+        if (cached) {
+          const s = await stat(abs);
+          if (stampOf(s) === cached.stamp) {
+            files.push(cached.file);
+            return;
+          }
+        }
+        const handle = await open(abs, 'r');
+        let stamp: string;
+        let bytes: Uint8Array;
+        try {
+          stamp = stampOf(await handle.stat());
+          bytes = await handle.readFile();
+        } finally {
+          await handle.close();
+        }
+        const file = parseFile(rel, bytes);
+        parsed++;
+        this.cache.set(rel, { stamp, file });
+        files.push(file);
+      } catch (err) {
+        const code = (err as NodeJS.ErrnoException).code;
+        this.cache.delete(rel);
+        if (code === 'ENOENT') return; // removed since the listing: it is simply not part of this build
+        unreadable.push({ path: this.display(rel), line: 1, column: 1, message: `cannot read the file (${code ?? String(err)})` });
+      }
+    });
+    this.lastParsedCount = parsed;
+    files.sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0)); // reads finish in any order
+
+    const { problems, model } = buildModel(files);
+    if (problems.length > 0 || unreadable.length > 0 || !model) {
+      return { ok: false, problems: [...unreadable, ...problems.map((p) => ({ path: this.display(p.rel), line: p.line, column: p.column, message: p.message }))] };
+    }
+    const revision = await contentRevision(this.dir, files);
+    const result: ContentModel = { revision, ...model };
+    return { ok: true, model: result };
+  }
+
+  private display(rel: string): string {
+    return this.displayRoot === '' ? rel : posix.join(this.displayRoot, rel);
+  }
+}
+
+/**
+ * Loads the content folder `dir` once: every file parsed, every rule checked.
+ * @returns `{ ok: true, model }` or `{ ok: false, problems }` listing every problem (never only the first);
+ *   problem paths are `dir` joined with the file's path, `/`-separated.
+ */
+export async function loadContent(dir: string): Promise<LoadResult> {
+  return new ContentLoader(dir).load();
+}
+
+function stampOf(s: { mtimeMs: number; size: number; ino: number }): string {
+  return `${s.mtimeMs}:${s.size}:${s.ino}`;
+}
+
+async function forEachLimited<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) await fn(items[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}

@@ -1,0 +1,220 @@
+/**
+ * Parses one content file on its own: its role from its path, its frontmatter against its schema, its body,
+ * and every rule that needs no other file. The result is cached by the loader until the file changes.
+ */
+import { createHash } from 'node:crypto';
+import type {
+  CatalogFrontmatter,
+  ChangelogEntryFrontmatter,
+  ClassFrontmatter,
+  CourseFrontmatter,
+  LessonFrontmatter,
+  RoadmapFrontmatter,
+  RoadmapItemFrontmatter,
+} from '../schemas/types.generated.js';
+import { dayNumber } from './calendar.js';
+import { FILE_START, locate, splitFile, type LocalProblem } from './frontmatter.js';
+import { idProblem } from './ids.js';
+import { LAYOUT_SUMMARY, roleOf, type FileRole } from './layout.js';
+import { singleParagraph } from './paragraph.js';
+import { validateFrontmatter } from './schema-validation.js';
+import { countSteps } from './steps.js';
+import { matchRoute } from '../routes.js';
+import { listRules } from './list-rules.js';
+
+/** The stage keys in the only order the roadmap may list them. */
+export const STAGE_ORDER = ['shipped', 'building', 'next', 'exploring'] as const;
+
+/** The least number of days between a changelog entry and the sunset of a route it deprecates. */
+export const MIN_SUNSET_DAYS = 90;
+
+interface Common {
+  /** Path relative to the content folder, `/`-separated. */
+  rel: string;
+  /** SHA-256 of the file's bytes, hex: the input of the folder digest. */
+  sha256: string;
+  /** The raw frontmatter, kept to locate keys when a rule across files fails. */
+  yaml: string;
+  /** Problems found in this file alone. */
+  problems: LocalProblem[];
+}
+
+/** A parsed file. `data` is present only when the frontmatter is valid against its schema. */
+export type ParsedFile =
+  | (Common & { kind: 'unknown' })
+  | (Common & { kind: 'catalog'; data?: CatalogFrontmatter })
+  | (Common & { kind: 'course'; courseId: string; data?: CourseFrontmatter })
+  | (Common & { kind: 'class'; courseId: string; classId: string; data?: ClassFrontmatter })
+  | (Common & { kind: 'lesson'; courseId: string; classId: string; lessonId: string; data?: LessonFrontmatter; steps: number })
+  | (Common & { kind: 'changelog'; entryId: string; date?: string; data?: ChangelogEntryFrontmatter; body?: string })
+  | (Common & { kind: 'roadmap'; data?: RoadmapFrontmatter })
+  | (Common & { kind: 'roadmap-item'; itemId: string; data?: RoadmapItemFrontmatter; body?: string });
+
+const CHANGELOG_NAME = /^(.+)-(\d{4}-\d{2}-\d{2})$/;
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * Parses the file at `rel` (relative to the content folder) from its bytes. Never throws for bad content.
+ */
+export function parseFile(rel: string, bytes: Uint8Array): ParsedFile {
+  const sha256 = createHash('sha256').update(bytes).digest('hex');
+  const role = roleOf(rel);
+  const problems: LocalProblem[] = [];
+  if (!role) {
+    problems.push({ ...FILE_START, message: `unexpected file: it is not part of the content layout (${LAYOUT_SUMMARY})` });
+    return { kind: 'unknown', rel, sha256, yaml: '', problems };
+  }
+  problems.push(...idProblems(role));
+  let text: string;
+  try {
+    text = utf8.decode(bytes);
+  } catch {
+    problems.push({ ...FILE_START, message: 'the file is not valid UTF-8 text' });
+    return { ...stub(role), rel, sha256, yaml: '', problems } as ParsedFile;
+  }
+  const split = splitFile(text);
+  problems.push(...split.problems);
+  const at = (path: readonly (string | number)[]): { line: number; column: number } => locate(split.yaml, path);
+  let valid = split.data !== undefined;
+  if (split.data !== undefined) {
+    for (const p of validateFrontmatter(role.kind, split.data)) {
+      problems.push({ ...at(p.path), message: p.message });
+      valid = false;
+    }
+  }
+  const file = { ...stub(role), rel, sha256, yaml: split.yaml, problems } as ParsedFile;
+  const data = valid ? split.data : undefined;
+  const report = (path: readonly (string | number)[], message: string): void => void problems.push({ ...at(path), message });
+
+  switch (file.kind) {
+    case 'catalog':
+      file.data = data as CatalogFrontmatter | undefined;
+      if (file.data) listRules(file.data.courses, ['courses'], 'course', 'catalog.md', report);
+      break;
+    case 'course':
+      file.data = data as CourseFrontmatter | undefined;
+      if (file.data) listRules(file.data.classes, ['classes'], 'class', 'this course', report);
+      break;
+    case 'class':
+      file.data = data as ClassFrontmatter | undefined;
+      if (file.data) classRules(file.data, report);
+      break;
+    case 'lesson':
+      file.data = data as LessonFrontmatter | undefined;
+      file.steps = countSteps(split.body);
+      if (file.steps === 0 && split.data !== undefined) {
+        problems.push({ line: split.bodyLine, column: 1, message: 'a lesson needs at least one step: its body has no level-2 heading (## …)' });
+      }
+      break;
+    case 'changelog': {
+      file.date = changelogDate(file.entryId, problems);
+      file.data = data as ChangelogEntryFrontmatter | undefined;
+      if (file.data && file.date) deprecationRules(file.data, file.date, report);
+      if (split.data !== undefined) file.body = body(split.body, split.bodyLine, problems);
+      break;
+    }
+    case 'roadmap':
+      file.data = data as RoadmapFrontmatter | undefined;
+      if (file.data) stageOrderRules(file.data, report);
+      break;
+    case 'roadmap-item':
+      file.data = data as RoadmapItemFrontmatter | undefined;
+      if (file.data) shippedRules(file.data, report);
+      if (split.data !== undefined) file.body = body(split.body, split.bodyLine, problems);
+      break;
+  }
+  return file;
+}
+
+type Report = (path: readonly (string | number)[], message: string) => void;
+
+function stub(role: FileRole): FileRole & { steps?: number } {
+  return role.kind === 'lesson' ? { ...role, steps: 0 } : role;
+}
+
+function idProblems(role: FileRole): LocalProblem[] {
+  const checks: [string, string | undefined][] = [];
+  if ('courseId' in role) checks.push(['course id', role.courseId]);
+  if ('classId' in role) checks.push(['class id', role.classId]);
+  if ('lessonId' in role) checks.push(['lesson id', role.lessonId]);
+  if ('itemId' in role) checks.push(['roadmap item id', role.itemId]);
+  if ('entryId' in role) checks.push(['changelog entry id', role.entryId]);
+  const out: LocalProblem[] = [];
+  for (const [what, id] of checks) {
+    const why = id === undefined ? undefined : idProblem(id);
+    if (why) out.push({ ...FILE_START, message: `the ${what} "${id}" (from the file's path) ${why}` });
+  }
+  return out;
+}
+
+function changelogDate(entryId: string, problems: LocalProblem[]): string | undefined {
+  const m = CHANGELOG_NAME.exec(entryId);
+  if (!m) {
+    problems.push({ ...FILE_START, message: `a changelog file is named <slug>-<YYYY-MM-DD>.md, got "${entryId}.md"` });
+    return undefined;
+  }
+  if (dayNumber(m[2]!) === undefined) {
+    problems.push({ ...FILE_START, message: `the date "${m[2]}" in the file name is not a real calendar date` });
+    return undefined;
+  }
+  return m[2];
+}
+
+function body(markdown: string, bodyLine: number, problems: LocalProblem[]): string | undefined {
+  const result = singleParagraph(markdown, bodyLine);
+  if ('problem' in result) {
+    problems.push(result.problem);
+    return undefined;
+  }
+  return result.paragraph;
+}
+
+function classRules(data: ClassFrontmatter, report: Report): void {
+  if (data.status === 'soon' && data.lessons.length > 0) {
+    report(['lessons'], `a soon class lists no lessons, but this one lists ${data.lessons.length}; move them to "soon" topics or make the class live`);
+  }
+  if (data.status === 'live' && data.lessons.length === 0) {
+    report(['lessons'], 'a live class has at least one lesson, but "lessons" is empty');
+  }
+  listRules(data.lessons, ['lessons'], 'lesson', 'this class', report);
+  const topics = new Map<string, number>();
+  (data.soon ?? []).forEach((topic, i) => {
+    const first = topics.get(topic);
+    if (first !== undefined) report(['soon', i], `the soon topic "${topic}" is listed twice (also soon[${first}])`);
+    else topics.set(topic, i);
+  });
+}
+
+function deprecationRules(data: ChangelogEntryFrontmatter, date: string, report: Report): void {
+  const entryDay = dayNumber(date)!;
+  (data.deprecates ?? []).forEach((deprecation, i) => {
+    if (!matchRoute(deprecation.path)) {
+      report(['deprecates', i, 'path'], `"deprecates[${i}].path" is not a route of the API: "${deprecation.path}"`);
+    }
+    const sunsetDay = dayNumber(deprecation.sunset)!;
+    if (sunsetDay - entryDay < MIN_SUNSET_DAYS) {
+      report(
+        ['deprecates', i, 'sunset'],
+        `"deprecates[${i}].sunset" must be at least ${MIN_SUNSET_DAYS} days after the entry's date ${date}, got ${deprecation.sunset} (${sunsetDay - entryDay} days)`,
+      );
+    }
+  });
+}
+
+function stageOrderRules(data: RoadmapFrontmatter, report: Report): void {
+  data.stages.forEach((stage, i) => {
+    const expected = STAGE_ORDER[i];
+    if (expected !== undefined && stage.key !== expected) {
+      report(['stages', i, 'key'], `stage ${i + 1} must be "${expected}", got "${stage.key}" (stages are in the order ${STAGE_ORDER.join(', ')})`);
+    }
+  });
+}
+
+function shippedRules(data: RoadmapItemFrontmatter, report: Report): void {
+  if (data.stage === 'shipped' && data.shipped === undefined) {
+    report(['stage'], 'a shipped roadmap item must name the changelog entry that shipped it in "shipped"');
+  }
+  if (data.stage !== 'shipped' && data.shipped !== undefined) {
+    report(['shipped'], `"shipped" is only allowed when stage is "shipped", but stage is "${data.stage}"`);
+  }
+}

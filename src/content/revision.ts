@@ -1,0 +1,58 @@
+/**
+ * The revision of a content tree: its Git commit when the folder is inside a Git checkout, otherwise a
+ * digest of its files.
+ *
+ * - Clean checkout: the commit id of `HEAD` (40 hex digits).
+ * - Checkout with uncommitted or untracked `.md` changes under the folder: `<commit>-dirty-<12 hex>`, the
+ *   suffix being the start of the file digest, so two different dirty states never share a revision.
+ * - Not a checkout (or `git` missing, or a repository without commits): `sha256:<hex>`.
+ *
+ * One `git status --porcelain=v2 --branch` call per build answers both "which commit" and "is it dirty".
+ */
+import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
+
+const GIT_TIMEOUT_MS = 5_000;
+
+/**
+ * The digest of a set of files: SHA-256 over their relative paths and the SHA-256 of their bytes, in path
+ * order. Returned as `sha256:<hex>`.
+ */
+export function digestFiles(files: Iterable<{ rel: string; sha256: string }>): string {
+  const sorted = [...files].sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
+  const hash = createHash('sha256');
+  for (const f of sorted) hash.update(`${f.rel}\0${f.sha256}\n`);
+  return `sha256:${hash.digest('hex')}`;
+}
+
+/** The Git state of a folder, or `undefined` when it is not inside a Git checkout with a commit. */
+export async function gitState(dir: string): Promise<{ commit: string; dirty: boolean } | undefined> {
+  const out = await new Promise<string | undefined>((resolve) => {
+    execFile(
+      'git',
+      ['-C', dir, 'status', '--porcelain=v2', '--branch', '--untracked-files=all', '--ignored=no', '--', '.'],
+      { timeout: GIT_TIMEOUT_MS, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, GIT_OPTIONAL_LOCKS: '0' } },
+      (err, stdout) => resolve(err ? undefined : stdout),
+    );
+  });
+  if (out === undefined) return undefined;
+  let commit: string | undefined;
+  let dirty = false;
+  for (const line of out.split('\n')) {
+    if (line.startsWith('# branch.oid ')) commit = line.slice('# branch.oid '.length).trim();
+    else if (line !== '' && !line.startsWith('#') && /\.md"?$/.test(line)) dirty = true;
+  }
+  if (!commit || !/^[0-9a-f]{40,64}$/.test(commit)) return undefined; // "(initial)": no commit yet
+  return { commit, dirty };
+}
+
+/**
+ * The revision of the folder `dir` whose Markdown files are `files`.
+ * @see the module comment for the three forms.
+ */
+export async function contentRevision(dir: string, files: Iterable<{ rel: string; sha256: string }>): Promise<string> {
+  const git = await gitState(dir);
+  if (!git) return digestFiles(files);
+  if (!git.dirty) return git.commit;
+  return `${git.commit}-dirty-${digestFiles(files).slice('sha256:'.length, 'sha256:'.length + 12)}`;
+}

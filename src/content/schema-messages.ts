@@ -1,0 +1,173 @@
+/**
+ * Turns ajv's errors into sentences for content writers: the field, what was expected, what was found.
+ */
+import type { ErrorObject } from 'ajv/dist/2020.js';
+
+/** One schema violation: the data path it is about and the message. */
+export interface SchemaProblem {
+  /** Path of the offending key or item within the frontmatter (`['stages', 1, 'key']`); `[]` for the whole block. */
+  path: (string | number)[];
+  message: string;
+}
+
+// Short phrases for the patterns of schemas/defs.schema.json; any other pattern falls back to its description.
+const PATTERN_PHRASES: Record<string, string> = {
+  '^[a-z0-9]+(?:-[a-z0-9]+)*$': 'an id: lowercase letters and digits in hyphen-separated words',
+  '^#[0-9a-fA-F]{6}$': 'a hex colour #rrggbb',
+  '^[a-z][a-z0-9+#.-]*$': 'a lowercase language name such as python, sql, bash or typescript',
+  '\\S': 'text that is not blank',
+  '^/': 'a path starting with /',
+};
+
+const FORMAT_PHRASES: Record<string, string> = {
+  date: 'a real calendar date YYYY-MM-DD',
+};
+
+/**
+ * Converts ajv errors (from a validator compiled with `allErrors` and `verbose`) into one problem per
+ * offending key: duplicates ajv reports for the same value (e.g. minLength and pattern of an empty string)
+ * are dropped.
+ */
+export function schemaProblems(errors: readonly ErrorObject[]): SchemaProblem[] {
+  const seen = new Set<string>();
+  const out: SchemaProblem[] = [];
+  for (const error of errors) {
+    const path = pointerToPath(error.instancePath);
+    let key = error.instancePath;
+    let target = path;
+    if (error.keyword === 'additionalProperties') {
+      const name = String((error.params as { additionalProperty: string }).additionalProperty);
+      key += `/${name}`;
+      target = [...path, name];
+    } else if (error.keyword === 'required') {
+      key += `/${(error.params as { missingProperty: string }).missingProperty}?`;
+    }
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push({ path: target, message: describe(error, path) });
+  }
+  return out;
+}
+
+function describe(error: ErrorObject, path: (string | number)[]): string {
+  const field = `"${fieldName(path)}"`;
+  const got = describeValue(error.data);
+  const schema = (error.parentSchema ?? {}) as Record<string, unknown>;
+  const params = error.params as Record<string, unknown>;
+  const within = path.length === 0 ? '' : ` in ${field}`;
+  switch (error.keyword) {
+    case 'additionalProperties': {
+      const name = String(params.additionalProperty);
+      const allowed = Object.keys((schema.properties ?? {}) as object);
+      const guess = closest(name, allowed);
+      return `unknown key "${name}"${within}${guess ? ` (did you mean "${guess}"?)` : ''}; allowed keys: ${allowed.join(', ')}`;
+    }
+    case 'required':
+      return `missing required key "${String(params.missingProperty)}"${within}`;
+    case 'type':
+      if (path.length === 0) return `the frontmatter must be a mapping of keys to values, got ${got}`;
+      return `${field} must be ${withArticle(String(params.type))}, got ${got}`;
+    case 'enum':
+      return `${field} must be one of ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}, got ${got}`;
+    case 'const':
+      return `${field} must be ${JSON.stringify(params.allowedValue)}, got ${got}`;
+    case 'pattern': {
+      const pattern = String(params.pattern);
+      const phrase = PATTERN_PHRASES[pattern] ?? descriptionPhrase(schema) ?? `text matching /${pattern}/`;
+      return `${field} must be ${phrase}, got ${got}`;
+    }
+    case 'format': {
+      const format = String(params.format);
+      return `${field} must be ${FORMAT_PHRASES[format] ?? `a valid ${format}`}, got ${got}`;
+    }
+    case 'minLength':
+      return Number(params.limit) === 1
+        ? `${field} must not be empty`
+        : `${field} must be at least ${String(params.limit)} characters, got ${lengthOf(error.data)}`;
+    case 'maxLength':
+      return `${field} must be at most ${String(params.limit)} characters, got ${lengthOf(error.data)}`;
+    case 'minItems':
+    case 'maxItems': {
+      const count = Array.isArray(error.data) ? error.data.length : 0;
+      if (schema.minItems !== undefined && schema.minItems === schema.maxItems) {
+        return `${field} must have exactly ${String(schema.minItems)} items, got ${count}`;
+      }
+      const bound = error.keyword === 'minItems' ? 'at least' : 'at most';
+      return `${field} must have ${bound} ${String(params.limit)} items, got ${count}`;
+    }
+    case 'minimum':
+    case 'maximum':
+    case 'exclusiveMinimum':
+    case 'exclusiveMaximum':
+      return `${field} must be ${String(params.comparison)} ${String(params.limit)}, got ${String(error.data)}`;
+    default:
+      return `${field} ${error.message ?? 'is invalid'}`;
+  }
+}
+
+/** `stages[1].key` for `['stages', 1, 'key']`. */
+export function fieldName(path: readonly (string | number)[]): string {
+  let out = '';
+  for (const segment of path) out += typeof segment === 'number' ? `[${segment}]` : out === '' ? segment : `.${segment}`;
+  return out === '' ? 'frontmatter' : out;
+}
+
+function pointerToPath(pointer: string): (string | number)[] {
+  if (pointer === '') return [];
+  return pointer
+    .slice(1)
+    .split('/')
+    .map((raw) => {
+      const segment = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+      return /^(?:0|[1-9]\d*)$/.test(segment) ? Number(segment) : segment;
+    });
+}
+
+function describeValue(value: unknown): string {
+  if (value === null || value === undefined) return 'nothing';
+  if (Array.isArray(value)) return 'a list';
+  if (typeof value === 'object') return 'a mapping';
+  if (typeof value === 'string') return JSON.stringify(value.length > 80 ? `${value.slice(0, 77)}...` : value);
+  return `${typeof value} ${String(value)}`;
+}
+
+function withArticle(type: string): string {
+  const nouns: Record<string, string> = { array: 'a list', object: 'a mapping', integer: 'an integer', null: 'null' };
+  return nouns[type] ?? `a ${type}`;
+}
+
+function lengthOf(value: unknown): number {
+  return typeof value === 'string' ? [...value].length : 0;
+}
+
+function descriptionPhrase(schema: Record<string, unknown>): string | undefined {
+  const text = typeof schema.description === 'string' ? schema.description.split(/[.:]/, 1)[0]!.trim() : '';
+  return text === '' ? undefined : text.charAt(0).toLowerCase() + text.slice(1);
+}
+
+/** The allowed key closest to a typo, when it is close enough to be a plausible intent. */
+function closest(name: string, candidates: readonly string[]): string | undefined {
+  let best: string | undefined;
+  let bestDistance = Infinity;
+  for (const candidate of candidates) {
+    const d = editDistance(name.toLowerCase(), candidate.toLowerCase());
+    if (d < bestDistance) [best, bestDistance] = [candidate, d];
+  }
+  return best !== undefined && bestDistance <= Math.max(1, Math.floor(best.length / 3)) ? best : undefined;
+}
+
+function editDistance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  let prevPrev = prev;
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) {
+      row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+      // A swap of two neighbours ("titel") counts as one edit (optimal string alignment distance).
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) row[j] = Math.min(row[j]!, prevPrev[j - 2]! + 1);
+    }
+    prevPrev = prev;
+    prev = row;
+  }
+  return prev[b.length]!;
+}
