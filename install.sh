@@ -1,0 +1,114 @@
+#!/bin/sh
+# Installs the syllabus command-line client from a release folder published by `npm run release`.
+#
+#   curl -fsSL https://example.org/releases/install.sh | sh -s -- https://example.org/releases/
+#   sh install.sh RELEASE_URL        (or set SYLLABUS_RELEASE_URL)
+#
+# Reads latest.json, downloads the archive and SHA256SUMS, verifies the archive's SHA-256 BEFORE unpacking,
+# installs into ${SYLLABUS_INSTALL_DIR:-$HOME/.local/share/syllabus} and links `syllabus` into
+# ${SYLLABUS_BIN_DIR:-$HOME/.local/bin}. Needs: POSIX sh, curl or wget, sha256sum or shasum, gzip, tar, Node.js.
+set -eu
+
+say() { printf 'syllabus install: %s\n' "$*"; }
+die() { printf 'syllabus install: %s\n' "$*" >&2; exit 1; }
+
+base=${1:-${SYLLABUS_RELEASE_URL:-}}
+[ -n "$base" ] || die "no release URL: pass it as the first argument or set SYLLABUS_RELEASE_URL (e.g. https://example.org/releases/)."
+case $base in
+  http://*|https://*) ;;
+  *) die "the release URL must start with http:// or https://, got: $base" ;;
+esac
+case $base in */) ;; *) base="$base/" ;; esac
+
+[ -n "${HOME:-}" ] || die "HOME is not set; set it (or SYLLABUS_INSTALL_DIR and SYLLABUS_BIN_DIR) and run again."
+install_dir=${SYLLABUS_INSTALL_DIR:-$HOME/.local/share/syllabus}
+bin_dir=${SYLLABUS_BIN_DIR:-$HOME/.local/bin}
+
+agent="syllabus-install/1.0 (+install.sh)"
+if command -v curl >/dev/null 2>&1; then
+  fetch() { curl -fsSL --proto '=http,https' -A "$agent" -o "$2" "$1" || die "could not download $1 with curl; check the release URL and your connection, then run again."; }
+elif command -v wget >/dev/null 2>&1; then
+  fetch() { wget -q -U "$agent" -O "$2" "$1" || die "could not download $1 with wget; check the release URL and your connection, then run again."; }
+else
+  die "needs curl or wget to download the release; install one of them and run again."
+fi
+
+if command -v sha256sum >/dev/null 2>&1; then
+  sha256() { sha256sum "$1" | cut -d ' ' -f 1; }
+elif command -v shasum >/dev/null 2>&1; then
+  sha256() { shasum -a 256 "$1" | cut -d ' ' -f 1; }
+else
+  die "needs sha256sum or shasum to verify the download; install one of them (coreutils or perl) and run again."
+fi
+
+command -v node >/dev/null 2>&1 || die "syllabus runs on Node.js 20.19+, 22.12+ or 24+, and node is not on PATH; install Node.js and run again."
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/syllabus-install.XXXXXX")
+staging=""
+cleanup() {
+  rm -rf "$tmp"
+  if [ -n "$staging" ]; then rm -rf "$staging"; fi
+}
+trap cleanup EXIT
+trap 'exit 1' HUP INT TERM
+
+say "reading ${base}latest.json"
+fetch "${base}latest.json" "$tmp/latest.json"
+field() { sed -n "s/^[[:space:]]*\"$1\"[[:space:]]*:[[:space:]]*\"\([^\"]*\)\".*/\1/p" "$tmp/latest.json" | head -n 1; }
+version=$(field version)
+case $version in
+  ''|*[!0-9A-Za-z.+-]*) die "${base}latest.json names no valid version; the release folder may be incomplete." ;;
+esac
+manifest_sha=$(field sha256)
+archive="syllabus-$version.tar.gz"
+
+say "downloading $archive and SHA256SUMS"
+fetch "$base$archive" "$tmp/$archive"
+fetch "${base}SHA256SUMS" "$tmp/SHA256SUMS"
+
+expected=$(awk -v f="$archive" '$2 == f || $2 == "*" f { print $1; exit }' "$tmp/SHA256SUMS")
+[ -n "$expected" ] || die "SHA256SUMS at $base has no checksum for $archive; nothing was installed."
+actual=$(sha256 "$tmp/$archive")
+if [ "$actual" != "$expected" ] || { [ -n "$manifest_sha" ] && [ "$manifest_sha" != "$expected" ]; }; then
+  die "checksum mismatch for $archive: SHA256SUMS says $expected, the download is $actual. The download is corrupt or was tampered with; nothing was installed."
+fi
+say "verified SHA-256 $actual"
+
+# Only the versioned folder, no absolute paths or parent references.
+if gzip -dc "$tmp/$archive" | tar -tf - | grep -v "^syllabus-$version/" | grep -q . ; then
+  die "$archive holds files outside syllabus-$version/; nothing was installed."
+fi
+if gzip -dc "$tmp/$archive" | tar -tf - | grep -q '\.\./'; then
+  die "$archive holds parent-folder paths; nothing was installed."
+fi
+
+mkdir -p "$install_dir" || die "cannot create $install_dir; set SYLLABUS_INSTALL_DIR to a writable folder."
+staging="$install_dir/.staging-$$"
+rm -rf "$staging"
+mkdir "$staging"
+gzip -dc "$tmp/$archive" | (cd "$staging" && tar -xf -) || die "could not unpack $archive; nothing was installed."
+[ -f "$staging/syllabus-$version/bin/syllabus" ] && [ -f "$staging/syllabus-$version/lib/syllabus.mjs" ] \
+  || die "$archive does not contain bin/syllabus and lib/syllabus.mjs; nothing was installed."
+chmod 755 "$staging/syllabus-$version/bin/syllabus"
+
+previous=$(readlink "$install_dir/current" 2>/dev/null || true)
+previous=${previous##*/}
+if [ -e "$install_dir/syllabus-$version" ]; then
+  mv "$install_dir/syllabus-$version" "$staging/replaced"
+fi
+mv "$staging/syllabus-$version" "$install_dir/syllabus-$version"
+ln -sfn "syllabus-$version" "$install_dir/current"
+if [ -n "$previous" ] && [ "$previous" != "syllabus-$version" ] && [ -d "$install_dir/$previous" ]; then
+  ln -sfn "$previous" "$install_dir/previous"
+fi
+
+mkdir -p "$bin_dir" || die "cannot create $bin_dir; set SYLLABUS_BIN_DIR to a writable folder."
+ln -sfn "$install_dir/current/bin/syllabus" "$bin_dir/syllabus"
+
+installed=$(SYLLABUS_NO_UPDATE=1 "$bin_dir/syllabus" --version 2>&1) || die "installed, but $bin_dir/syllabus does not run: $installed"
+say "installed syllabus $installed in $install_dir/syllabus-$version, linked as $bin_dir/syllabus"
+case ":${PATH:-}:" in
+  *":$bin_dir:"*) say "run: syllabus doctor" ;;
+  *) say "$bin_dir is not on your PATH; add this line to your shell profile (~/.profile, ~/.bashrc or ~/.zshrc), then open a new shell:"
+     printf '  export PATH="%s:$PATH"\n' "$bin_dir" ;;
+esac

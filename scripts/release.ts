@@ -1,0 +1,121 @@
+/**
+ * `npm run release`: builds the `syllabus` client into one self-contained bundle (esbuild: platform node,
+ * target node20, ESM, no node_modules at run time) and publishes, into `dist/release/` (or `--out DIR`):
+ *
+ * - `syllabus-<version>.tar.gz` containing `syllabus-<version>/bin/syllabus` (launcher), `lib/syllabus.mjs` (bundle)
+ *   and a `package.json` pinning the folder to CommonJS so the extensionless launcher runs the same everywhere;
+ * - `SHA256SUMS` (every archive in the folder, `sha256sum -c` format);
+ * - `latest.json` (schemas/cli/release-manifest.schema.json): version, archive URL (relative to the manifest), sha256, size, date;
+ * - `install.sh`.
+ *
+ * Options: `--version X` (default: package.json's), `--out DIR`. Static files: any static host can serve them,
+ * and the service does at `/releases/` when `RELEASES_DIR` points at the folder.
+ */
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { chmod, copyFile, mkdir, mkdtemp, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { build } from 'esbuild';
+import semver from 'semver';
+import * as tar from 'tar';
+
+const repo = fileURLToPath(new URL('..', import.meta.url));
+
+/** The launcher: checks the Node version, then runs the bundle beside it (CommonJS, so it needs no flags). */
+const LAUNCHER = `#!/usr/bin/env node
+'use strict';
+// Launcher of the syllabus client: checks the Node.js version, then runs the bundle in ../lib.
+const [major, minor] = process.versions.node.split('.').map(Number);
+if (!((major === 20 && minor >= 19) || (major === 22 && minor >= 12) || major >= 24)) {
+  process.stderr.write('syllabus: needs Node.js 20.19+, 22.12+ or 24+, but this is ' + process.version + '; install a supported Node.js and run it again.\\n');
+  process.exit(1);
+}
+const { join } = require('node:path');
+const { pathToFileURL } = require('node:url');
+import(pathToFileURL(join(__dirname, '..', 'lib', 'syllabus.mjs')).href).catch((error) => {
+  process.stderr.write('syllabus: could not start (' + (error && error.message) + '); reinstall it with install.sh.\\n');
+  process.exitCode = 1;
+});
+`;
+
+async function sha256(file: string): Promise<{ hex: string; size: number }> {
+  const data = await readFile(file);
+  return { hex: createHash('sha256').update(data).digest('hex'), size: data.length };
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({ options: { version: { type: 'string' }, out: { type: 'string' } } });
+  const pkg = JSON.parse(await readFile(join(repo, 'package.json'), 'utf8')) as {
+    version: string;
+    homepage?: string;
+    engines?: { node?: string };
+  };
+  const version = values.version ?? pkg.version;
+  if (semver.valid(version) !== version) throw new Error(`--version must be a semantic version like 1.2.3, got ${version}`);
+  const out = resolve(values.out ?? join(repo, 'dist', 'release'));
+  const name = `syllabus-${version}`;
+  await mkdir(out, { recursive: true });
+
+  const date = new Date();
+  const work = await mkdtemp(join(tmpdir(), 'syllabus-release-'));
+  try {
+    const top = join(work, name);
+    await mkdir(join(top, 'bin'), { recursive: true });
+    await build({
+      entryPoints: [join(repo, 'src', 'cli', 'main.ts')],
+      outfile: join(top, 'lib', 'syllabus.mjs'),
+      bundle: true,
+      platform: 'node',
+      target: 'node20',
+      format: 'esm',
+      legalComments: 'eof',
+      logLevel: 'warning',
+      // Bundled CommonJS dependencies (commander, ajv) call require() for Node built-ins.
+      banner: { js: "import { createRequire as __syllabusCreateRequire } from 'node:module';\nconst require = __syllabusCreateRequire(import.meta.url);" },
+      define: {
+        __SYLLABUS_CLI_VERSION__: JSON.stringify(version),
+        ...(pkg.homepage ? { __SYLLABUS_CLI_HOMEPAGE__: JSON.stringify(pkg.homepage) } : {}),
+        __SYLLABUS_CLI_NODE_RANGE__: JSON.stringify(pkg.engines?.node ?? '>=20.19.0'),
+      },
+    });
+    await writeFile(join(top, 'bin', 'syllabus'), LAUNCHER);
+    await chmod(join(top, 'bin', 'syllabus'), 0o755);
+    await writeFile(join(top, 'package.json'), `${JSON.stringify({ name: 'syllabus-cli', version, private: true, type: 'commonjs' }, null, 2)}\n`);
+
+    // The bundle must run on its own, outside the repository (no node_modules to fall back on).
+    const reported = execFileSync(process.execPath, [join(top, 'bin', 'syllabus'), '--version'], {
+      cwd: work,
+      env: { ...process.env, SYLLABUS_NO_UPDATE: '1' },
+      encoding: 'utf8',
+    }).trim();
+    if (reported !== version) throw new Error(`the built client reports version ${reported}, expected ${version}`);
+
+    const archiveName = `${name}.tar.gz`;
+    const tmpArchive = join(out, `.${archiveName}.tmp`);
+    await tar.c({ gzip: true, portable: true, mtime: date, cwd: work, file: tmpArchive }, [name]);
+    await rename(tmpArchive, join(out, archiveName));
+    const { hex, size } = await sha256(join(out, archiveName));
+
+    const archives = (await readdir(out)).filter((f) => /^syllabus-.+\.tar\.gz$/.test(f)).sort();
+    const sums = await Promise.all(archives.map(async (f) => `${(await sha256(join(out, f))).hex}  ${f}\n`));
+    await writeFile(join(out, 'SHA256SUMS'), sums.join(''));
+
+    // One key per line: install.sh reads it with sed.
+    const manifest = { version, url: archiveName, sha256: hex, size, date: date.toISOString() };
+    await writeFile(join(out, 'latest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+    await copyFile(join(repo, 'install.sh'), join(out, 'install.sh'));
+    await chmod(join(out, 'install.sh'), 0o755);
+
+    process.stdout.write(`release ${version}: ${join(out, archiveName)} (${size} bytes, sha256 ${hex})\n`);
+  } finally {
+    await rm(work, { recursive: true, force: true });
+  }
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`release: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exitCode = 1;
+});
