@@ -1,0 +1,170 @@
+import { fromHtml } from 'hast-util-from-html';
+import { select, selectAll } from 'hast-util-select';
+import { toString } from 'hast-util-to-string';
+import type { Element, Root } from 'hast';
+import { describe, expect, it } from 'vitest';
+import { pagesModel } from '../../test/helpers/pages-model.js';
+import { normalizeBaseUrl, renderNotFoundPage, renderPages, renderServerErrorPage, renderTooManyRequestsPage, type PageEntry } from './index.js';
+
+const BASE = 'https://catalog.syllabus.test';
+const model = pagesModel();
+const pages = new Map(renderPages(model, { publicBaseUrl: `${BASE}/` }));
+
+function doc(path: string): Root {
+  const entry = pages.get(path);
+  if (!entry) throw new Error(`no page at ${path}`);
+  return fromHtml(String(entry.body));
+}
+const text = (root: Root | Element, selector: string) => toString(select(selector, root) ?? { type: 'root', children: [] }).trim();
+const attr = (el: Element | undefined, name: string) => String(el?.properties[name] ?? '');
+const HTML_PATHS = ['/', '/courses/python-foundations', '/courses/the-shell', '/courses/rust-from-scratch', '/changelog', '/roadmap'];
+
+describe('renderPages', () => {
+  it('renders every page and asset, keyed by path, and nothing else', () => {
+    expect([...pages.keys()].sort()).toEqual(
+      [...HTML_PATHS, '/changelog.atom', '/assets/site.css', '/assets/favicon.svg'].sort(),
+    );
+    for (const path of HTML_PATHS) {
+      const e = pages.get(path)!;
+      expect(e.contentType).toBe('text/html; charset=utf-8');
+      expect(e.headers['Content-Security-Policy']).toMatch(/^default-src 'none'; style-src 'self'; img-src 'self' data:/);
+      expect(e.headers['X-Content-Type-Options']).toBe('nosniff');
+      expect(e.headers['Referrer-Policy']).toBe('strict-origin-when-cross-origin');
+    }
+    expect(pages.get('/changelog.atom')!.contentType).toBe('application/atom+xml; charset=utf-8');
+    expect(pages.get('/assets/site.css')!.contentType).toBe('text/css; charset=utf-8');
+  });
+
+  it('is deterministic: the same model gives the same bytes', () => {
+    const again = renderPages(model, { publicBaseUrl: BASE });
+    for (const [path, entry] of again) expect(entry.body).toEqual(pages.get(path)!.body);
+  });
+
+  it.each(HTML_PATHS)('%s: a complete document with landmarks, navigation and no script or inline style', (path) => {
+    const body = String(pages.get(path)!.body);
+    const root = doc(path);
+    expect(body.startsWith('<!doctype html>')).toBe(true);
+    expect(attr(select('html', root), 'lang')).toBe('en');
+    expect(attr(select('meta[name=viewport]', root), 'content')).toContain('width=device-width');
+    for (const landmark of ['header', 'nav', 'main', 'footer']) expect(select(landmark, root)).toBeDefined();
+    expect(selectAll('h1', root)).toHaveLength(1);
+    const hrefs = selectAll('a[href]', root).map((a) => attr(a, 'href'));
+    for (const other of ['/', '/changelog', '/roadmap', '/docs']) expect(hrefs).toContain(other);
+    expect(attr(select('link[rel=stylesheet]', root), 'href')).toMatch(/^\/assets\/site\.css\?v=[0-9a-f]{12}$/);
+    expect(attr(select('link[rel=alternate][type="application/json"]', root), 'href')).toMatch(/^\/v1\//);
+    expect(attr(select('link[rel=canonical]', root), 'href')).toBe(BASE + path);
+    expect(selectAll('script', root)).toHaveLength(0);
+    expect(selectAll('[style]', root)).toHaveLength(0);
+    expect(selectAll('style', root)).toHaveLength(0);
+    expect(body).not.toMatch(/\son[a-z]+=/i);
+  });
+
+  it('shows every course on the map in display order, with status and counts', () => {
+    const cards = selectAll('li.course-card', doc('/'));
+    expect(cards.map((c) => attr(c, 'dataCourse'))).toEqual(model.catalog.courses.map((c) => c.id));
+    model.catalog.courses.forEach((course, i) => {
+      const card = cards[i]!;
+      expect(text(card, 'h2')).toBe(course.title);
+      expect(attr(select('h2 a', card), 'href')).toBe(`/courses/${course.id}`);
+      expect(attr(select('[data-status]', card), 'dataStatus')).toBe(course.status);
+      expect(text(card, '[data-count=classes_live]')).toBe(String(course.classes_live));
+      expect(text(card, '[data-count=classes_total]')).toBe(String(course.classes_total));
+      expect(text(card, '[data-count=lessons_live]')).toBe(String(course.lessons_live));
+      expect((attr(card, 'className') as unknown as string[]).toString()).toContain(`c-${course.id}`);
+    });
+    const soon = cards[2]!;
+    expect(text(soon, '.badge')).toBe('Coming soon');
+    expect(toString(soon)).toMatch(/not start it/);
+  });
+
+  it('shows a course’s classes in order with lessons as metadata and soon topics', () => {
+    const course = model.catalog.courses[0]!;
+    const root = doc('/courses/python-foundations');
+    expect(text(root, 'h1')).toBe(course.title);
+    expect(attr(select('link[rel=alternate]', root), 'href')).toBe('/v1/courses/python-foundations');
+    const classes = selectAll('li.klass', root);
+    expect(classes.map((k) => attr(k, 'dataClass'))).toEqual(course.classes.map((k) => k.id));
+    const [basics, objects] = classes as [Element, Element];
+    const lessons = selectAll('li.lesson', basics);
+    expect(lessons.map((l) => text(l, 'h3'))).toEqual(['Values and types', 'Numbers <and> arithmetic']);
+    expect(lessons.map((l) => attr(select('[data-steps]', l), 'dataSteps'))).toEqual(['4', '1']);
+    expect(lessons.map((l) => text(l, '.chip-lang'))).toEqual(['Language: python', 'Language: python']);
+    expect(selectAll('[data-soon-topic]', basics).map((t) => toString(t))).toEqual(['Reading input with input()']);
+    expect(selectAll('li.lesson', objects)).toHaveLength(0);
+    expect(text(objects, '.badge')).toBe('Coming soon');
+    expect(selectAll('[data-soon-topic]', objects).map((t) => toString(t))).toEqual(['Classes', 'Dataclasses']);
+  });
+
+  it('lists changelog entries newest first with anchors, dates, kinds and sanitised Markdown bodies', () => {
+    const root = doc('/changelog');
+    expect(attr(select('link[rel=alternate][type="application/atom+xml"]', root), 'href')).toBe('/changelog.atom');
+    const entries = selectAll('li.entry', root);
+    expect(entries.map((e) => attr(e, 'id'))).toEqual(model.changelog.entries.map((e) => e.id));
+    expect(entries.map((e) => attr(select('time', e), 'dateTime'))).toEqual(model.changelog.entries.map((e) => e.date));
+    expect(entries.map((e) => text(e, 'h3'))).toEqual(model.changelog.entries.map((e) => e.title));
+    expect(entries.map((e) => attr(select('[data-kind]', e), 'dataKind'))).toEqual(model.changelog.entries.map((e) => e.kind));
+    expect(select('.prose em', entries[0]!)).toBeDefined();
+    const body = String(pages.get('/changelog')!.body);
+    expect(body).not.toContain('<script');
+    expect(body).not.toContain('tracker.example');
+    expect(text(entries[1]!, '.deprecations')).toContain('/v1/roadmap');
+    expect(selectAll('section.month h2', root).map((h) => toString(h))).toEqual(['March 2026', 'February 2026']);
+  });
+
+  it('shows roadmap stages in order and links a shipped item to its changelog entry', () => {
+    const root = doc('/roadmap');
+    const stages = selectAll('section.stage', root);
+    expect(stages.map((s) => attr(s, 'dataStage'))).toEqual(['shipped', 'building', 'next', 'exploring']);
+    expect(stages.map((s) => text(s, 'h2'))).toEqual(['Shipped', 'Building', 'Next', 'Exploring']);
+    const shipped = select('[data-shipped]', root)!;
+    expect(attr(shipped, 'href')).toBe('/changelog#shell-course-2026-03-02');
+    expect(toString(shipped)).toContain('The shell & you');
+    expect(selectAll('li.item', root).map((i) => text(i, 'h3'))).toEqual(['A shell course', 'Quizzes', 'Rust course', 'Offline mode']);
+  });
+
+  it('writes a stylesheet with one colour rule per course', () => {
+    const css = String(pages.get('/assets/site.css')!.body);
+    for (const c of model.catalog.courses) expect(css).toContain(`.c-${c.id}{--course:${c.color};`);
+    expect(css).toContain('prefers-color-scheme: dark');
+    expect(css).toContain(':focus-visible');
+  });
+
+  it('renders an empty catalog, changelog and roadmap without failing', () => {
+    const empty = new Map<string, PageEntry>(
+      renderPages({ revision: 'abc', catalog: { courses: [] }, changelog: { entries: [] }, roadmap: { stages: [] } }, { publicBaseUrl: BASE }),
+    );
+    expect(String(empty.get('/')!.body)).toContain('No courses are published yet.');
+    expect(String(empty.get('/changelog.atom')!.body)).toContain('<updated>1970-01-01T00:00:00.000Z</updated>');
+  });
+
+  it('rejects a base URL that is not absolute http(s)', () => {
+    expect(() => renderPages(model, { publicBaseUrl: 'catalog.example' })).toThrow(/not an absolute URL/);
+    expect(() => normalizeBaseUrl('ftp://x.example')).toThrow(/http or https/);
+    expect(() => normalizeBaseUrl('https://x.example/?q=1')).toThrow(/no query/);
+    expect(normalizeBaseUrl('https://x.example/sub/')).toBe('https://x.example/sub');
+  });
+});
+
+describe('error pages', () => {
+  it('404 names what is missing and links home', () => {
+    const root = fromHtml(renderNotFoundPage({ what: 'course' }));
+    expect(text(root, 'h1')).toMatch(/no course/);
+    expect(text(root, '.error-code')).toBe('404');
+    expect(selectAll('a[href="/"]', root).length).toBeGreaterThan(0);
+    expect(text(fromHtml(renderNotFoundPage()), 'title')).toBe('Page not found · Syllabus');
+  });
+
+  it('429 tells when to retry, in whole seconds', () => {
+    const root = fromHtml(renderTooManyRequestsPage(2.2));
+    expect(text(root, '.error-code')).toBe('429');
+    expect(text(root, '[data-retry-after]')).toBe('3 seconds');
+    expect(text(fromHtml(renderTooManyRequestsPage(Number.NaN)), '[data-retry-after]')).toBe('1 second');
+  });
+
+  it('500 shows the request id escaped and no details', () => {
+    const out = renderServerErrorPage('<b>id-1</b>');
+    expect(out).toContain('&lt;b&gt;id-1&lt;/b&gt;');
+    expect(text(fromHtml(out), '.error-code')).toBe('500');
+    expect(renderServerErrorPage()).not.toContain('request id');
+  });
+});
