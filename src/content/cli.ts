@@ -1,0 +1,119 @@
+/**
+ * `syllabus-content validate [dir]`: checks a content folder and prints every problem as
+ * `path:line:column: message`; under GitHub Actions also as `::error` workflow commands (annotations).
+ * Exit status: 0 valid, 1 invalid, 2 usage error (bad arguments, folder missing).
+ */
+import { stat } from 'node:fs/promises';
+import { relative, resolve, sep } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Command, CommanderError } from 'commander';
+import { loadContent } from './loader.js';
+import { formatProblem, type Problem } from './model.js';
+
+/** Exit statuses of the command. */
+export const EXIT = { valid: 0, invalid: 1, usage: 2 } as const;
+
+/** Where the command writes; injectable for tests. */
+export interface CliIo {
+  stdout(line: string): void;
+  stderr(line: string): void;
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+}
+
+const defaultIo: CliIo = {
+  stdout: (line) => process.stdout.write(`${line}\n`),
+  stderr: (line) => process.stderr.write(`${line}\n`),
+  env: process.env,
+  cwd: process.cwd(),
+};
+
+/**
+ * Runs the command line `argv` (without the node and script entries) and resolves to the exit status.
+ * Never throws for bad input.
+ */
+export async function runCli(argv: readonly string[], io: CliIo = defaultIo): Promise<number> {
+  let status: number = EXIT.valid;
+  const program = new Command('syllabus-content')
+    .description('Tools for a Syllabus content folder (Markdown with YAML frontmatter).')
+    .exitOverride()
+    .configureOutput({ writeOut: (s) => io.stdout(s.trimEnd()), writeErr: (s) => io.stderr(s.trimEnd()) })
+    .showHelpAfterError();
+  program
+    .command('validate')
+    .description('check every file and rule; print each problem as path:line:column: message')
+    .argument('[dir]', 'the content folder', 'content')
+    .action(async (dir: string) => {
+      status = await validate(dir, io);
+    });
+  try {
+    await program.parseAsync([...argv], { from: 'user' });
+    if (argv.length === 0) {
+      io.stderr(program.helpInformation().trimEnd());
+      return EXIT.usage;
+    }
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      // --help and --version are successful exits; everything else commander rejects is a usage error.
+      return err.exitCode === 0 ? EXIT.valid : EXIT.usage;
+    }
+    throw err;
+  }
+  return status;
+}
+
+async function validate(dir: string, io: CliIo): Promise<number> {
+  const abs = resolve(io.cwd, dir);
+  const info = await stat(abs).catch(() => undefined);
+  if (!info?.isDirectory()) {
+    io.stderr(`syllabus-content: ${dir}: not a directory`);
+    return EXIT.usage;
+  }
+  const result = await loadContent(dir === abs ? abs : relativeOrAbsolute(io.cwd, abs));
+  if (result.ok) {
+    const { catalog, changelog, roadmap } = result.model;
+    const lessons = catalog.courses.reduce((n, c) => n + c.lessons_live, 0);
+    const items = roadmap.stages.reduce((n, s) => n + s.items.length, 0);
+    io.stderr(
+      `${dir}: valid (${catalog.courses.length} courses, ${lessons} lessons, ${changelog.entries.length} changelog entries, ` +
+        `${items} roadmap items; revision ${result.model.revision})`,
+    );
+    return EXIT.valid;
+  }
+  const annotate = io.env.GITHUB_ACTIONS === 'true';
+  for (const problem of result.problems) {
+    io.stdout(formatProblem(problem));
+    if (annotate) io.stdout(annotation(problem, io));
+  }
+  const files = new Set(result.problems.map((p) => p.path)).size;
+  io.stderr(`${dir}: ${result.problems.length} problem${result.problems.length === 1 ? '' : 's'} in ${files} file${files === 1 ? '' : 's'}`);
+  return EXIT.invalid;
+}
+
+function relativeOrAbsolute(cwd: string, abs: string): string {
+  const rel = relative(cwd, abs);
+  return rel === '' ? '.' : rel.startsWith('..') ? abs : rel;
+}
+
+/**
+ * A GitHub Actions `::error` workflow command for a problem; `file` is relative to the workspace
+ * (`GITHUB_WORKSPACE`, else the working directory), as annotations require.
+ */
+export function annotation(problem: Problem, io: Pick<CliIo, 'env' | 'cwd'>): string {
+  const workspace = io.env.GITHUB_WORKSPACE ?? io.cwd;
+  const file = relative(workspace, resolve(io.cwd, problem.path)).split(sep).join('/');
+  return `::error file=${escapeProperty(file)},line=${problem.line},col=${problem.column}::${escapeData(problem.message)}`;
+}
+
+// Escaping rules of the GitHub Actions toolkit (@actions/core command.ts).
+function escapeData(s: string): string {
+  return s.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A');
+}
+
+function escapeProperty(s: string): string {
+  return escapeData(s).replace(/:/g, '%3A').replace(/,/g, '%2C');
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  process.exitCode = await runCli(process.argv.slice(2));
+}

@@ -1,0 +1,122 @@
+/**
+ * Watches a content folder (chokidar) and reloads it after each burst of changes.
+ */
+import { relative, sep } from 'node:path';
+import { watch } from 'chokidar';
+import type { LoadResult } from './model.js';
+import { ContentLoader } from './loader.js';
+
+/** Options of {@link watchContent}. */
+export interface WatchContentOptions {
+  /**
+   * Called after every reload with its result and the paths (relative to the folder, `/`-separated, sorted)
+   * that changed since the previous reload. On `ok: false` the caller keeps serving its last good index.
+   * Exceptions it throws are caught and passed to `onError`.
+   */
+  onReload(result: LoadResult, changedPaths: string[]): void;
+  /** Called when watching or reloading fails outside the content's own problems (e.g. the watcher errors). */
+  onError?(error: unknown): void;
+  /** Quiet time after the last change before reloading, in milliseconds. Default 150. */
+  debounceMs?: number;
+  /**
+   * Longest wait after the first change of a burst before reloading anyway, in milliseconds, so a folder
+   * that never stops changing is still reloaded. Default 2000 (at least `debounceMs`).
+   */
+  maxWaitMs?: number;
+  /** The loader to use, e.g. one whose cache was filled by the start-up load. Default: a new one on `dir`. */
+  loader?: ContentLoader;
+}
+
+/** A running watch. */
+export interface ContentWatch {
+  /** Stops watching; waits for a reload in progress to finish. No `onReload` call follows. */
+  close(): Promise<void>;
+}
+
+/**
+ * Watches `dir` and calls `onReload` once per burst of changes (adds, changes, deletions, renames, and
+ * editors that save by writing a temporary file and renaming it). Only changed files are parsed again.
+ * Reloads never overlap: changes arriving during a reload lead to one more reload after it.
+ * @returns once the initial scan is done, so changes made after it are seen.
+ */
+export async function watchContent(dir: string, options: WatchContentOptions): Promise<ContentWatch> {
+  const debounceMs = options.debounceMs ?? 150;
+  const maxWaitMs = Math.max(options.maxWaitMs ?? 2_000, debounceMs);
+  const loader = options.loader ?? new ContentLoader(dir);
+  const pending = new Set<string>();
+  let quietTimer: NodeJS.Timeout | undefined;
+  let maxTimer: NodeJS.Timeout | undefined;
+  let running: Promise<void> | undefined;
+  let closed = false;
+
+  const report = (error: unknown): void => {
+    if (options.onError) options.onError(error);
+  };
+
+  const reload = async (): Promise<void> => {
+    clearTimeout(quietTimer);
+    clearTimeout(maxTimer);
+    quietTimer = maxTimer = undefined;
+    if (closed || pending.size === 0) return;
+    if (running) return; // the running reload schedules another when it ends
+    const changed = [...pending].sort();
+    pending.clear();
+    for (const rel of changed) loader.invalidate(rel);
+    running = (async () => {
+      try {
+        const result = await loader.load();
+        if (!closed) options.onReload(result, changed);
+      } catch (err) {
+        report(err);
+      }
+    })();
+    await running;
+    running = undefined;
+    if (pending.size > 0 && !closed) schedule(); // changes that arrived during the reload
+  };
+
+  const schedule = (): void => {
+    clearTimeout(quietTimer);
+    quietTimer = setTimeout(() => void reload(), debounceMs);
+    maxTimer ??= setTimeout(() => void reload(), maxWaitMs);
+  };
+
+  const onChange = (path: string): void => {
+    if (closed) return;
+    const rel = relative(dir, path).split(sep).join('/');
+    if (!rel.endsWith('.md')) return;
+    pending.add(rel);
+    schedule();
+  };
+
+  const onDirRemoved = (path: string): void => {
+    // chokidar reports the folder; its files are gone from the next listing, and the loader drops them.
+    if (closed) return;
+    pending.add(`${relative(dir, path).split(sep).join('/')}/`);
+    schedule();
+  };
+
+  const watcher = watch(dir, {
+    ignoreInitial: true,
+    // Editors that save by rename (write temp, rename over) produce unlink+add: `atomic` folds them into a change.
+    atomic: true,
+    ignored: (path: string, stats) => {
+      const name = path.slice(path.lastIndexOf(sep) + 1);
+      if (path !== dir && name.startsWith('.')) return true; // .git, swap and backup files
+      return stats?.isFile() === true && !name.endsWith('.md');
+    },
+  });
+  watcher.on('add', onChange).on('change', onChange).on('unlink', onChange).on('unlinkDir', onDirRemoved);
+  watcher.on('error', report);
+  await new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
+
+  return {
+    async close(): Promise<void> {
+      closed = true;
+      clearTimeout(quietTimer);
+      clearTimeout(maxTimer);
+      await watcher.close();
+      await running;
+    },
+  };
+}
