@@ -1,0 +1,251 @@
+/**
+ * The Web Bot Auth verification policy, case by case, with freshly generated keys signed by `http-message-sig`.
+ * The directory is served from memory here (the transport is tested against a real server in
+ * signatures-directory.test.ts).
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createSignatureVerifier, type SignatureVerifierOptions } from '../src/signatures/verifier.js';
+import type { FetchedDirectory } from '../src/signatures/directory-client.js';
+import { generateAgentKey, signRequest, type AgentKey, type SignOptions } from './fixtures/signatures/agent.js';
+
+const AGENT = 'https://agent.example';
+const DIRECTORY = `${AGENT}/.well-known/http-message-signatures-directory`;
+const URL_ = 'https://catalog.example/v1/catalog';
+const CLIENT = { clientAddress: '198.51.100.20' };
+
+let ed: AgentKey;
+let other: AgentKey;
+let pss: AgentKey;
+let ecdsa: AgentKey;
+
+beforeAll(async () => {
+  [ed, other, pss, ecdsa] = await Promise.all([
+    generateAgentKey('ed25519'),
+    generateAgentKey('ed25519'),
+    generateAgentKey('rsa-pss-sha512'),
+    generateAgentKey('ecdsa-p256-sha256'),
+  ]);
+});
+
+function verifier(options: Partial<SignatureVerifierOptions> = {}, directory?: (url: string) => FetchedDirectory) {
+  const calls: string[] = [];
+  const fetchDirectory = async (url: string): Promise<FetchedDirectory> => {
+    calls.push(url);
+    if (directory !== undefined) return directory(url);
+    return url === DIRECTORY
+      ? { ok: true, body: JSON.stringify({ keys: [ed.publicJwk, pss.publicJwk, ecdsa.publicJwk] }), cacheControl: null }
+      : { ok: false, reason: 'HTTP 404' };
+  };
+  return Object.assign(createSignatureVerifier({ directory: { fetchDirectory }, ...options }), { calls });
+}
+
+async function signed(options: Partial<SignOptions> = {}, url = URL_, extra: Record<string, string> = {}): Promise<Request> {
+  const headers = await signRequest(url, { key: ed, agent: AGENT, ...options });
+  return new Request(url, { headers: { ...headers, ...extra } });
+}
+
+const now = () => Math.floor(Date.now() / 1000);
+
+describe('a correct signature', () => {
+  it.each(['ed25519', 'rsa-pss-sha512', 'ecdsa-p256-sha256'] as const)('verifies with %s', async (alg) => {
+    const key = { ed25519: ed, 'rsa-pss-sha512': pss, 'ecdsa-p256-sha256': ecdsa }[alg];
+    const result = await verifier().verify(await signed({ key, alg }), CLIENT);
+    expect(result).toEqual({ verified: true, agent: AGENT, directory: DIRECTORY, keyid: key.keyid, algorithm: alg, label: 'sig1' });
+  });
+
+  it('verifies without "alg" (the key decides), in the string form of Signature-Agent, and covering @target-uri instead of @authority', async () => {
+    const v = verifier();
+    expect(await v.verify(await signed(), CLIENT)).toMatchObject({ verified: true });
+    expect(await v.verify(await signed({ form: 'string' }), CLIENT)).toMatchObject({ verified: true });
+    const targetUri = await signed({ components: ['@target-uri', { name: 'signature-agent', parameters: { key: 'sig1' } }] });
+    expect(await v.verify(targetUri, CLIENT)).toMatchObject({ verified: true });
+  });
+
+  it('verifies a dictionary member under another key than the label when it is the one covered (as in the draft vectors)', async () => {
+    expect(await verifier().verify(await signed({ memberKey: 'agent2' }), CLIENT)).toMatchObject({ verified: true });
+  });
+
+  it('verifies a Signature-Agent that ends in "/" (an origin with an empty path)', async () => {
+    expect(await verifier().verify(await signed({ agent: `${AGENT}/` }), CLIENT)).toMatchObject({ verified: true, agent: AGENT });
+  });
+
+  it('tolerates created up to the clock skew in the future, and honours a configured skew', async () => {
+    expect(await verifier().verify(await signed({ created: now() + 20 }), CLIENT)).toMatchObject({ verified: true });
+    expect(await verifier({ clockSkewSeconds: 0 }).verify(await signed({ created: now() + 20 }), CLIENT)).toEqual({
+      verified: false,
+      reason: 'the signature was created in the future',
+    });
+  });
+
+  it('finds the web-bot-auth signature among others', async () => {
+    const other1 = await signRequest(URL_, { key: other, agent: AGENT, label: 'other', tag: 'something-else' });
+    const mine = await signRequest(URL_, { key: ed, agent: AGENT, label: 'sig1' });
+    const request = new Request(URL_, {
+      headers: {
+        'signature-agent': mine['signature-agent']!,
+        'signature-input': `${other1['signature-input']}, ${mine['signature-input']}`,
+        signature: `${other1.signature}, ${mine.signature}`,
+      },
+    });
+    expect(await verifier().verify(request, CLIENT)).toMatchObject({ verified: true, label: 'sig1' });
+  });
+});
+
+describe('@authority (RFC 9421 §2.2.3)', () => {
+  it('is compared lowercased and without the default port', async () => {
+    const request = await signed({ signedUrl: 'https://catalog.example/v1/catalog' }, 'https://CATALOG.example:443/v1/catalog');
+    expect(await verifier().verify(request, CLIENT)).toMatchObject({ verified: true });
+  });
+
+  it('keeps a non-default port: a signature for :8443 does not verify on :443', async () => {
+    const request = await signed({ signedUrl: 'https://catalog.example:8443/v1/catalog' });
+    expect(await verifier().verify(request, CLIENT)).toMatchObject({ verified: false, reason: expect.stringContaining('VerificationFailed') });
+  });
+
+  it('behind a proxy: verifies against the authority the app passes, not the internal Host', async () => {
+    const request = await signed({ signedUrl: 'https://catalog.example/v1/catalog' }, 'http://10.0.0.5:8080/v1/catalog');
+    expect(await verifier().verify(request, CLIENT)).toMatchObject({ verified: false });
+    expect(await verifier().verify(request, { ...CLIENT, url: 'https://catalog.example/v1/catalog' })).toMatchObject({ verified: true });
+    expect(await verifier().verify(request, { ...CLIENT, authority: 'catalog.example' })).toMatchObject({ verified: false }); // http: keeps its scheme
+    const httpsInternal = await signed({ signedUrl: 'https://catalog.example/v1/catalog' }, 'https://10.0.0.5/v1/catalog');
+    expect(await verifier().verify(httpsInternal, { ...CLIENT, authority: 'catalog.example' })).toMatchObject({ verified: true });
+  });
+
+  it('an authority that is not host[:port] is a reason, not an exception', async () => {
+    expect(await verifier().verify(await signed(), { ...CLIENT, authority: 'evil.example/path@x' })).toEqual({
+      verified: false,
+      reason: 'the authority is not a host[:port]',
+    });
+  });
+});
+
+describe('falls back (verified: false with a reason) for', () => {
+  const cases: [string, () => Promise<Request>, string | RegExp, Partial<SignatureVerifierOptions>?][] = [
+    ['no signature at all', async () => new Request(URL_), 'unsigned request'],
+    ['a signature made with another key', async () => signed({ key: other, keyid: ed.keyid }), /VerificationFailed/],
+    ['a keyid not in the directory', async () => signed({ key: other }), 'keyid is not in the key directory'],
+    ['a keyid that is not a thumbprint', async () => signed({ keyid: 'test-key-ed25519' }), '"keyid" is not a JWK SHA-256 thumbprint'],
+    ['an expired signature', async () => signed({ created: now() - 600, expires: now() - 60 }), 'the signature has expired'],
+    ['created in the future', async () => signed({ created: now() + 600 }), 'the signature was created in the future'],
+    ['no expires', async () => signed({ expires: null }), 'no integer "expires" parameter'],
+    ['expires not after created', async () => signed({ created: now(), expires: now() }), '"expires" is not after "created"'],
+    ['a lifetime over 24 hours', async () => signed({ created: now(), expires: now() + 86_401 }), 'the signature lives longer than 86400 s'],
+    ['a wrong tag', async () => signed({ tag: 'web-bot-auth-x' }), 'no signature tagged web-bot-auth'],
+    ['no tag', async () => signed({ tag: null }), 'no signature tagged web-bot-auth'],
+    ['Signature-Agent not covered', async () => signed({ components: ['@authority'] }), 'Signature-Agent is not covered by the signature'],
+    [
+      'string-form Signature-Agent covered as a dictionary member',
+      async () => {
+        const r = await signed();
+        const h = new Headers(r.headers);
+        h.set('signature-agent', `"${AGENT}"`);
+        return new Request(URL_, { headers: h });
+      },
+      'the string-form Signature-Agent is not covered as "signature-agent"',
+    ],
+    ['neither @authority nor @target-uri covered', async () => signed({ components: [{ name: 'signature-agent', parameters: { key: 'sig1' } }] }), 'the signature covers neither @authority nor @target-uri'],
+    ['an alg that does not match the key', async () => signed({ alg: 'rsa-pss-sha512' }), '"alg" rsa-pss-sha512 does not match the ed25519 key'],
+    ['an HMAC alg', async () => signed({ alg: 'hmac-sha256' }), 'HMAC signatures are refused'],
+    ['an unknown alg', async () => signed({ alg: 'rsa-v1_5-sha256' }), 'unsupported algorithm "rsa-v1_5-sha256"'],
+    ['an http:// agent (without the insecure switch)', async () => signed({ agent: 'http://agent.example' }), 'the Signature-Agent URL is not https'],
+    ['an agent URL with a path', async () => signed({ agent: `${AGENT}/keys.json` }), 'the Signature-Agent URL is not an origin'],
+    ['an agent URL with credentials', async () => signed({ agent: 'https://user:pw@agent.example' }), 'the Signature-Agent URL is not an origin'],
+    [
+      'a Signature-Agent member of another type',
+      async () => {
+        const r = await signed();
+        const h = new Headers(r.headers);
+        h.set('signature-agent', `sig1="${AGENT}";type=jwks_uri`);
+        return new Request(URL_, { headers: h });
+      },
+      'unsupported Signature-Agent type (only "directory" is supported)',
+    ],
+    ['a directory that does not exist', async () => signed({ agent: 'https://nowhere.example' }), 'key directory unavailable: HTTP 404'],
+  ];
+
+  it.each(cases)('%s', async (_name, make, reason, options) => {
+    const result = await verifier(options).verify(await make(), CLIENT);
+    expect(result.verified).toBe(false);
+    if (!result.verified) {
+      if (typeof reason === 'string') expect(result.reason).toBe(reason);
+      else expect(result.reason).toMatch(reason);
+    }
+  });
+
+  it('hostile header values never throw', async () => {
+    const v = verifier();
+    const junk = ['', '=', 'sig1=', 'sig1=(', 'sig1=("@authority";key=1)', '\u00e9', 'a'.repeat(10_000), 'sig1=("@x y");tag="web-bot-auth"'];
+    for (const value of junk) {
+      for (const name of ['signature-input', 'signature', 'signature-agent']) {
+        const base = await signed();
+        const headers = new Headers(base.headers);
+        try {
+          headers.set(name, value);
+        } catch {
+          continue; // not even a valid header value for fetch
+        }
+        const result = await v.verify(new Request(URL_, { headers }), CLIENT);
+        expect(result.verified).toBe(false);
+      }
+    }
+    const odd = new Headers({
+      'signature-input': 'sig1=("@authority" "x y" "signature-agent";key="sig1");created=1;expires=2;keyid="k";tag="web-bot-auth"',
+      signature: 'sig1=:AAAA:',
+      'signature-agent': `sig1="${AGENT}"`,
+    });
+    expect(await v.verify(new Request(URL_, { headers: odd }), CLIENT)).toMatchObject({ verified: false });
+  });
+});
+
+describe('nonce', () => {
+  it('a replay of the same keyid and nonce is not verified; another nonce is', async () => {
+    const v = verifier();
+    const request = await signed({ nonce: 'n-1' });
+    expect(await v.verify(request, CLIENT)).toMatchObject({ verified: true });
+    expect(await v.verify(request.clone(), CLIENT)).toEqual({ verified: false, reason: 'replayed nonce' });
+    expect(await v.verify(await signed({ nonce: 'n-2' }), CLIENT)).toMatchObject({ verified: true });
+  });
+
+  it('of two concurrent requests with the same nonce, exactly one is verified', async () => {
+    const v = verifier();
+    const request = await signed({ nonce: 'concurrent' });
+    const results = await Promise.all([v.verify(request, CLIENT), v.verify(request.clone(), CLIENT), v.verify(request.clone(), CLIENT)]);
+    expect(results.filter((r) => r.verified)).toHaveLength(1);
+  });
+
+  it('a failed signature does not burn the nonce of the real one', async () => {
+    const v = verifier();
+    expect(await v.verify(await signed({ nonce: 'shared', key: other, keyid: ed.keyid }), CLIENT)).toMatchObject({ verified: false });
+    expect(await v.verify(await signed({ nonce: 'shared' }), CLIENT)).toMatchObject({ verified: true });
+  });
+
+  it('signatures without a nonce may be repeated until they expire', async () => {
+    const v = verifier();
+    const request = await signed();
+    expect(await v.verify(request, CLIENT)).toMatchObject({ verified: true });
+    expect(await v.verify(request.clone(), CLIENT)).toMatchObject({ verified: true });
+  });
+});
+
+describe('directory cache', () => {
+  it('fetches a directory once for many verifications, and imports each key once', async () => {
+    const v = verifier();
+    const requests = await Promise.all(Array.from({ length: 20 }, () => signed()));
+    const results = await Promise.all(requests.map((r) => v.verify(r, CLIENT)));
+    expect(results.every((r) => r.verified)).toBe(true);
+    expect(v.calls).toEqual([DIRECTORY]);
+  });
+
+  it('keys directories by URL: a key published by one agent does not verify for another', async () => {
+    const v = verifier({}, (url) =>
+      url === DIRECTORY
+        ? { ok: true, body: JSON.stringify({ keys: [ed.publicJwk] }), cacheControl: null }
+        : { ok: true, body: JSON.stringify({ keys: [] }), cacheControl: null },
+    );
+    expect(await v.verify(await signed(), CLIENT)).toMatchObject({ verified: true });
+    expect(await v.verify(await signed({ agent: 'https://impostor.example' }), CLIENT)).toEqual({
+      verified: false,
+      reason: 'keyid is not in the key directory',
+    });
+  });
+});
