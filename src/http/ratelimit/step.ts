@@ -23,6 +23,12 @@ export interface RateLimitStepOptions {
    * page paths). The step adds `Retry-After` and the RateLimit fields to whatever it returns.
    */
   refuse?: (ctx: RequestContext, state: RateLimitState) => Response | Promise<Response>;
+  /**
+   * Add the RateLimit fields to the responses of later steps (default `true`). Pass `false` when an earlier
+   * step already completes every response from `ctx.locals.rateLimit` (the app's `completeResponse`): allowed
+   * requests then pass through untouched. Refusals always carry the fields.
+   */
+  decorate?: boolean;
 }
 
 /** Builds the rate-limit step. */
@@ -30,6 +36,7 @@ export function rateLimitStep(options: RateLimitStepOptions): RequestHandler {
   const { store, limits } = options;
   const classify = options.classify ?? classifyPath;
   const refuse = options.refuse ?? ((_ctx: RequestContext, state: RateLimitState) => tooManyRequests(state));
+  const decorate = options.decorate ?? true;
   return async (ctx) => {
     const decision = await decide(store, limits, {
       bucket: addressBucket(ctx.locals.clientAddress),
@@ -38,6 +45,6 @@ export function rateLimitStep(options: RateLimitStepOptions): RequestHandler {
     });
     ctx.locals.rateLimit = decision.state;
     if (!decision.allowed) return withRateLimitHeaders(await refuse(ctx, decision.state), decision.state, true);
-    return withRateLimitHeaders(await ctx.next(), decision.state);
+    if (decorate) return withRateLimitHeaders(await ctx.next(), decision.state);
   };
 }

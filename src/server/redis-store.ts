@@ -1,0 +1,205 @@
+/**
+ * The shared counter store (`RATE_LIMIT_STORE=redis://…`): fixed windows in Redis, so several instances behind a
+ * load balancer enforce one budget per client. Node-only (the official `redis` client opens TCP sockets).
+ *
+ * One Lua script per counter per request, atomic on the server: count and read the window's remaining time.
+ * When Redis cannot be reached the service keeps answering (fail open): each instance counts in its own memory
+ * meanwhile (budgets become per instance), commands time out quickly, nothing queues up while disconnected, the
+ * outage is logged once and reported on `/health`, and Redis is used again as soon as it is back.
+ */
+import { createClient, type RedisClientType } from 'redis';
+import { MemoryStore } from '../http/ratelimit/memory-store.js';
+import type { HitResult, RateLimitStore, StoreHealth } from '../http/ratelimit/store.js';
+
+/**
+ * KEYS[1] = bucket, ARGV[1] = window in ms, ARGV[2] = '1' to spend, '0' to read.
+ * Returns {count, ms until the window ends}. A key in its last millisecond (PTTL 0: Redis expires a key only
+ * after its expiry time) or without expiry is treated as ended, so a client that waited `Retry-After` seconds
+ * always finds a new window.
+ */
+export const HIT_SCRIPT = `
+local ttl = redis.call('PTTL', KEYS[1])
+local window = tonumber(ARGV[1])
+if ttl <= 0 then
+  if ARGV[2] == '1' then
+    redis.call('SET', KEYS[1], 1, 'PX', window)
+    return {1, window}
+  end
+  return {0, window}
+end
+if ARGV[2] == '1' then
+  return {redis.call('INCR', KEYS[1]), ttl}
+end
+return {tonumber(redis.call('GET', KEYS[1])) or 0, ttl}
+`;
+
+/** Where outages and recoveries are reported (pino's methods fit). */
+export interface StoreLogger {
+  warn(fields: object, message: string): void;
+  info(fields: object, message: string): void;
+}
+
+/** Options of {@link RedisStore}. Times in milliseconds. */
+export interface RedisStoreOptions {
+  /** `redis://` or `rediss://` URL (credentials allowed; never logged). */
+  url: string;
+  /** Prefix of every key (default `syllabus:rl:`). */
+  keyPrefix?: string;
+  /** Longest wait for one command before counting locally instead (default 150). */
+  commandTimeoutMs?: number;
+  /** Longest wait for a connection attempt (default 1000). */
+  connectTimeoutMs?: number;
+  /** Longest pause between reconnection attempts (default 2000). */
+  maxReconnectDelayMs?: number;
+  /** Outage and recovery log lines. */
+  logger?: StoreLogger;
+  /** Called when availability changes (e.g. to update `/health`). */
+  onHealthChange?: (health: StoreHealth) => void;
+  /** Counting while Redis is unavailable (default a new in-process {@link MemoryStore}). */
+  fallback?: RateLimitStore;
+}
+
+/** The host and port of a Redis URL, for logs (no credentials). */
+function describeUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.protocol}//${u.host}${u.pathname === '/' ? '' : u.pathname}`;
+  } catch {
+    return 'redis';
+  }
+}
+
+/** {@link RateLimitStore} in Redis, failing open to a local store. Create with {@link RedisStore.open}. */
+export class RedisStore implements RateLimitStore {
+  readonly #client: RedisClientType;
+  readonly #prefix: string;
+  readonly #fallback: RateLimitStore;
+  readonly #logger: StoreLogger | undefined;
+  readonly #onHealthChange: ((health: StoreHealth) => void) | undefined;
+  readonly #where: string;
+  #scriptSha: string | undefined;
+  #downSince: Date | undefined;
+  #closed = false;
+
+  private constructor(options: RedisStoreOptions) {
+    this.#prefix = options.keyPrefix ?? 'syllabus:rl:';
+    this.#fallback = options.fallback ?? new MemoryStore();
+    this.#logger = options.logger;
+    this.#onHealthChange = options.onHealthChange;
+    this.#where = describeUrl(options.url);
+    const maxDelay = options.maxReconnectDelayMs ?? 2000;
+    this.#client = createClient({
+      url: options.url,
+      // Fail fast instead of queueing: a request must never wait for Redis to come back.
+      disableOfflineQueue: true,
+      commandOptions: { timeout: options.commandTimeoutMs ?? 150 },
+      socket: {
+        connectTimeout: options.connectTimeoutMs ?? 1000,
+        reconnectStrategy: (retries) => Math.min(50 * 2 ** Math.min(retries, 10), maxDelay) + Math.floor(Math.random() * 50),
+      },
+    }) as RedisClientType;
+    // Without an 'error' listener a failed connection would crash the process.
+    this.#client.on('error', (error: Error) => this.#markDown(error));
+    this.#client.on('ready', () => this.#markUp());
+  }
+
+  /**
+   * Creates the store and starts connecting. Waits at most `waitMs` for the first connection; if Redis is not
+   * reachable by then, the store starts in its outage mode (counting locally) and keeps trying in the background.
+   * @throws TypeError only for a malformed URL.
+   */
+  static async open(options: RedisStoreOptions, waitMs = 2000): Promise<RedisStore> {
+    const store = new RedisStore(options);
+    const connected = store.#client.connect().then(
+      () => true,
+      (error: Error) => {
+        store.#markDown(error);
+        return false;
+      },
+    );
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timedOut = new Promise<false>((resolve) => {
+      timer = setTimeout(() => resolve(false), waitMs);
+    });
+    const ok = await Promise.race([connected, timedOut]);
+    clearTimeout(timer);
+    if (!ok) store.#markDown(new Error(`no connection within ${waitMs} ms`));
+    return store;
+  }
+
+  async hit(key: string, windowMs: number, options: { spend: boolean }): Promise<HitResult> {
+    if (!this.#client.isReady) return this.#fallback.hit(key, windowMs, options);
+    try {
+      const reply = await this.#run(this.#prefix + key, windowMs, options.spend);
+      if (this.#downSince) this.#markUp();
+      return reply;
+    } catch (error) {
+      this.#markDown(error as Error);
+      return this.#fallback.hit(key, windowMs, options);
+    }
+  }
+
+  /** Runs the script by its digest, loading it on the first call and after a Redis restart (NOSCRIPT). */
+  async #run(key: string, windowMs: number, spend: boolean): Promise<HitResult> {
+    const args = { keys: [key], arguments: [String(windowMs), spend ? '1' : '0'] };
+    let reply: unknown;
+    try {
+      this.#scriptSha ??= await this.#client.scriptLoad(HIT_SCRIPT);
+      reply = await this.#client.evalSha(this.#scriptSha, args);
+    } catch (error) {
+      if (!(error instanceof Error) || !error.message.startsWith('NOSCRIPT')) throw error;
+      reply = await this.#client.eval(HIT_SCRIPT, args);
+    }
+    if (!Array.isArray(reply) || typeof reply[0] !== 'number' || typeof reply[1] !== 'number') {
+      throw new Error(`unexpected reply from the rate-limit script: ${JSON.stringify(reply)}`);
+    }
+    return { count: reply[0], resetMs: Math.max(0, reply[1]) };
+  }
+
+  health(): StoreHealth {
+    return this.#downSince
+      ? { store: 'redis', status: 'unavailable', since: this.#downSince.toISOString() }
+      : { store: 'redis', status: 'ok' };
+  }
+
+  /** Closes the connection (pending commands are answered first). */
+  async close(): Promise<void> {
+    this.#closed = true;
+    try {
+      if (this.#client.isOpen) await this.#client.close();
+      else this.#client.destroy();
+    } catch {
+      this.#client.destroy();
+    }
+    await this.#fallback.close();
+  }
+
+  #markDown(error: Error): void {
+    if (this.#closed || this.#downSince) return;
+    this.#downSince = new Date();
+    this.#logger?.warn(
+      { store: this.#where, err: error.message },
+      'rate-limit store unreachable: counting in this process until it is back (budgets are per instance meanwhile)',
+    );
+    this.#onHealthChange?.(this.health());
+  }
+
+  #markUp(): void {
+    if (this.#closed || !this.#downSince) return;
+    const downMs = Date.now() - this.#downSince.getTime();
+    this.#downSince = undefined;
+    this.#logger?.info({ store: this.#where, downMs }, 'rate-limit store reachable again');
+    this.#onHealthChange?.(this.health());
+  }
+}
+
+/**
+ * The `/health` fields describing a store: `rate_limit_store` (`memory` or `redis`) and
+ * `rate_limit_store_status` (`ok`, or `unavailable since <ISO time>`).
+ */
+export function storeHealthFields(health: StoreHealth): Record<string, string> {
+  return {
+    rate_limit_store: health.store,
+    rate_limit_store_status: health.status === 'ok' ? 'ok' : `unavailable since ${health.since ?? 'unknown'}`,
+  };
+}

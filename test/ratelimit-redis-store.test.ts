@@ -1,0 +1,116 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { decide } from '../src/http/ratelimit/budgets.js';
+import { RedisStore, storeHealthFields, type StoreLogger } from '../src/server/redis-store.js';
+import type { StoreHealth } from '../src/http/ratelimit/store.js';
+import { startRedis, type RedisServer } from './helpers/redis-server.js';
+
+let redis: RedisServer;
+const stores: RedisStore[] = [];
+
+function recordingLogger() {
+  const lines: Array<{ level: 'warn' | 'info'; message: string }> = [];
+  const logger: StoreLogger = {
+    warn: (_f, message) => lines.push({ level: 'warn', message }),
+    info: (_f, message) => lines.push({ level: 'info', message }),
+  };
+  return { lines, logger };
+}
+
+async function open(extra: Partial<Parameters<typeof RedisStore.open>[0]> = {}) {
+  const store = await RedisStore.open({ url: redis.url, keyPrefix: `t${Math.random().toString(36).slice(2)}:`, ...extra });
+  stores.push(store);
+  return store;
+}
+
+async function until(condition: () => boolean, what: string, ms = 15_000) {
+  const end = Date.now() + ms;
+  while (!condition()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+beforeAll(async () => {
+  redis = await startRedis();
+});
+
+afterAll(async () => {
+  await Promise.all(stores.map((s) => s.close()));
+  await redis?.stop();
+});
+
+describe('RedisStore against a real redis-server', () => {
+  it('counts a fixed window atomically and reads without spending', async () => {
+    const store = await open();
+    expect(store.health()).toEqual({ store: 'redis', status: 'ok' });
+    expect(await store.hit('k', 60_000, { spend: false })).toEqual({ count: 0, resetMs: 60_000 });
+    const first = await store.hit('k', 60_000, { spend: true });
+    expect(first.count).toBe(1);
+    expect(first.resetMs).toBeGreaterThan(59_000);
+    expect(first.resetMs).toBeLessThanOrEqual(60_000);
+    const results = await Promise.all(Array.from({ length: 50 }, () => store.hit('k', 60_000, { spend: true })));
+    expect(results.map((r) => r.count).sort((a, b) => a - b)).toEqual(Array.from({ length: 50 }, (_, i) => i + 2));
+    expect((await store.hit('k', 60_000, { spend: false })).count).toBe(51);
+  });
+
+  it('starts a new window once the old one has ended', async () => {
+    const store = await open();
+    await store.hit('short', 300, { spend: true });
+    await store.hit('short', 300, { spend: true });
+    const second = await store.hit('short', 300, { spend: true });
+    expect(second.count).toBe(3);
+    await new Promise((r) => setTimeout(r, second.resetMs + 5));
+    expect((await store.hit('short', 300, { spend: true })).count).toBe(1);
+  });
+
+  it('gives two stores (two instances) one budget', async () => {
+    const prefix = 'shared:';
+    const a = await open({ keyPrefix: prefix });
+    const b = await open({ keyPrefix: prefix });
+    const limits = { verified: 8, declared: 4, browser: 4, anonymous: 3, referrals: 5 };
+    const who = { bucket: '192.0.2.44', kind: 'anonymous' as const, pathClass: 'read' as const };
+    const answers = [];
+    for (const store of [a, b, a, b]) answers.push(await decide(store, limits, who));
+    expect(answers.map((d) => d.allowed)).toEqual([true, true, true, false]);
+    expect(answers.map((d) => d.state.remaining)).toEqual([2, 1, 0, 0]);
+  });
+
+  it('fails open when Redis dies, logs once, reports it, and recovers when it returns', async () => {
+    const { lines, logger } = recordingLogger();
+    const changes: StoreHealth[] = [];
+    const store = await open({ logger, onHealthChange: (h) => changes.push(h), maxReconnectDelayMs: 200 });
+    expect((await store.hit('life', 60_000, { spend: true })).count).toBe(1);
+    expect((await store.hit('life', 60_000, { spend: true })).count).toBe(2);
+
+    await redis.kill();
+    // Every request is still answered, from the local fallback.
+    const during = await Promise.all(Array.from({ length: 20 }, () => store.hit('life', 60_000, { spend: true })));
+    expect(during).toHaveLength(20);
+    for (const r of during) expect(r.resetMs).toBeGreaterThan(0);
+    for (let i = 0; i < 20; i++) await store.hit('life', 60_000, { spend: true });
+    await until(() => store.health().status === 'unavailable', 'the outage to be noticed');
+    expect(store.health().since).toMatch(/^\d{4}-\d\d-\d\dT/);
+    expect(storeHealthFields(store.health()).rate_limit_store_status).toMatch(/^unavailable since /);
+    await new Promise((r) => setTimeout(r, 600)); // several failed reconnection attempts
+    expect(lines.filter((l) => l.level === 'warn')).toHaveLength(1);
+
+    await redis.restart();
+    await until(() => store.health().status === 'ok', 'recovery');
+    expect(lines.filter((l) => l.level === 'info')).toHaveLength(1);
+    expect(changes.map((c) => c.status)).toEqual(['unavailable', 'ok']);
+    // Counting is back in (the restarted, empty) Redis, script reloaded.
+    expect((await store.hit('life', 60_000, { spend: true })).count).toBe(1);
+    expect((await store.hit('life', 60_000, { spend: true })).count).toBe(2);
+    expect(storeHealthFields(store.health())).toEqual({ rate_limit_store: 'redis', rate_limit_store_status: 'ok' });
+  });
+
+  it('starts (counting locally) when Redis is not there yet', async () => {
+    const { lines, logger } = recordingLogger();
+    const store = await RedisStore.open({ url: 'redis://127.0.0.1:1', logger, connectTimeoutMs: 200 }, 300);
+    stores.push(store);
+    expect(store.health().status).toBe('unavailable');
+    expect((await store.hit('x', 1000, { spend: true })).count).toBe(1);
+    expect((await store.hit('x', 1000, { spend: true })).count).toBe(2);
+    expect(lines.filter((l) => l.level === 'warn')).toHaveLength(1);
+  });
+});
