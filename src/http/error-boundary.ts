@@ -6,6 +6,7 @@
 import type { RequestContext, RequestHandler } from '@hattip/compose';
 import type { AppLogger } from './access-log.js';
 import { completeResponse, ERROR_BODIES, respondJson } from './respond.js';
+import { serverErrorPage, wantsHtmlError } from './html-errors.js';
 
 /** The `500` answer, after logging the error with the request id. */
 function internalError(ctx: RequestContext, logger: AppLogger, error: unknown): Response {
@@ -13,6 +14,7 @@ function internalError(ctx: RequestContext, logger: AppLogger, error: unknown): 
     { err: error instanceof Error ? error : new Error(String(error)), request_id: ctx.locals.requestId, method: ctx.method, path: ctx.url.pathname },
     'unhandled error while answering a request',
   );
+  if (wantsHtmlError(ctx)) return serverErrorPage(ctx);
   return respondJson(ctx, 500, ERROR_BODIES.internal, { 'Cache-Control': 'no-store' });
 }
 

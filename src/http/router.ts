@@ -15,6 +15,7 @@ import { checkPathParam, decodePathSegment, validationErrorBody } from './path-p
 import type { ReferralAnswers, ReferralLookup } from './referrals.js';
 import { ERROR_BODIES, respond, respondJson, JSON_TYPE, type HeaderRecord } from './respond.js';
 import { serveRepresentation } from './serve-representation.js';
+import { notFoundPage, wantsHtmlError } from './html-errors.js';
 
 /** What the router reads. */
 export interface RouterOptions {
@@ -125,7 +126,10 @@ export function routerStep(options: RouterOptions): RequestHandler {
   };
 }
 
-/** The last step: `404 {"detail":"Not Found"}` for any path nothing else answered. */
+/**
+ * The last step: `404 {"detail":"Not Found"}` for any path nothing else answered, or the HTML 404 page for a
+ * page request (an unknown course under `/courses/`, or a client preferring `text/html`; see `html-errors.ts`).
+ */
 export function notFoundStep(): RequestHandler {
-  return (ctx) => respondJson(ctx, 404, ERROR_BODIES.notFound, {});
+  return (ctx) => (wantsHtmlError(ctx) ? notFoundPage(ctx) : respondJson(ctx, 404, ERROR_BODIES.notFound, {}));
 }

@@ -1,0 +1,73 @@
+import type { RequestContext } from '@hattip/compose';
+import { describe, expect, it } from 'vitest';
+import { acceptWeight, notFoundPage, refuseWithPage, serverErrorPage, wantsHtmlError } from './html-errors.js';
+
+/** The parts of a HatTip context these helpers read. */
+function ctx(path: string, accept?: string, method = 'GET'): RequestContext {
+  const url = new URL(`http://127.0.0.1${path}`);
+  const headers = new Headers(accept === undefined ? {} : { accept });
+  return { url, method, request: new Request(url, { headers, method }), locals: { requestId: 'req-1' } } as unknown as RequestContext;
+}
+
+const BROWSER = 'text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8';
+const state = { limit: 30, remaining: 0, resetSeconds: 17, windowSeconds: 60 };
+
+describe('acceptWeight (RFC 9110 §12.5.1)', () => {
+  it('takes the most specific matching range', () => {
+    expect(acceptWeight(BROWSER, 'text/html')).toBe(1);
+    expect(acceptWeight(BROWSER, 'application/json')).toBe(0.8);
+    expect(acceptWeight('*/*', 'text/html')).toBe(1);
+    expect(acceptWeight('text/*;q=0.5, text/html;q=0', 'text/html')).toBe(0);
+    expect(acceptWeight('text/*;q=0.5', 'text/html')).toBe(0.5);
+    expect(acceptWeight('application/json', 'text/html')).toBe(0);
+    expect(acceptWeight('garbage, ;;, text/html;q=2', 'text/html')).toBe(1);
+  });
+});
+
+describe('wantsHtmlError', () => {
+  it('keeps JSON on API paths whatever the client accepts', () => {
+    for (const path of ['/v1/catalog', '/v1/courses/nope', '/health', '/openapi.json', '/docs']) expect(wantsHtmlError(ctx(path, BROWSER))).toBe(false);
+  });
+  it('answers HTML on page paths and for browsers elsewhere', () => {
+    expect(wantsHtmlError(ctx('/courses/nope'))).toBe(true);
+    expect(wantsHtmlError(ctx('/changelog', '*/*'))).toBe(true);
+    expect(wantsHtmlError(ctx('/no-such-page', BROWSER))).toBe(true);
+    expect(wantsHtmlError(ctx('/no-such-page', '*/*'))).toBe(false);
+    expect(wantsHtmlError(ctx('/no-such-page'))).toBe(false);
+    expect(wantsHtmlError(ctx('/no-such-page', 'application/json, text/html;q=0.9'))).toBe(false);
+  });
+});
+
+describe('HTML error responses', () => {
+  it('404 for an unknown course names the course, with the page security headers', async () => {
+    const res = notFoundPage(ctx('/courses/nope', BROWSER));
+    expect(res.status).toBe(404);
+    expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(res.headers.get('content-security-policy')).toContain("default-src 'none'");
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    expect(await res.text()).toContain('We have no course at this address');
+  });
+
+  it('HEAD gets the status and headers without a body', async () => {
+    const res = notFoundPage(ctx('/x', BROWSER, 'HEAD'));
+    expect(res.status).toBe(404);
+    expect(await res.text()).toBe('');
+  });
+
+  it('500 shows the request id', async () => {
+    const res = serverErrorPage(ctx('/', BROWSER));
+    expect(res.status).toBe(500);
+    expect(await res.text()).toContain('req-1');
+  });
+
+  it('429 is a page for page requests and the JSON body for API clients', async () => {
+    const page = refuseWithPage(ctx('/roadmap', BROWSER), state);
+    expect(page.status).toBe(429);
+    expect(page.headers.get('retry-after')).toBe('17');
+    expect(await page.text()).toContain('17 seconds');
+    const api = refuseWithPage(ctx('/v1/catalog', BROWSER), state);
+    expect(api.headers.get('content-type')).toBe('application/json');
+    expect(await api.text()).toBe('{"detail":"Too Many Requests"}');
+  });
+});
