@@ -4,6 +4,7 @@
  * The index stores them by path, computes ETags and compressed bodies, and serves them like any representation.
  */
 import type { ContentModel } from '../content/model.js';
+import type { Renderer } from '../index/build.js';
 import { ASSET_HEADERS, HTML_TYPE, PAGE_HEADERS } from './headers.js';
 import { renderChangelogPage } from './changelog.js';
 import { coursePath, type RenderContext } from './common.js';
@@ -64,3 +65,9 @@ export function renderPages(model: ContentModel, opts: RenderPagesOptions): [str
   ];
   return entries;
 }
+
+/**
+ * {@link renderPages} as an index renderer: `buildIndex(model, { publicBaseUrl, renderers: [pagesRenderer] })`
+ * stores every page with its ETag and gzip/br forms, and the app serves them like the JSON bodies.
+ */
+export const pagesRenderer: Renderer = (model, ctx) => renderPages(model, { publicBaseUrl: ctx.publicBaseUrl });
