@@ -16,7 +16,7 @@ import { createHash } from 'node:crypto';
 import { chmod, copyFile, mkdir, mkdtemp, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { build } from 'esbuild';
 import semver from 'semver';
@@ -46,16 +46,57 @@ async function sha256(file: string): Promise<{ hex: string; size: number }> {
   return { hex: createHash('sha256').update(data).digest('hex'), size: data.length };
 }
 
-async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { version: { type: 'string' }, out: { type: 'string' } } });
-  const pkg = JSON.parse(await readFile(join(repo, 'package.json'), 'utf8')) as {
-    version: string;
-    homepage?: string;
-    engines?: { node?: string };
-  };
-  const version = values.version ?? pkg.version;
+/** Options of {@link buildRelease}. */
+export interface ReleaseOptions {
+  /** Semantic version to stamp into the client (default: package.json's). */
+  version?: string;
+  /** Folder to publish into (default: dist/release). */
+  out?: string;
+}
+
+/** What {@link buildRelease} published. */
+export interface ReleaseResult {
+  version: string;
+  out: string;
+  archive: string;
+  sha256: string;
+  size: number;
+}
+
+/**
+ * Bundles the client with esbuild into `outfile` (one ESM file, platform node, target node20).
+ * @param version stamped into the bundle as the client's version.
+ */
+export async function buildClientBundle(outfile: string, version: string): Promise<void> {
+  const pkg = JSON.parse(await readFile(join(repo, 'package.json'), 'utf8')) as { homepage?: string; engines?: { node?: string } };
+  await build({
+    entryPoints: [join(repo, 'src', 'cli', 'main.ts')],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'esm',
+    legalComments: 'eof',
+    logLevel: 'warning',
+    // Bundled CommonJS dependencies (commander, ajv) call require() for Node built-ins.
+    banner: { js: "import { createRequire as __syllabusCreateRequire } from 'node:module';\nconst require = __syllabusCreateRequire(import.meta.url);" },
+    define: {
+      __SYLLABUS_CLI_VERSION__: JSON.stringify(version),
+      ...(pkg.homepage ? { __SYLLABUS_CLI_HOMEPAGE__: JSON.stringify(pkg.homepage) } : {}),
+      __SYLLABUS_CLI_NODE_RANGE__: JSON.stringify(pkg.engines?.node ?? '>=20.19.0'),
+    },
+  });
+}
+
+/**
+ * Builds and publishes a release (see the file comment).
+ * @throws Error when the version is not semver or the built client does not report it.
+ */
+export async function buildRelease(options: ReleaseOptions = {}): Promise<ReleaseResult> {
+  const pkg = JSON.parse(await readFile(join(repo, 'package.json'), 'utf8')) as { version: string };
+  const version = options.version ?? pkg.version;
   if (semver.valid(version) !== version) throw new Error(`--version must be a semantic version like 1.2.3, got ${version}`);
-  const out = resolve(values.out ?? join(repo, 'dist', 'release'));
+  const out = resolve(options.out ?? join(repo, 'dist', 'release'));
   const name = `syllabus-${version}`;
   await mkdir(out, { recursive: true });
 
@@ -64,23 +105,7 @@ async function main(): Promise<void> {
   try {
     const top = join(work, name);
     await mkdir(join(top, 'bin'), { recursive: true });
-    await build({
-      entryPoints: [join(repo, 'src', 'cli', 'main.ts')],
-      outfile: join(top, 'lib', 'syllabus.mjs'),
-      bundle: true,
-      platform: 'node',
-      target: 'node20',
-      format: 'esm',
-      legalComments: 'eof',
-      logLevel: 'warning',
-      // Bundled CommonJS dependencies (commander, ajv) call require() for Node built-ins.
-      banner: { js: "import { createRequire as __syllabusCreateRequire } from 'node:module';\nconst require = __syllabusCreateRequire(import.meta.url);" },
-      define: {
-        __SYLLABUS_CLI_VERSION__: JSON.stringify(version),
-        ...(pkg.homepage ? { __SYLLABUS_CLI_HOMEPAGE__: JSON.stringify(pkg.homepage) } : {}),
-        __SYLLABUS_CLI_NODE_RANGE__: JSON.stringify(pkg.engines?.node ?? '>=20.19.0'),
-      },
-    });
+    await buildClientBundle(join(top, 'lib', 'syllabus.mjs'), version);
     await writeFile(join(top, 'bin', 'syllabus'), LAUNCHER);
     await chmod(join(top, 'bin', 'syllabus'), 0o755);
     await writeFile(join(top, 'package.json'), `${JSON.stringify({ name: 'syllabus-cli', version, private: true, type: 'commonjs' }, null, 2)}\n`);
@@ -108,14 +133,24 @@ async function main(): Promise<void> {
     await writeFile(join(out, 'latest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
     await copyFile(join(repo, 'install.sh'), join(out, 'install.sh'));
     await chmod(join(out, 'install.sh'), 0o755);
-
-    process.stdout.write(`release ${version}: ${join(out, archiveName)} (${size} bytes, sha256 ${hex})\n`);
+    return { version, out, archive: join(out, archiveName), sha256: hex, size };
   } finally {
     await rm(work, { recursive: true, force: true });
   }
 }
 
-main().catch((error: unknown) => {
-  process.stderr.write(`release: ${error instanceof Error ? error.message : String(error)}\n`);
-  process.exitCode = 1;
-});
+async function main(): Promise<void> {
+  const { values } = parseArgs({ options: { version: { type: 'string' }, out: { type: 'string' } } });
+  const result = await buildRelease({
+    ...(values.version !== undefined ? { version: values.version } : {}),
+    ...(values.out !== undefined ? { out: values.out } : {}),
+  });
+  process.stdout.write(`release ${result.version}: ${result.archive} (${result.size} bytes, sha256 ${result.sha256})\n`);
+}
+
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  main().catch((error: unknown) => {
+    process.stderr.write(`release: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exitCode = 1;
+  });
+}

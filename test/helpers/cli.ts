@@ -1,0 +1,157 @@
+/**
+ * Helpers of the CLI and installer tests: build the client, run it as a subprocess, serve release folders and
+ * fake services on loopback (counting requests), validate --json output against schemas/cli.
+ */
+import { execFile, spawn } from 'node:child_process';
+import { createReadStream } from 'node:fs';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import { loadSchemas } from '../../src/schemas/registry.js';
+
+/** The repository root. */
+export const REPO = fileURLToPath(new URL('../..', import.meta.url));
+
+/** A finished subprocess. */
+export interface RunResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** A clean environment for the client: nothing inherited but PATH, a throw-away HOME and cache, no CI. */
+export function cliEnv(home: string, extra: Record<string, string | undefined> = {}): Record<string, string> {
+  const env: Record<string, string | undefined> = {
+    PATH: process.env.PATH,
+    HOME: home,
+    SYLLABUS_CACHE_DIR: join(home, 'cache'),
+    ...extra,
+  };
+  return Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined));
+}
+
+/** Runs `command args` to completion (never rejects on a non-zero exit). */
+export function runProcess(command: string, args: readonly string[], env: Record<string, string>, timeoutMs = 30_000): Promise<RunResult> {
+  return new Promise((resolve, reject) => {
+    execFile(command, [...args], { env, timeout: timeoutMs, encoding: 'utf8' }, (error, stdout, stderr) => {
+      if (!error) return resolve({ code: 0, stdout, stderr });
+      if (error.killed) return reject(new Error(`${command} ${args.join(' ')} timed out; stderr: ${stderr}`));
+      if (typeof error.code === 'number') return resolve({ code: error.code, stdout, stderr });
+      reject(error);
+    });
+  });
+}
+
+/** Runs the client bundle (`node <bundle> ...args`). */
+export function runCli(bundle: string, args: readonly string[], env: Record<string, string>): Promise<RunResult> {
+  return runProcess(process.execPath, [bundle, ...args], env);
+}
+
+/**
+ * Runs a command on a pseudo-terminal (util-linux `script`), so the client sees a TTY on stdout.
+ * @returns the exit code; the terminal output is discarded.
+ */
+export function runOnTty(command: readonly string[], env: Record<string, string>): Promise<number | null> {
+  const quoted = command.map((arg) => `'${arg.replace(/'/g, `'\\''`)}'`).join(' ');
+  return new Promise((resolve, reject) => {
+    const child = spawn('script', ['-qec', quoted, '/dev/null'], { env, stdio: ['ignore', 'ignore', 'ignore'] });
+    child.on('error', reject);
+    child.on('exit', (code) => resolve(code));
+  });
+}
+
+/** A temporary folder removed by the returned cleanup. */
+export async function tempDir(prefix: string): Promise<string> {
+  return mkdtemp(join(tmpdir(), `${prefix}-`));
+}
+
+/** Removes folders (afterAll). */
+export async function removeAll(paths: readonly string[]): Promise<void> {
+  await Promise.all(paths.map((p) => rm(p, { recursive: true, force: true })));
+}
+
+/** A loopback HTTP server that records every request. */
+export interface LoopbackServer {
+  url: string;
+  /** Every request seen, in order. */
+  requests: { method: string; path: string; headers: IncomingMessage['headers'] }[];
+  close(): Promise<void>;
+}
+
+/** Starts a loopback server on an ephemeral port with `handler`, recording requests. */
+export async function startLoopback(handler: (req: IncomingMessage, res: ServerResponse) => void | Promise<void>): Promise<LoopbackServer> {
+  const requests: LoopbackServer['requests'] = [];
+  const server: Server = createServer((req, res) => {
+    requests.push({ method: req.method ?? '', path: req.url ?? '', headers: req.headers });
+    void Promise.resolve(handler(req, res)).catch(() => res.destroy());
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/`,
+    requests,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** A static release server for `dir` (files directly in it), counting requests. */
+export function startReleaseServer(dir: string): Promise<LoopbackServer> {
+  return startLoopback(async (req, res) => {
+    const name = decodeURIComponent((req.url ?? '/').split('?')[0]!.replace(/^\//, ''));
+    if (!/^[A-Za-z0-9][A-Za-z0-9._+-]*$/.test(name)) return void res.writeHead(404).end();
+    const file = join(dir, name);
+    const info = await stat(file).catch(() => undefined);
+    if (!info?.isFile()) return void res.writeHead(404).end();
+    res.writeHead(200, { 'content-length': info.size });
+    createReadStream(file).pipe(res);
+  });
+}
+
+/** A port with nothing listening (bound then released). */
+export async function deadUrl(): Promise<string> {
+  const server = await startLoopback(() => undefined);
+  await server.close();
+  return server.url;
+}
+
+/** Flips one byte in the middle of a file (a tampered download of the same size). */
+export async function tamper(file: string): Promise<void> {
+  const data = await readFile(file);
+  const i = Math.floor(data.length / 2);
+  data[i] = data[i]! ^ 0xff;
+  await writeFile(file, data);
+}
+
+let ajv: Ajv2020 | undefined;
+
+/** Validates `value` against `schemas/<path>`; returns ajv's errors as text, or '' when valid. */
+export function schemaErrors(path: string, value: unknown): string {
+  if (!ajv) {
+    ajv = new Ajv2020({ allErrors: true, strict: false });
+    (addFormats as unknown as (a: Ajv2020) => void)(ajv);
+    for (const schema of loadSchemas().values()) ajv.addSchema(schema);
+  }
+  const id = `https://syllabus.example/schemas/${path}`;
+  const validate = ajv.getSchema(id);
+  if (!validate) throw new Error(`no schema ${id}`);
+  return validate(value) ? '' : ajv.errorsText(validate.errors);
+}
+
+/** Polls `condition` every 50 ms until it holds or `timeoutMs` passes. */
+export async function waitFor(condition: () => boolean | Promise<boolean>, timeoutMs = 15_000): Promise<boolean> {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    if (await condition()) return true;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return condition();
+}
