@@ -9,7 +9,14 @@
 import ipaddr from 'ipaddr.js';
 
 /** How an address was judged. */
-export type AddressVerdict = { allowed: true } | { allowed: false; reason: string };
+export type AddressVerdict =
+  | { allowed: true }
+  | {
+      allowed: false;
+      /** The `ipaddr.js` range name, e.g. `loopback`, `private`, `linkLocal`. */
+      range: string;
+      reason: string;
+    };
 
 /**
  * Judges one literal IP address.
@@ -18,7 +25,7 @@ export type AddressVerdict = { allowed: true } | { allowed: false; reason: strin
  */
 export function judgeAddress(address: string, allowLoopback = false): AddressVerdict {
   // Only canonical forms: the URL parser and DNS produce them; `1.2.3`-style shorthands are refused.
-  if (!ipaddr.IPv4.isValidFourPartDecimal(address) && !ipaddr.IPv6.isValid(address)) return { allowed: false, reason: `${address} is not an IP address` };
+  if (!ipaddr.IPv4.isValidFourPartDecimal(address) && !ipaddr.IPv6.isValid(address)) return { allowed: false, range: 'invalid', reason: `${address} is not an IP address` };
   let parsed = ipaddr.parse(address);
   if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) {
     parsed = (parsed as ipaddr.IPv6).toIPv4Address();
@@ -26,5 +33,5 @@ export function judgeAddress(address: string, allowLoopback = false): AddressVer
   const range = parsed.range();
   if (range === 'unicast') return { allowed: true };
   if (range === 'loopback' && allowLoopback) return { allowed: true };
-  return { allowed: false, reason: `${address} is a ${range} address` };
+  return { allowed: false, range, reason: `${address} is a ${range} address` };
 }

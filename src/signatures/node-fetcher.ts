@@ -80,7 +80,9 @@ export function createGuardedFetcher(options: GuardedFetcherOptions = {}): Direc
       if (addresses.length === 0) return { ok: false, reason: `${host} does not resolve` };
       for (const { address } of addresses) {
         const verdict = judgeAddress(address, allowInsecure);
-        if (!verdict.allowed) return { ok: false, reason: `refused: ${host} resolves to ${verdict.reason}` };
+        if (verdict.allowed) continue;
+        const reason = address === host ? verdict.reason : `${host} resolves to ${address}, a ${verdict.range} address`;
+        return { ok: false, reason: `refused: ${reason}` };
       }
       const chosen = addresses[0]!;
       return await request(url, host, chosen, { signal: controller.signal, maxBytes, userAgent });

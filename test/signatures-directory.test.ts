@@ -1,0 +1,293 @@
+/**
+ * The key-directory client against real HTTP servers on 127.0.0.1 (with the insecure-directory switch on, as
+ * in tests and local development), and its refusals with the switch off.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createGuardedFetcher, createNodeSignatureVerifier, type NodeSignatureVerifierOptions } from '../src/signatures/index.js';
+import { generateAgentKey, jwksHandler, signRequest, startDirectoryServer, type AgentKey, type DirectoryServer } from './fixtures/signatures/agent.js';
+
+const URL_ = 'https://catalog.example/v1/catalog';
+const CLIENT = { clientAddress: '198.51.100.20' };
+const WELL_KNOWN = '/.well-known/http-message-signatures-directory';
+
+let key: AgentKey;
+const servers: DirectoryServer[] = [];
+
+async function server(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<DirectoryServer> {
+  const s = await startDirectoryServer(handler);
+  servers.push(s);
+  return s;
+}
+
+beforeAll(async () => {
+  key = await generateAgentKey();
+});
+afterAll(async () => {
+  await Promise.all(servers.map((s) => s.close()));
+});
+
+/** A clock the test moves; signatures are made at its current time. */
+function clock(start = Math.floor(Date.now() / 1000)) {
+  let t = start;
+  return { now: () => t, advance: (s: number) => (t += s) };
+}
+
+function insecure(options: Partial<NodeSignatureVerifierOptions> = {}) {
+  return createNodeSignatureVerifier({ allowInsecureDirectories: true, ...options });
+}
+
+async function request(agent: string, created?: number, extra: Partial<Parameters<typeof signRequest>[1]> = {}) {
+  return new Request(URL_, { headers: await signRequest(URL_, { key, agent, created, ...extra }) });
+}
+
+describe('a directory on loopback (KEY_DIRECTORY_ALLOW_INSECURE on)', () => {
+  it('verifies against a good directory, requested at the well-known path with the directory media type', async () => {
+    let accept: string | undefined;
+    const good = await server((req, res) => {
+      accept = req.headers.accept;
+      jwksHandler([key.publicJwk])(req, res);
+    });
+    expect(await insecure().verify(await request(good.origin), CLIENT)).toMatchObject({ verified: true, agent: good.origin });
+    expect(good.hits).toEqual([WELL_KNOWN]);
+    expect(accept).toContain('application/http-message-signatures-directory+json');
+  });
+
+  it('accepts application/json too', async () => {
+    const s = await server((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
+      res.end(JSON.stringify({ keys: [key.publicJwk] }));
+    });
+    expect(await insecure().verify(await request(s.origin), CLIENT)).toMatchObject({ verified: true });
+  });
+
+  const failures: [string, (req: IncomingMessage, res: ServerResponse) => void, string][] = [
+    ['404', (_q, r) => r.writeHead(404).end('not here'), 'key directory unavailable: HTTP 404'],
+    ['500', (_q, r) => r.writeHead(500).end('boom'), 'key directory unavailable: HTTP 500'],
+    [
+      'garbage',
+      (_q, r) => r.writeHead(200, { 'content-type': 'application/json' }).end('{"keys": [ nope'),
+      'key directory unavailable: the directory is not JSON',
+    ],
+    [
+      'JSON that is not a JWKS',
+      (_q, r) => r.writeHead(200, { 'content-type': 'application/json' }).end('{"kty":"OKP"}'),
+      'key directory unavailable: the directory is not a JWK Set (no "keys" array)',
+    ],
+    ['an HTML page', (_q, r) => r.writeHead(200, { 'content-type': 'text/html' }).end('<html></html>'), 'key directory unavailable: unexpected content type "text/html"'],
+    [
+      'a declared body over 64 KiB',
+      (_q, r) => r.writeHead(200, { 'content-type': 'application/json', 'content-length': String(70_000) }).end('x'.repeat(70_000)),
+      'key directory unavailable: body larger than 65536 bytes',
+    ],
+    [
+      'a streamed body over 64 KiB (no Content-Length)',
+      (_q, r) => {
+        r.writeHead(200, { 'content-type': 'application/json' });
+        const chunk = ' '.repeat(16_384);
+        let sent = 0;
+        const more = () => {
+          if (sent++ > 64 || r.destroyed) return r.end();
+          r.write(chunk, more);
+        };
+        more();
+      },
+      'key directory unavailable: body larger than 65536 bytes',
+    ],
+    [
+      'a compressed body',
+      (_q, r) => r.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' }).end('x'),
+      'key directory unavailable: content coding "gzip" refused',
+    ],
+    [
+      'more than 64 keys',
+      (_q, r) => r.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ keys: Array.from({ length: 65 }, () => key.publicJwk) })),
+      'key directory unavailable: the directory holds more than 64 keys',
+    ],
+  ];
+
+  it.each(failures)('falls back for %s', async (_name, handler, reason) => {
+    const s = await server(handler);
+    expect(await insecure().verify(await request(s.origin), CLIENT)).toEqual({ verified: false, reason });
+  });
+
+  it('does not follow a redirect, not even to a good directory', async () => {
+    const good = await server(jwksHandler([key.publicJwk]));
+    const redirecting = await server((_q, r) => r.writeHead(302, { location: `${good.origin}${WELL_KNOWN}` }).end());
+    expect(await insecure().verify(await request(redirecting.origin), CLIENT)).toEqual({
+      verified: false,
+      reason: 'key directory unavailable: redirect refused (HTTP 302)',
+    });
+    expect(good.hits).toEqual([]);
+  });
+
+  it('gives up on a directory that does not answer within the total deadline (2 s by default)', async () => {
+    const slow = await server(() => {
+      /* never answers */
+    });
+    expect(await insecure().verify(await request(slow.origin), CLIENT)).toEqual({ verified: false, reason: 'key directory unavailable: timed out' });
+  });
+
+  it('gives up on a directory that sends its body too slowly (the deadline covers the body)', async () => {
+    const trickle = await server((_q, r) => {
+      r.writeHead(200, { 'content-type': 'application/json' });
+      r.write('{"keys":[');
+    });
+    const v = insecure({ fetch: { timeoutMs: 300 } });
+    expect(await v.verify(await request(trickle.origin), CLIENT)).toEqual({ verified: false, reason: 'key directory unavailable: timed out' });
+  });
+
+  it('reports a refused connection', async () => {
+    const gone = await startDirectoryServer(jwksHandler([key.publicJwk]));
+    await gone.close();
+    expect(await insecure().verify(await request(gone.origin), CLIENT)).toMatchObject({
+      verified: false,
+      reason: expect.stringMatching(/^key directory unavailable: connection failed/),
+    });
+  });
+});
+
+describe('caching', () => {
+  it('concurrent verifications share one fetch', async () => {
+    const s = await server((req, res) => setTimeout(() => jwksHandler([key.publicJwk])(req, res), 50));
+    const v = insecure();
+    const requests = await Promise.all(Array.from({ length: 10 }, () => request(s.origin)));
+    const results = await Promise.all(requests.map((r) => v.verify(r, CLIENT)));
+    expect(results.every((r) => r.verified)).toBe(true);
+    expect(s.hits).toHaveLength(1);
+  });
+
+  it('keeps a directory for its Cache-Control max-age, then fetches it again', async () => {
+    const s = await server(jwksHandler([key.publicJwk], { 'cache-control': 'public, max-age=120' }));
+    const c = clock();
+    const v = insecure({ now: c.now });
+    expect(await v.verify(await request(s.origin, c.now()), CLIENT)).toMatchObject({ verified: true });
+    c.advance(119);
+    expect(await v.verify(await request(s.origin, c.now()), CLIENT)).toMatchObject({ verified: true });
+    expect(s.hits).toHaveLength(1);
+    c.advance(2);
+    expect(await v.verify(await request(s.origin, c.now()), CLIENT)).toMatchObject({ verified: true });
+    expect(s.hits).toHaveLength(2);
+  });
+
+  it('clamps max-age to at least 1 minute and at most 24 hours, and uses 1 hour without one', async () => {
+    const cases: [string | undefined, number, number][] = [
+      ['max-age=5', 59, 61],
+      ['max-age=31536000', 86_399, 86_401],
+      ['no-store', 59, 61],
+      [undefined, 3_599, 3_601],
+    ];
+    for (const [cacheControl, stillCached, refetched] of cases) {
+      const s = await server(jwksHandler([key.publicJwk], cacheControl === undefined ? {} : { 'cache-control': cacheControl }));
+      const c = clock();
+      const v = insecure({ now: c.now });
+      await v.verify(await request(s.origin, c.now()), CLIENT);
+      c.advance(stillCached);
+      await v.verify(await request(s.origin, c.now()), CLIENT);
+      expect(s.hits, `${cacheControl}: cached at +${stillCached}s`).toHaveLength(1);
+      c.advance(refetched - stillCached);
+      await v.verify(await request(s.origin, c.now()), CLIENT);
+      expect(s.hits, `${cacheControl}: refetched at +${refetched}s`).toHaveLength(2);
+    }
+  });
+
+  it('remembers a failure for 5 minutes', async () => {
+    const s = await server((_q, r) => r.writeHead(500).end());
+    const c = clock();
+    const v = insecure({ now: c.now });
+    await v.verify(await request(s.origin, c.now()), CLIENT);
+    c.advance(299);
+    expect(await v.verify(await request(s.origin, c.now()), CLIENT)).toEqual({ verified: false, reason: 'key directory unavailable: HTTP 500' });
+    expect(s.hits).toHaveLength(1);
+    c.advance(2);
+    await v.verify(await request(s.origin, c.now()), CLIENT);
+    expect(s.hits).toHaveLength(2);
+  });
+
+  it('keeps using a directory whose refresh fails (an outage is not key removal), but drops a removed key at once', async () => {
+    let mode: 'good' | 'down' | 'rotated' = 'good';
+    const s = await server((req, res) => {
+      if (mode === 'down') return res.writeHead(503).end();
+      jwksHandler(mode === 'good' ? [key.publicJwk] : [], { 'cache-control': 'max-age=60' })(req, res);
+    });
+    const c = clock();
+    const v = insecure({ now: c.now });
+    expect(await v.verify(await request(s.origin, c.now()), CLIENT)).toMatchObject({ verified: true });
+    mode = 'down';
+    c.advance(61);
+    expect(await v.verify(await request(s.origin, c.now()), CLIENT)).toMatchObject({ verified: true });
+    expect(s.hits).toHaveLength(2);
+    mode = 'rotated';
+    c.advance(301);
+    expect(await v.verify(await request(s.origin, c.now()), CLIENT)).toEqual({ verified: false, reason: 'keyid is not in the key directory' });
+  });
+
+  it('lets one client address cause at most 5 new directory fetches a minute', async () => {
+    const s = await server(jwksHandler([key.publicJwk]));
+    const port = new URL(s.origin).port;
+    const c = clock();
+    // Six agent origins, all resolving to the loopback server.
+    const v = insecure({ now: c.now, fetch: { resolve: async () => [{ address: '127.0.0.1', family: 4 }] } });
+    const origins = Array.from({ length: 6 }, (_, i) => `http://agent${i}.test:${port}`);
+    const results = [];
+    for (const origin of origins) results.push(await v.verify(await request(origin, c.now()), CLIENT));
+    expect(results.slice(0, 5).every((r) => r.verified)).toBe(true);
+    expect(results[5]).toEqual({ verified: false, reason: 'too many new key directory fetches from this client address' });
+    // Another client is not affected, and the budget refills after a minute.
+    expect(await v.verify(await request(origins[5]!, c.now()), { clientAddress: '198.51.100.21' })).toMatchObject({ verified: true });
+    c.advance(60);
+    const origin7 = `http://agent7.test:${port}`;
+    expect(await v.verify(await request(origin7, c.now()), CLIENT)).toMatchObject({ verified: true });
+  });
+
+  it('connects to the address it checked, sending the agent host name', async () => {
+    let host: string | undefined;
+    const s = await server((req, res) => {
+      host = req.headers.host;
+      jwksHandler([key.publicJwk])(req, res);
+    });
+    const port = new URL(s.origin).port;
+    const v = insecure({ fetch: { resolve: async () => [{ address: '127.0.0.1', family: 4 }] } });
+    expect(await v.verify(await request(`http://directory.agent.test:${port}`), CLIENT)).toMatchObject({ verified: true });
+    expect(host).toBe(`directory.agent.test:${port}`);
+  });
+});
+
+describe('with the switch off (production)', () => {
+  it('refuses http:// agents, and https:// agents on loopback names and addresses, without connecting', async () => {
+    const s = await server(jwksHandler([key.publicJwk]));
+    const port = new URL(s.origin).port;
+    const v = createNodeSignatureVerifier();
+    expect(await v.verify(await request(s.origin), CLIENT)).toEqual({ verified: false, reason: 'the Signature-Agent URL is not https' });
+    expect(await v.verify(await request(`https://127.0.0.1:${port}`), CLIENT)).toEqual({
+      verified: false,
+      reason: 'key directory unavailable: refused: 127.0.0.1 is a loopback address',
+    });
+    expect(await v.verify(await request(`https://localhost:${port}`), CLIENT)).toMatchObject({
+      verified: false,
+      reason: expect.stringMatching(/^key directory unavailable: refused: localhost resolves to \S+, a loopback address$/),
+    });
+    expect(await v.verify(await request(`https://[::ffff:127.0.0.1]:${port}`), CLIENT)).toMatchObject({
+      verified: false,
+      reason: 'key directory unavailable: refused: ::ffff:7f00:1 is a loopback address',
+    });
+    expect(s.hits).toEqual([]);
+  });
+
+  it('refuses a host with any private address among its DNS answers', async () => {
+    const fetcher = createGuardedFetcher({
+      resolve: async () => [
+        { address: '93.184.215.14', family: 4 },
+        { address: '10.1.2.3', family: 4 },
+      ],
+    });
+    expect(await fetcher(`https://mixed.example${WELL_KNOWN}`)).toEqual({ ok: false, reason: 'refused: mixed.example resolves to 10.1.2.3, a private address' });
+  });
+
+  it('the insecure switch allows loopback only, never private or link-local ranges', async () => {
+    const fetcher = createGuardedFetcher({ allowInsecure: true });
+    expect(await fetcher(`http://169.254.169.254${WELL_KNOWN}`)).toEqual({ ok: false, reason: 'refused: 169.254.169.254 is a linkLocal address' });
+    expect(await fetcher(`http://10.0.0.1${WELL_KNOWN}`)).toEqual({ ok: false, reason: 'refused: 10.0.0.1 is a private address' });
+    expect(await fetcher(`http://[fd00::1]${WELL_KNOWN}`)).toEqual({ ok: false, reason: 'refused: fd00::1 is a uniqueLocal address' });
+  });
+});
