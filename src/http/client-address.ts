@@ -50,7 +50,8 @@ export function canonicalAddress(text: string): string | undefined {
  * @returns e.g. `203.0.113.7` or `2001:db8:1:2::/64`.
  */
 export function addressBucket(address: string): string {
-  if (!ipaddr.IPv6.isValid(address) || ipaddr.IPv4.isValidFourPartDecimal(address)) return address;
+  // Per request: IPv4 (no colon) costs nothing; only IPv6 is parsed.
+  if (!address.includes(':') || !ipaddr.IPv6.isValid(address)) return address;
   const v6 = ipaddr.IPv6.parse(address);
   if (v6.isIPv4MappedAddress()) return v6.toIPv4Address().toString();
   const parts = v6.parts.slice(0, 4).concat([0, 0, 0, 0]);
