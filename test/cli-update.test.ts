@@ -1,0 +1,159 @@
+/**
+ * `syllabus update` and the daily self-update, run from a real install (made by install.sh from a loopback
+ * release server) against loopback release servers built by `npm run release`'s code.
+ */
+import { cp, lstat, readdir, readlink, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildRelease } from '../scripts/release.js';
+import {
+  REPO, cliEnv, deadUrl, removeAll, runOnTty, runProcess, schemaErrors, startReleaseServer, tamper, tempDir, waitFor, type LoopbackServer,
+} from './helpers/cli.js';
+
+let work: string;
+const servers: LoopbackServer[] = [];
+let oldRelease: LoopbackServer; // serves 0.1.0
+let newRelease: LoopbackServer; // serves 0.2.0
+let tampered: LoopbackServer; // 0.2.0 with one archive byte flipped
+
+async function serveDir(dir: string): Promise<LoopbackServer> {
+  const server = await startReleaseServer(dir);
+  servers.push(server);
+  return server;
+}
+
+/** Installs 0.1.0 with install.sh into a fresh HOME. @returns HOME. */
+async function freshInstall(name: string): Promise<string> {
+  const home = join(work, name);
+  const r = await runProcess('sh', [join(REPO, 'install.sh'), oldRelease.url], cliEnv(home));
+  expect(r.stderr).toBe('');
+  expect(r.code).toBe(0);
+  return home;
+}
+
+const bin = (home: string): string => join(home, '.local', 'bin', 'syllabus');
+const root = (home: string): string => join(home, '.local', 'share', 'syllabus');
+
+beforeAll(async () => {
+  work = await tempDir('cli-update');
+  await buildRelease({ version: '0.1.0', out: join(work, 'rel-0.1.0') });
+  await buildRelease({ version: '0.2.0', out: join(work, 'rel-0.2.0') });
+  await cp(join(work, 'rel-0.2.0'), join(work, 'rel-tampered'), { recursive: true });
+  await tamper(join(work, 'rel-tampered', 'syllabus-0.2.0.tar.gz'));
+  oldRelease = await serveDir(join(work, 'rel-0.1.0'));
+  newRelease = await serveDir(join(work, 'rel-0.2.0'));
+  tampered = await serveDir(join(work, 'rel-tampered'));
+});
+
+afterAll(async () => {
+  await Promise.all(servers.map((s) => s.close()));
+  await removeAll([work]);
+});
+
+describe('syllabus update', () => {
+  it('refuses a tampered archive and keeps the old install working', async () => {
+    const home = await freshInstall('tampered');
+    const env = cliEnv(home, { SYLLABUS_RELEASE_URL: tampered.url });
+    const r = await runProcess(bin(home), ['update'], env);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/does not match the release manifest \(its SHA-256 is [0-9a-f]{64}, the manifest says [0-9a-f]{64}\); it was discarded and the installed version 0\.1\.0 is unchanged\.\n$/);
+    expect(await readlink(join(root(home), 'current'))).toBe('syllabus-0.1.0');
+    expect((await readdir(root(home))).sort()).toEqual(['current', 'syllabus-0.1.0']);
+    const still = await runProcess(bin(home), ['--version'], cliEnv(home));
+    expect(still).toMatchObject({ code: 0, stdout: '0.1.0\n' });
+  });
+
+  it('refuses a download whose size differs from the manifest', async () => {
+    const dir = join(work, 'rel-bigger');
+    await cp(join(work, 'rel-0.2.0'), dir, { recursive: true });
+    const manifest = JSON.parse(await readFile(join(dir, 'latest.json'), 'utf8')) as { size: number };
+    await writeFile(join(dir, 'latest.json'), JSON.stringify({ ...manifest, size: manifest.size - 10 }));
+    const server = await serveDir(dir);
+    const home = await freshInstall('size');
+    const r = await runProcess(bin(home), ['update', '--json'], cliEnv(home, { SYLLABUS_RELEASE_URL: server.url }));
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain('more than the');
+    expect(await readlink(join(root(home), 'current'))).toBe('syllabus-0.1.0');
+  });
+
+  it('--check reports a newer release without installing it', async () => {
+    const home = await freshInstall('check');
+    const r = await runProcess(bin(home), ['update', '--check', '--json'], cliEnv(home, { SYLLABUS_RELEASE_URL: newRelease.url }));
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(schemaErrors('cli/update.schema.json', out)).toBe('');
+    expect(out).toEqual({
+      current: '0.1.0', latest: '0.2.0', manifest: `${newRelease.url}latest.json`, newer: true, installed: false, installDir: null, previous: null,
+    });
+    expect(await readlink(join(root(home), 'current'))).toBe('syllabus-0.1.0');
+  });
+
+  it('installs a newer release atomically, keeps the previous one, and is then up to date', async () => {
+    const home = await freshInstall('good');
+    const env = cliEnv(home, { SYLLABUS_RELEASE_URL: newRelease.url });
+    const r = await runProcess(bin(home), ['update', '--json'], env);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(schemaErrors('cli/update.schema.json', out)).toBe('');
+    expect(out).toMatchObject({ current: '0.1.0', latest: '0.2.0', newer: true, installed: true, previous: '0.1.0' });
+    expect(await readlink(join(root(home), 'current'))).toBe('syllabus-0.2.0');
+    expect(await readlink(join(root(home), 'previous'))).toBe('syllabus-0.1.0');
+    expect((await readdir(root(home))).filter((f) => f.startsWith('.'))).toEqual([]);
+    expect(await runProcess(bin(home), ['--version'], env)).toMatchObject({ code: 0, stdout: '0.2.0\n' });
+
+    const again = await runProcess(bin(home), ['update'], env);
+    expect(again).toMatchObject({ code: 0, stdout: 'syllabus 0.2.0 is up to date (the newest release is 0.2.0).\n' });
+  });
+
+  it('from a source checkout, explains that it cannot replace itself', async () => {
+    const home = join(work, 'source');
+    const r = await runProcess(process.execPath, [join(REPO, 'node_modules', 'tsx', 'dist', 'cli.mjs'), join(REPO, 'src', 'cli', 'main.ts'), 'update'], cliEnv(home, { SYLLABUS_RELEASE_URL: newRelease.url }));
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('was not installed by install.sh');
+  });
+});
+
+describe('daily self-update', () => {
+  it('never runs off a terminal, never with SYLLABUS_NO_UPDATE=1 (zero requests), and otherwise installs in the background', async () => {
+    const home = await freshInstall('daily');
+    const service = await deadUrl(); // the command itself fails fast; only the background check matters
+    const offTty = await serveDir(join(work, 'rel-0.2.0'));
+    const noUpdate = await serveDir(join(work, 'rel-0.2.0'));
+    const allowed = await serveDir(join(work, 'rel-0.2.0'));
+
+    // stdout is a pipe here: no check.
+    const piped = await runProcess(bin(home), ['version'], cliEnv(home, { SYLLABUS_BASE_URL: service, SYLLABUS_RELEASE_URL: offTty.url }));
+    expect(piped.code).toBe(0);
+    // On a terminal but switched off.
+    const off = await runOnTty([bin(home), 'version'], cliEnv(home, { SYLLABUS_BASE_URL: service, SYLLABUS_RELEASE_URL: noUpdate.url, SYLLABUS_NO_UPDATE: '1' }));
+    expect(off).toBe(0);
+    const offDoctor = await runOnTty([bin(home), 'doctor'], cliEnv(home, { SYLLABUS_BASE_URL: service, SYLLABUS_RELEASE_URL: noUpdate.url, SYLLABUS_NO_UPDATE: '1' }));
+    expect(offDoctor).toBe(1);
+    // In CI: no check either.
+    const ci = await runOnTty([bin(home), 'version'], cliEnv(home, { SYLLABUS_BASE_URL: service, SYLLABUS_RELEASE_URL: noUpdate.url, CI: 'true' }));
+    expect(ci).toBe(0);
+
+    // On a terminal, allowed: the detached check installs 0.2.0 after the command has exited.
+    const on = await runOnTty([bin(home), 'version'], cliEnv(home, { SYLLABUS_BASE_URL: service, SYLLABUS_RELEASE_URL: allowed.url }));
+    expect(on).toBe(0);
+    const installed = await waitFor(async () => (await readlink(join(root(home), 'current')).catch(() => '')) === 'syllabus-0.2.0', 20_000);
+    expect(installed).toBe(true);
+    expect(allowed.requests.map((q) => q.path)).toEqual(['/latest.json', '/syllabus-0.2.0.tar.gz']);
+
+    // The runs that must not check made no request at all (the allowed run proves such a check would have arrived).
+    expect(offTty.requests).toEqual([]);
+    expect(noUpdate.requests).toEqual([]);
+
+    // At most once a day: another run on a terminal does not check again.
+    const laterSameDay = await serveDir(join(work, 'rel-0.2.0'));
+    expect(await runOnTty([bin(home), 'version'], cliEnv(home, { SYLLABUS_BASE_URL: service, SYLLABUS_RELEASE_URL: laterSameDay.url }))).toBe(0);
+    const doctor = await runProcess(bin(home), ['doctor', '--json'], cliEnv(home, { SYLLABUS_BASE_URL: service, SYLLABUS_RELEASE_URL: laterSameDay.url }));
+    const lastCheck = (JSON.parse(doctor.stdout) as { checks: { name: string; detail: string }[] }).checks.find((c) => c.name === 'last-update-check')!;
+    expect(lastCheck.detail).toMatch(/: installed$/);
+    expect(laterSameDay.requests.map((q) => q.path)).toEqual(['/latest.json']); // doctor's update-source check only
+    await lstat(join(root(home), 'previous'));
+  });
+});
