@@ -1,0 +1,69 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { codeDigest, DigestFileError, parseDigests } from './digests.js';
+import { ReferralStore } from './store.js';
+
+const dirs: string[] = [];
+afterAll(async () => {
+  for (const d of dirs) await rm(d, { recursive: true, force: true });
+});
+
+describe('referral digests', () => {
+  it('digests a code as sha256sum does', () => {
+    expect(codeDigest('WELCOME-2026')).toBe('e0bd023f859de583d9894d6513c2cd61b78777855939e437eb026d18c5f4bc4a');
+  });
+
+  it('parses digests, skipping comments and blanks, and reports every bad line', () => {
+    const d = codeDigest('abcd');
+    expect([...parseDigests(`# c\n\n ${d.toUpperCase()} \r\n`, 'f.txt')]).toEqual([d]);
+    try {
+      parseDigests(`${d}\nWELCOME-2026\n${d}x\n`, 'f.txt');
+      expect.unreachable();
+    } catch (e) {
+      expect(e).toBeInstanceOf(DigestFileError);
+      expect((e as DigestFileError).problems).toEqual([
+        'f.txt:2: not a SHA-256 hex digest (64 hex digits): "WELCOME-2026"',
+        `f.txt:3: not a SHA-256 hex digest (64 hex digits): "${d}x"`,
+      ]);
+    }
+  });
+
+  it('the shipped sample file holds the README codes', async () => {
+    const store = new ReferralStore(join(import.meta.dirname, '../../referrals.sample.txt'));
+    expect(await store.load()).toBe(3);
+    for (const code of ['WELCOME-2026', 'WELCOME-2024', 'SYLLABUS_FRIENDS']) expect(store.isValid(code)).toBe(true);
+    expect(store.isValid('welcome-2026')).toBe(false);
+  });
+
+  it('reloads on change and keeps the previous set when the new file is bad', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'referrals-'));
+    dirs.push(dir);
+    const file = join(dir, 'codes.txt');
+    await writeFile(file, `${codeDigest('FIRST-CODE')}\n`);
+    const store = new ReferralStore(file);
+    await store.load();
+    const events: Array<string | undefined> = [];
+    let notify: () => void = () => {};
+    await store.watch({ onReload: (err) => { events.push(err); notify(); } });
+    const next = () => new Promise<void>((r) => { notify = r; });
+
+    let reloaded = next();
+    await writeFile(file, `${codeDigest('SECOND-CODE')}\n`);
+    await reloaded;
+    expect(store.isValid('SECOND-CODE')).toBe(true);
+    expect(store.isValid('FIRST-CODE')).toBe(false);
+
+    reloaded = next();
+    await writeFile(file, 'garbage\n');
+    await reloaded;
+    expect(events.at(-1)).toMatch(/codes\.txt:1: not a SHA-256 hex digest/);
+    expect(store.isValid('SECOND-CODE')).toBe(true);
+    await store.close();
+  });
+
+  it('says which file it could not read', async () => {
+    await expect(new ReferralStore('/nonexistent/codes.txt').load()).rejects.toThrow('/nonexistent/codes.txt: cannot read the referral digests file (ENOENT)');
+  });
+});

@@ -1,0 +1,90 @@
+/**
+ * The set of valid referral digests, read from `REFERRALS_FILE` at start-up and reloaded when the file
+ * changes (like content). A reload that fails keeps the previous set and is reported (logs, `/health`).
+ */
+import { readFile } from 'node:fs/promises';
+import { watch, type FSWatcher } from 'chokidar';
+import type { ReferralLookup } from '../http/referrals.js';
+import { codeDigest, parseDigests } from './digests.js';
+
+/** Options of {@link ReferralStore.watch}. */
+export interface ReferralWatchOptions {
+  /**
+   * Quiet period after the last change before reloading, in milliseconds (default 100, at least 60):
+   * chokidar drops a change event that follows another within 50 ms, so the reload must read the file after
+   * that window to see the dropped change.
+   */
+  debounceMs?: number;
+  /** Called after each reload attempt: `undefined` on success, otherwise the error message. */
+  onReload?: (error: string | undefined, count: number) => void;
+}
+
+/** Holds the digests; see the module comment. */
+export class ReferralStore implements ReferralLookup {
+  readonly path: string;
+  #digests: ReadonlySet<string> = new Set();
+  #watcher: FSWatcher | undefined;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(path: string) {
+    this.path = path;
+  }
+
+  /**
+   * Reads the file and replaces the set (one assignment).
+   * @returns the number of digests loaded.
+   * @throws Error (with the path) when the file cannot be read; DigestFileError when lines are malformed.
+   */
+  async load(): Promise<number> {
+    let text: string;
+    try {
+      text = await readFile(this.path, 'utf8');
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code ?? String(error);
+      throw new Error(`${this.path}: cannot read the referral digests file (${code}); set REFERRALS_FILE to a readable file`);
+    }
+    const digests = parseDigests(text, this.path);
+    this.#digests = digests;
+    return digests.size;
+  }
+
+  /** Number of valid codes. */
+  get size(): number {
+    return this.#digests.size;
+  }
+
+  /** Whether `code` is valid: its digest is in the set. */
+  isValid(code: string): boolean {
+    return this.#digests.has(codeDigest(code));
+  }
+
+  /**
+   * Reloads on every change of the file (also when it is replaced by a rename), debounced.
+   * @returns a promise that resolves once the watcher is ready (changes before that may be missed).
+   */
+  watch(opts: ReferralWatchOptions = {}): Promise<void> {
+    if (this.#watcher) return Promise.resolve();
+    const debounceMs = Math.max(60, opts.debounceMs ?? 100);
+    const reload = () => {
+      this.load().then(
+        (n) => opts.onReload?.(undefined, n),
+        (error: unknown) => opts.onReload?.(error instanceof Error ? error.message : String(error), this.size),
+      );
+    };
+    this.#watcher = watch(this.path, { ignoreInitial: true, atomic: true });
+    this.#watcher.on('all', () => {
+      clearTimeout(this.#timer);
+      this.#timer = setTimeout(reload, debounceMs);
+    });
+    this.#watcher.on('error', (error: unknown) => opts.onReload?.(`watching ${this.path}: ${String(error)}`, this.size));
+    const watcher = this.#watcher;
+    return new Promise((resolve) => watcher.once('ready', () => resolve()));
+  }
+
+  /** Stops watching. */
+  async close(): Promise<void> {
+    clearTimeout(this.#timer);
+    await this.#watcher?.close();
+    this.#watcher = undefined;
+  }
+}
