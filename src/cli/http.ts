@@ -118,6 +118,7 @@ export function describeNetworkError(error: unknown, timeoutMs: number): string 
     case 'ENETUNREACH':
       return 'the network cannot reach that host';
     default:
+      if (err?.cause?.message === 'bad port') return 'that port is one fetch refuses to use (a "bad port" such as 1, 25 or 6000)';
       if (typeof code === 'string' && /CERT|SSL|TLS/.test(code)) return `its TLS certificate was not accepted (${code})`;
       return code ? `the request failed (${code})` : `the request failed (${err?.cause?.message ?? err?.message ?? 'unknown error'})`;
   }
