@@ -72,7 +72,7 @@ export function page(o: PageOptions): string {
 <a class="skip" href="#main">Skip to content</a>
 <header class="site-header">
 <div class="wrap">
-<a class="brand" href="/"><span class="brand-mark" aria-hidden="true">S</span>Syllabus</a>
+<a class="brand" href="/"><img src="${ICON_PATH}" alt="" width="26" height="26">Syllabus</a>
 <nav class="site-nav" aria-label="Main"><ul>${nav}</ul></nav>
 </div>
 </header>

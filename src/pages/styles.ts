@@ -102,8 +102,7 @@ code { font-family: ui-monospace, "SF Mono", Menlo, Consolas, "Liberation Mono",
   gap: .5rem 1.5rem; padding-block: .8rem; }
 .brand { display: inline-flex; align-items: center; gap: .55rem; font-weight: 750; font-size: 1.2rem;
   color: var(--ink); text-decoration: none; letter-spacing: -.01em; }
-.brand-mark { width: 1.6rem; height: 1.6rem; border-radius: 7px; display: inline-grid; place-items: center;
-  background: linear-gradient(135deg, #3572a5, #7a4fd0); color: #ffffff; font-size: .95rem; }
+.brand img { width: 1.6rem; height: 1.6rem; display: block; }
 .site-nav ul { display: flex; flex-wrap: wrap; gap: .25rem; list-style: none; margin: 0; padding: 0; }
 .site-nav a { display: block; padding: .4rem .75rem; border-radius: 999px; color: var(--ink); text-decoration: none;
   font-weight: 550; }
@@ -138,9 +137,8 @@ code { font-family: ui-monospace, "SF Mono", Menlo, Consolas, "Liberation Mono",
   list-style: none; margin: 0; padding: 0; }
 .course-card { position: relative; display: flex; flex-direction: column; background: var(--surface);
   border: 1px solid var(--line); border-radius: var(--radius); box-shadow: var(--shadow); overflow: hidden;
-  padding: 1.6rem 1.4rem 1.2rem; }
-.course-card::before { content: ""; position: absolute; inset: 0 0 auto; height: .5rem; background: var(--course); }
-.course-card.is-soon::before { background: repeating-linear-gradient(-45deg, var(--course) 0 .5rem, transparent .5rem 1rem); }
+  padding: 1.2rem 1.4rem 1.2rem; border-top: .5rem solid var(--course); }
+.course-card.is-soon { border-top-style: dashed; }
 .course-card:hover { border-color: var(--course); }
 .course-card:has(.card-link:focus-visible) { outline: 3px solid var(--focus); outline-offset: 3px; }
 .course-card .card-link:focus-visible { outline: none; }
@@ -242,8 +240,10 @@ code { font-family: ui-monospace, "SF Mono", Menlo, Consolas, "Liberation Mono",
   main { padding-block: 1.25rem 2.5rem; }
   .site-header .wrap { padding-block: .6rem; }
   .site-nav { flex-basis: 100%; }
-  .site-nav ul { justify-content: space-between; }
-  .site-nav a { padding: .3rem .7rem; }
+  .wrap { padding-inline: 1rem; }
+  .site-nav ul { justify-content: space-between; gap: 0; }
+  .site-nav a { padding: .3rem .5rem; font-size: .92rem; }
+  .lead { font-size: 1.05rem; }
   .course-card, .klass, .entry, .item { padding-inline: 1.1rem; }
   .lesson { grid-template-columns: 1.9rem 1fr; }
 }
