@@ -240,6 +240,41 @@ describe('caching', () => {
     expect(await v.verify(await request(origin7, c.now()), CLIENT)).toMatchObject({ verified: true });
   });
 
+  it('counts IPv6 clients per /64 for that budget', async () => {
+    const s = await server(jwksHandler([key.publicJwk]));
+    const port = new URL(s.origin).port;
+    const v = insecure({ fetch: { resolve: async () => [{ address: '127.0.0.1', family: 4 }] } });
+    const results = [];
+    for (let i = 0; i < 6; i++) {
+      results.push(await v.verify(await request(`http://v6agent${i}.test:${port}`), { clientAddress: `2001:db8:7:7::${i + 1}` }));
+    }
+    expect(results.map((r) => r.verified)).toEqual([true, true, true, true, true, false]);
+  });
+
+  it('bounds concurrent host name lookups; a fetch refused for that is not remembered as a failure', async () => {
+    let release: () => void = () => {};
+    const hanging = new Promise<void>((resolve) => (release = resolve));
+    const fetcher = createGuardedFetcher({
+      allowInsecure: true,
+      timeoutMs: 200,
+      resolve: async () => {
+        await hanging;
+        return [{ address: '127.0.0.1', family: 4 }];
+      },
+    });
+    const first = await Promise.all([fetcher(`http://a.test${WELL_KNOWN}`), fetcher(`http://b.test${WELL_KNOWN}`)]);
+    expect(first).toEqual([
+      { ok: false, reason: 'timed out' },
+      { ok: false, reason: 'timed out' },
+    ]);
+    // Both lookups still occupy their slots after the deadline gave up on them.
+    expect(await fetcher(`http://c.test${WELL_KNOWN}`)).toEqual({ ok: false, reason: 'too many host name lookups in progress', transient: true });
+    release();
+    await hanging;
+    await new Promise((r) => setTimeout(r, 10));
+    expect(await fetcher(`http://c.test:1${WELL_KNOWN}`)).toMatchObject({ ok: false, reason: expect.stringMatching(/^connection failed/) });
+  });
+
   it('connects to the address it checked, sending the agent host name', async () => {
     let host: string | undefined;
     const s = await server((req, res) => {

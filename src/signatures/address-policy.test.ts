@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { judgeAddress } from './address-policy.js';
+import { clientBucket, judgeAddress } from './address-policy.js';
 
 describe('judgeAddress', () => {
   it.each(['93.184.215.14', '8.8.8.8', '2606:4700:4700::1111', '::ffff:8.8.8.8'])('allows public unicast %s', (address) => {
@@ -40,5 +40,16 @@ describe('judgeAddress', () => {
     for (const address of ['1.2.3', '0x7f.1', '017700000001', 'localhost', '']) {
       expect(judgeAddress(address)).toMatchObject({ allowed: false, range: 'invalid' });
     }
+  });
+});
+
+describe('clientBucket', () => {
+  it('counts an IPv6 client as its /64, and IPv4 (also mapped) as itself', () => {
+    expect(clientBucket('2001:db8:1:2:aaaa::1')).toBe('2001:db8:1:2::/64');
+    expect(clientBucket('2001:db8:1:2:ffff:ffff:ffff:ffff')).toBe('2001:db8:1:2::/64');
+    expect(clientBucket('2001:db8:1:3::1')).toBe('2001:db8:1:3::/64');
+    expect(clientBucket('198.51.100.7')).toBe('198.51.100.7');
+    expect(clientBucket('::ffff:198.51.100.7')).toBe('198.51.100.7');
+    expect(clientBucket('unknown')).toBe('unknown');
   });
 });

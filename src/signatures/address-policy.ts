@@ -35,3 +35,14 @@ export function judgeAddress(address: string, allowLoopback = false): AddressVer
   if (range === 'loopback' && allowLoopback) return { allowed: true };
   return { allowed: false, range, reason: `${address} is a ${range} address` };
 }
+
+/**
+ * The unit a client address is charged as for directory fetches: an IPv6 address counts as its /64 (one host
+ * usually holds a whole /64), anything else (IPv4, IPv4-mapped IPv6, a non-IP label) as itself.
+ */
+export function clientBucket(clientAddress: string): string {
+  if (!ipaddr.IPv6.isValid(clientAddress)) return clientAddress;
+  const address = ipaddr.IPv6.parse(clientAddress);
+  if (address.isIPv4MappedAddress()) return address.toIPv4Address().toString();
+  return `${address.parts.slice(0, 4).map((p) => p.toString(16)).join(':')}::/64`;
+}

@@ -7,13 +7,19 @@
  */
 import { LRUCache } from 'lru-cache';
 import type { Verifier } from 'http-message-sig';
+import { clientBucket } from './address-policy.js';
 import { importVerifier, readDirectoryKey, type DirectoryKey } from './keys.js';
 
 /** The well-known path of an HTTP Message Signatures directory. */
 export const DIRECTORY_PATH = '/.well-known/http-message-signatures-directory';
 
-/** What a fetch of a directory URL produced: the body of a 200 response, or why there is none. */
-export type FetchedDirectory = { ok: true; body: string; cacheControl: string | null } | { ok: false; reason: string };
+/**
+ * What a fetch of a directory URL produced: the body of a 200 response, or why there is none. A failure marked
+ * `transient` says nothing about the directory (the fetcher was busy) and is not remembered.
+ */
+export type FetchedDirectory =
+  | { ok: true; body: string; cacheControl: string | null }
+  | { ok: false; reason: string; transient?: boolean };
 
 /**
  * Fetches one directory URL. Must enforce the transport rules (scheme, address, redirects, time and size
@@ -44,7 +50,7 @@ export interface KeyDirectoryClientOptions {
   maxDirectories?: number;
   /** Most directory fetches running at once. Default 32. */
   maxInFlight?: number;
-  /** New directory fetches one client address may cause per 60 s. Default 5. */
+  /** New directory fetches one client address (an IPv6 /64) may cause per 60 s. Default 5. */
   fetchesPerClientPerMinute?: number;
   /** Most client addresses tracked for that budget. Default 10 000. */
   maxTrackedClients?: number;
@@ -67,7 +73,7 @@ interface CachedDirectory {
   usableUntil: number;
 }
 
-type LoadResult = { ok: true; directory: CachedDirectory } | { ok: false; reason: string };
+type LoadResult = { ok: true; directory: CachedDirectory } | { ok: false; reason: string; transient?: boolean };
 
 /** Counters of what the client did, for tests and diagnostics. */
 export interface KeyDirectoryStats {
@@ -157,10 +163,11 @@ export class KeyDirectoryClient {
   /** Whether a new fetch may start for this client now; charges its budget when it may. */
   #admit(clientAddress: string, now: number): string | undefined {
     if (this.#inFlight.size >= this.#maxInFlight) return 'too many key directory fetches in progress';
-    let budget = this.#clientBudgets.get(clientAddress);
+    const bucket = clientBucket(clientAddress);
+    let budget = this.#clientBudgets.get(bucket);
     if (budget === undefined || now - budget.windowStart >= 60) {
       budget = { windowStart: now, count: 0 };
-      this.#clientBudgets.set(clientAddress, budget);
+      this.#clientBudgets.set(bucket, budget);
     }
     if (budget.count >= this.#perClient) return 'too many new key directory fetches from this client address';
     budget.count++;
@@ -179,7 +186,7 @@ export class KeyDirectoryClient {
     if (result.ok) {
       this.#directories.set(url, result.directory);
       this.#failures.delete(url);
-    } else {
+    } else if (result.transient !== true) {
       this.#failures.set(url, { reason: result.reason, until: this.#now() + this.#failureTtl });
     }
     return result;

@@ -39,6 +39,12 @@ export interface GuardedFetcherOptions {
   resolve?: (host: string) => Promise<ResolvedAddress[]>;
   /** `User-Agent` sent with directory requests. */
   userAgent?: string;
+  /**
+   * Most host-name lookups running at once. `dns.lookup` runs on libuv's small thread pool (4 threads by
+   * default, shared with file access) and cannot be cancelled, so a slow name must not occupy all of it.
+   * Past the bound a fetch fails as transient (not remembered). Default 2.
+   */
+  maxConcurrentLookups?: number;
 }
 
 const MEDIA_TYPES = new Set(['application/http-message-signatures-directory+json', 'application/json']);
@@ -50,6 +56,8 @@ export function createGuardedFetcher(options: GuardedFetcherOptions = {}): Direc
   const maxBytes = options.maxBytes ?? 65_536;
   const resolve = options.resolve ?? ((host: string) => dnsLookup(host, { all: true, verbatim: true }));
   const userAgent = options.userAgent ?? 'syllabus-catalog key-directory-client';
+  const maxLookups = options.maxConcurrentLookups ?? 2;
+  let pendingLookups = 0;
 
   return async (rawUrl: string): Promise<FetchedDirectory> => {
     let url: URL;
@@ -71,8 +79,12 @@ export function createGuardedFetcher(options: GuardedFetcherOptions = {}): Direc
       if (isIP(host) !== 0) {
         addresses = [{ address: host, family: isIP(host) }];
       } else {
+        if (pendingLookups >= maxLookups) return { ok: false, reason: 'too many host name lookups in progress', transient: true };
+        pendingLookups++;
+        // The slot is held until the lookup really ends, even when the deadline gives up on it earlier.
+        const lookup = resolve(host).finally(() => pendingLookups--);
         try {
-          addresses = await abortable(resolve(host), controller.signal);
+          addresses = await abortable(lookup, controller.signal);
         } catch {
           return { ok: false, reason: controller.signal.aborted ? 'timed out' : `${host} does not resolve` };
         }
