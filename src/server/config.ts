@@ -47,10 +47,15 @@ export interface Config {
   referralsFile: string;
   /** Public origin (and optional path prefix) of the service, no trailing slash (`PUBLIC_BASE_URL`). */
   publicBaseUrl: string;
+  /** Whether `PUBLIC_BASE_URL` was set (otherwise `publicBaseUrl` is the local default, and the OpenAPI
+   * document's server stays relative so it works on any port). */
+  publicBaseUrlSet: boolean;
   /** Minimum level of log lines written (`LOG_LEVEL`). */
   logLevel: LogLevel;
   /** Trusted proxies (`TRUST_PROXY`). */
   trustProxy: TrustProxy;
+  /** The forwarding header the trusted proxies write (`TRUST_PROXY_HEADER`: `x-forwarded-for` or `forwarded`). */
+  trustProxyHeader: 'x-forwarded-for' | 'forwarded';
   /** Budgets (`RATE_LIMIT_VERIFIED`, `…_DECLARED`, `…_BROWSER`, `…_ANONYMOUS`, `…_REFERRALS`). */
   rateLimits: RateLimits;
   /** Bucket store (`RATE_LIMIT_STORE`). */
@@ -137,6 +142,10 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
   else problems.push(`LOG_LEVEL: ${JSON.stringify(levelRaw)} is not one of ${LOG_LEVELS.join(', ')}`);
 
   const trustProxy = parseTrustProxy(get('TRUST_PROXY'), problems);
+  const headerRaw = (get('TRUST_PROXY_HEADER') ?? 'x-forwarded-for').toLowerCase();
+  let trustProxyHeader: Config['trustProxyHeader'] = 'x-forwarded-for';
+  if (headerRaw === 'x-forwarded-for' || headerRaw === 'forwarded') trustProxyHeader = headerRaw;
+  else problems.push(`TRUST_PROXY_HEADER: ${JSON.stringify(headerRaw)} is neither x-forwarded-for nor forwarded`);
 
   const perMinuteMax = 1_000_000_000;
   const rateLimits: RateLimits = {
@@ -165,8 +174,10 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     contentDir,
     referralsFile,
     publicBaseUrl,
+    publicBaseUrlSet: get('PUBLIC_BASE_URL') !== undefined,
     logLevel,
     trustProxy,
+    trustProxyHeader,
     rateLimits,
     rateLimitStore,
     workers,

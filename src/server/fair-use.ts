@@ -4,7 +4,7 @@
  * Node-only because of the Redis client; the steps themselves are runtime-neutral.
  */
 import type { RequestContext, RequestHandler } from '@hattip/compose';
-import { clientAddressStep, type ForwardingHeader } from '../http/client-address.js';
+import { clientAddressStep } from '../http/client-address.js';
 import { clientKindStep, type SignatureVerifier } from '../http/client-kind.js';
 import type { RateLimitState } from '../http/locals.js';
 import { MemoryStore } from '../http/ratelimit/memory-store.js';
@@ -34,8 +34,6 @@ export interface FairUseDeps {
   verify?: SignatureVerifier;
   /** The 429 body (e.g. `refuseWithPage` for HTML pages); default JSON. */
   refuse?: (ctx: RequestContext, state: RateLimitState) => Response | Promise<Response>;
-  /** The header trusted proxies write (default `x-forwarded-for`). */
-  forwardingHeader?: ForwardingHeader;
   /**
    * Whether the rate-limit step adds the RateLimit fields to later steps' responses itself (default `false`:
    * the app's response assembly adds them from `ctx.locals.rateLimit`).
@@ -44,11 +42,12 @@ export interface FairUseDeps {
 }
 
 /**
- * Builds the fair-use steps from the configuration (`TRUST_PROXY`, `RATE_LIMIT_*`, `RATE_LIMIT_STORE`).
+ * Builds the fair-use steps from the configuration (`TRUST_PROXY`, `TRUST_PROXY_HEADER`, `RATE_LIMIT_*`,
+ * `RATE_LIMIT_STORE`).
  * With Redis it waits up to 2 s for the first connection, then starts anyway (counting locally until Redis answers).
  */
 export async function createFairUse(
-  config: Pick<Config, 'trustProxy' | 'rateLimits' | 'rateLimitStore'>,
+  config: Pick<Config, 'trustProxy' | 'trustProxyHeader' | 'rateLimits' | 'rateLimitStore'>,
   deps: FairUseDeps,
 ): Promise<FairUse> {
   const report = deps.reportHealth ?? (() => {});
@@ -62,7 +61,7 @@ export async function createFairUse(
       : new MemoryStore();
   report(storeHealthFields(store.health()));
   return {
-    clientAddress: clientAddressStep({ trustProxy: config.trustProxy, header: deps.forwardingHeader }),
+    clientAddress: clientAddressStep({ trustProxy: config.trustProxy, header: config.trustProxyHeader }),
     clientKind: clientKindStep({
       verify: deps.verify,
       onVerifierError: (error, ctx) =>
