@@ -169,7 +169,7 @@ async function installChecks(ctx: CliContext): Promise<Check[]> {
     const root = defaultInstallRoot(ctx.env);
     const folder = await writableFolder(root);
     checks.push(
-      check('install-folder', folder.ok, `running from ${dirname(runningModulePath())} (not an install.sh install); ${folder.detail}`),
+      check('install-folder', folder.ok, `running from ${process.argv[1] ?? runningModulePath()} (not an install.sh install); ${folder.detail}`),
     );
   }
 
