@@ -10,10 +10,15 @@ export type HealthFields = Readonly<Record<string, string>>;
 
 const encoder = new TextEncoder();
 
+/** Fields read when `/health` is asked (e.g. the rate-limit store's availability); must be cheap and never throw. */
+export type HealthProvider = () => Record<string, string>;
+
 /** Holds the `/health` body. */
 export class HealthReport {
   #fields: Record<string, string>;
   #body: Uint8Array;
+  readonly #providers: HealthProvider[] = [];
+  #provided: Record<string, string> = {};
 
   /** @param initial fields besides `status`, which is always `"ok"` while the instance serves. */
   constructor(initial: Record<string, string> = {}) {
@@ -34,13 +39,37 @@ export class HealthReport {
     this.#body = encoder.encode(JSON.stringify(this.#fields));
   }
 
+  /** Adds fields computed on each `/health` request; the body is re-serialised only when they change. */
+  addProvider(provider: HealthProvider): void {
+    this.#providers.push(provider);
+  }
+
   /** The current fields. */
   get fields(): HealthFields {
+    this.#refresh();
     return this.#fields;
   }
 
   /** The current body, UTF-8 JSON. */
   get body(): Uint8Array {
+    this.#refresh();
     return this.#body;
+  }
+
+  #refresh(): void {
+    if (this.#providers.length === 0) return;
+    let changed = false;
+    const provided: Record<string, string> = {};
+    for (const provider of this.#providers) {
+      for (const [k, v] of Object.entries(provider())) {
+        if (k === 'status' || typeof v !== 'string') continue;
+        provided[k] = v;
+        if (this.#provided[k] !== v) changed = true;
+      }
+    }
+    if (!changed && Object.keys(provided).length === Object.keys(this.#provided).length) return;
+    this.#provided = provided;
+    this.#fields = { ...this.#fields, ...provided };
+    this.#body = encoder.encode(JSON.stringify(this.#fields));
   }
 }

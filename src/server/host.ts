@@ -1,0 +1,136 @@
+/**
+ * Hosts the HatTip handler on `node:http` through `@hono/node-server`'s `getRequestListener` (a lightweight
+ * Request, and a response written straight from our bytes and plain header object), with limits against slow
+ * or oversized clients and a graceful drain.
+ *
+ * The client address given to the app (`ctx.ip`) is the socket peer: no forwarding header is trusted here
+ * (the client-address step resolves trusted proxies).
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { getRequestListener, type HttpBindings } from '@hono/node-server';
+import type { AdapterRequestContext, HattipHandler } from '@hattip/core';
+import type { AppLogger } from '../http/access-log.js';
+
+/** Limits on the Node server (milliseconds and bytes). */
+export const HOST_LIMITS = {
+  /** Time allowed to receive the complete request head. */
+  headersTimeoutMs: 10_000,
+  /** Time allowed to receive the complete request (head and body). */
+  requestTimeoutMs: 30_000,
+  /** Idle time before a keep-alive connection is closed. */
+  keepAliveTimeoutMs: 5_000,
+  /** Largest request head accepted (431 beyond). */
+  maxHeaderSizeBytes: 16 * 1024,
+  /** Requests served on one connection before it is closed (spreads load across workers). */
+  maxRequestsPerSocket: 10_000,
+} as const;
+
+/** Options of {@link startHost}. */
+export interface HostOptions {
+  host: string;
+  port: number;
+  logger: AppLogger;
+}
+
+/** A listening host. */
+export interface Host {
+  /** The Node server (for tests and metrics). */
+  server: Server;
+  /** `http://<address>:<port>` it listens on (IPv6 in brackets). */
+  url: string;
+  /**
+   * Stops accepting connections, lets in-flight requests finish, closes idle keep-alive connections, and after
+   * `timeoutMs` closes whatever is left. Resolves when the server is closed.
+   */
+  close(timeoutMs: number): Promise<void>;
+}
+
+const BAD_REQUEST_BODY = '{"detail":"Bad Request"}';
+const INTERNAL_ERROR_BODY = '{"detail":"Internal Server Error"}';
+
+// Shared by every request context, so building one allocates no closures.
+const readEnv = (name: string): string | undefined => process.env[name];
+const noop = (): void => {};
+
+/** Starts listening. @throws Error when the address cannot be bound (e.g. EADDRINUSE). */
+export async function startHost(handler: HattipHandler<HttpBindings>, opts: HostOptions): Promise<Host> {
+  const { logger } = opts;
+  const waitUntil = (promise: Promise<unknown>): void => {
+    promise.catch((error: unknown) => logger.error({ err: error }, 'background task failed'));
+  };
+  const listener = getRequestListener(
+    (request, bindings) => {
+      const ctx: AdapterRequestContext<HttpBindings> = {
+        request,
+        ip: (bindings as HttpBindings).incoming.socket.remoteAddress ?? '',
+        platform: bindings as HttpBindings,
+        env: readEnv,
+        passThrough: noop,
+        waitUntil,
+      };
+      return handler(ctx);
+    },
+    {
+      // Reached only for a request Node accepted but the URL could not be built from (e.g. a bad Host), or if
+      // the handler itself threw past its error boundary.
+      errorHandler: (error: unknown) => {
+        const isRequestError = error instanceof Error && error.name === 'RequestError';
+        if (!isRequestError) logger.error({ err: error }, 'unhandled error in the HTTP host');
+        return new Response(isRequestError ? BAD_REQUEST_BODY : INTERNAL_ERROR_BODY, {
+          status: isRequestError ? 400 : 500,
+          headers: { 'Content-Type': 'application/json', 'Access-Control-Allow-Origin': '*' },
+        });
+      },
+    },
+  );
+
+  const server = createServer(
+    {
+      headersTimeout: HOST_LIMITS.headersTimeoutMs,
+      requestTimeout: HOST_LIMITS.requestTimeoutMs,
+      keepAliveTimeout: HOST_LIMITS.keepAliveTimeoutMs,
+      maxHeaderSize: HOST_LIMITS.maxHeaderSizeBytes,
+    },
+    listener as (req: IncomingMessage, res: ServerResponse) => void,
+  );
+  server.maxRequestsPerSocket = HOST_LIMITS.maxRequestsPerSocket;
+  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+    // Malformed requests, oversized heads, timeouts: answer plainly if the socket is still writable.
+    if (socket.writable && !(socket as { _httpMessage?: unknown })._httpMessage) {
+      const status = error.code === 'HPE_HEADER_OVERFLOW' ? '431 Request Header Fields Too Large' : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? '408 Request Timeout' : '400 Bad Request';
+      const body = status.startsWith('431') ? '{"detail":"Request Header Fields Too Large"}' : status.startsWith('408') ? '{"detail":"Request Timeout"}' : BAD_REQUEST_BODY;
+      socket.end(`HTTP/1.1 ${status}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+    } else {
+      socket.destroy();
+    }
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port, opts.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const hostPart = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const url = `http://${hostPart}:${address.port}`;
+
+  let closing: Promise<void> | undefined;
+  const close = (timeoutMs: number): Promise<void> => {
+    closing ??= new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      // In-flight requests finish; idle keep-alive sockets are closed now and as they become idle.
+      server.closeIdleConnections();
+      const sweep = setInterval(() => server.closeIdleConnections(), 100);
+      const force = setTimeout(() => server.closeAllConnections(), timeoutMs);
+      server.once('close', () => {
+        clearInterval(sweep);
+        clearTimeout(force);
+      });
+    });
+    return closing;
+  };
+  return { server, url, close };
+}

@@ -1,0 +1,81 @@
+/**
+ * The service's entry point (`npm start`, `node dist/src/server/main.js`): reads the configuration, starts
+ * the server (or `WORKERS` worker processes sharing the port), and drains on SIGTERM/SIGINT, exiting 0.
+ * Start-up failures print a clear message (every bad setting, every content problem) and exit non-zero:
+ * 2 for bad configuration, 1 for anything else.
+ */
+import cluster from 'node:cluster';
+import { ConfigError, loadConfig, type Config } from './config.js';
+import { StartupError, startServer } from './start.js';
+
+/** Runs one server in this process until a signal asks it to stop. */
+async function serve(config: Config): Promise<void> {
+  let server;
+  try {
+    server = await startServer(config);
+  } catch (error) {
+    if (error instanceof StartupError) process.stderr.write(`syllabus: cannot start: ${error.message}\n`);
+    else process.stderr.write(`syllabus: cannot start: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  }
+  const running = server;
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals): void => {
+    if (stopping) return;
+    stopping = true;
+    running.logger.info({ signal }, 'draining in-flight requests, then exiting');
+    running.close().then(
+      () => {
+        running.logger.info({}, 'stopped');
+        // Let pino flush, then exit.
+        running.logger.flush(() => process.exit(0));
+      },
+      (error: unknown) => {
+        running.logger.error({ err: error }, 'error while stopping');
+        running.logger.flush(() => process.exit(1));
+      },
+    );
+  };
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
+}
+
+/** The primary of `WORKERS` > 1: forks workers, forwards signals, exits when they all have. */
+function supervise(config: Config): void {
+  for (let i = 0; i < config.workers; i++) cluster.fork();
+  let stopping = false;
+  let failed = false;
+  const stop = (signal: NodeJS.Signals): void => {
+    stopping = true;
+    for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill(signal);
+  };
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
+  cluster.on('exit', (worker, code, signal) => {
+    if (!stopping) {
+      // A worker that died unasked (start-up failure or crash) takes the service down: a supervisor
+      // (systemd, Kubernetes) restarts it whole, with its message in the log.
+      process.stderr.write(`syllabus: worker ${worker.process.pid} exited (${signal ?? `code ${code}`}); stopping\n`);
+      failed = true;
+      stop('SIGTERM');
+    }
+    if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(failed ? 1 : 0);
+  });
+}
+
+function main(): void {
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`syllabus: ${error.message}\n`);
+      process.exit(2);
+    }
+    throw error;
+  }
+  if (config.workers > 1 && cluster.isPrimary) supervise(config);
+  else void serve(config);
+}
+
+main();

@@ -1,0 +1,185 @@
+/**
+ * Wires the service together: the first content load and index, the HatTip app with its steps, the Node
+ * host, the content and referral watchers. The only module that knows every part; `main.ts` adds process
+ * concerns (environment, signals, workers) and tests call {@link startServer} directly.
+ */
+import type { Logger } from 'pino';
+import { ContentLoader, formatProblem, watchContent, type ContentModel, type ContentWatch } from '../content/index.js';
+import { createApp } from '../http/app.js';
+import { clientAddressStep } from '../http/client-address.js';
+import { clientKindStep, type SignatureVerifier } from '../http/client-kind.js';
+import { HealthReport } from '../http/health.js';
+import { MemoryStore, rateLimitStep, type RateLimitStore } from '../http/ratelimit/index.js';
+import { buildIndex, type IndexEntry, type Renderer } from '../index/build.js';
+import { docsRepresentations } from '../index/docs-assets.js';
+import { IndexHolder } from '../index/holder.js';
+import { openApiRepresentation } from '../index/openapi-document.js';
+import type { CatalogIndex } from '../index/types.js';
+import { renderPages } from '../pages/index.js';
+import { buildReferralAnswers } from '../referrals/answers.js';
+import { ReferralStore } from '../referrals/store.js';
+import type { Config } from './config.js';
+import { startHost } from './host.js';
+import { createLogger } from './logger.js';
+import { serviceVersion } from './version.js';
+
+/** Thrown when the service cannot start: bad content, unreadable referral file, port in use… */
+export class StartupError extends Error {
+  /** One line per problem (content problems as `path:line:column: message`). */
+  readonly problems: readonly string[];
+  constructor(summary: string, problems: string[]) {
+    super(`${summary}\n${problems.map((p) => `  ${p}`).join('\n')}`);
+    this.name = 'StartupError';
+    this.problems = problems;
+  }
+}
+
+/** Parts a caller may supply instead of the defaults built from the configuration. */
+export interface StartOptions {
+  /** Logger; default pino at `config.logLevel` on stdout. */
+  logger?: Logger;
+  /** Rate-limit counters; default an in-process {@link MemoryStore}. Closed by `close()`. */
+  rateLimitStore?: RateLimitStore;
+  /** RFC 9421 verifier for the client-kind step; default none (no client is verified). */
+  verifySignature?: SignatureVerifier;
+  /** Watch content and referral files and reload on change (default true). */
+  watch?: boolean;
+  /** Content watcher quiet period in milliseconds (default: the watcher's own). */
+  contentDebounceMs?: number;
+}
+
+/** A running service. */
+export interface RunningServer {
+  /** Base URL it listens on, e.g. `http://127.0.0.1:41234`. */
+  url: string;
+  /** The served index and reload status. */
+  holder: IndexHolder;
+  /** The `/health` report. */
+  health: HealthReport;
+  /** The logger in use. */
+  logger: Logger;
+  /** Drains in-flight requests (up to `config.shutdownTimeoutSeconds`), stops the watchers, closes stores. */
+  close(): Promise<void>;
+}
+
+/** The model-derived renderers: the web pages (and Atom feed) from the same model as the API. */
+function renderers(): Renderer[] {
+  return [(model, ctx) => renderPages(model, { publicBaseUrl: ctx.publicBaseUrl })];
+}
+
+/** Content-independent entries, built once per process: `/openapi.json`, `/docs` and its assets. */
+function staticEntries(config: Config): IndexEntry[] {
+  const publicBaseUrl = config.publicBaseUrlSet ? config.publicBaseUrl : undefined;
+  return [openApiRepresentation({ publicBaseUrl, version: serviceVersion() }), ...docsRepresentations({ publicBaseUrl })];
+}
+
+/**
+ * Loads content, builds the index and starts serving.
+ * @throws StartupError when the content is invalid (every problem listed) or the referral file is unreadable
+ *   or malformed; Error when the address cannot be bound.
+ */
+export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
+  const logger = options.logger ?? createLogger(config.logLevel);
+  const started = performance.now();
+
+  const loader = new ContentLoader(config.contentDir);
+  const first = await loader.load();
+  if (!first.ok) {
+    throw new StartupError(`content in ${config.contentDir} is invalid (${first.problems.length} problem(s)):`, first.problems.map(formatProblem));
+  }
+
+  const fixed = staticEntries(config);
+  const build = (model: ContentModel, previous?: CatalogIndex) =>
+    buildIndex(model, { publicBaseUrl: config.publicBaseUrl, renderers: renderers(), staticEntries: fixed, previous });
+  const holder = new IndexHolder(await build(first.model));
+
+  const referrals = new ReferralStore(config.referralsFile);
+  try {
+    await referrals.load();
+  } catch (error) {
+    throw new StartupError('referral codes cannot be loaded:', [(error as Error).message]);
+  }
+  const referralAnswers = await buildReferralAnswers();
+
+  const rateLimitStore = options.rateLimitStore ?? new MemoryStore();
+  const health = new HealthReport({ version: serviceVersion(), ...holder.status(), referrals_reload_error: '' });
+  holder.subscribe((status) => health.set({ ...status }));
+  health.addProvider(() => {
+    const h = rateLimitStore.health();
+    return { rate_limit_store: h.store, rate_limit_store_status: h.status, ...(h.since !== undefined && { rate_limit_store_unavailable_since: h.since }) };
+  });
+
+  const app = createApp({
+    getIndex: () => holder.current,
+    health,
+    referrals,
+    referralAnswers,
+    logger,
+    clientAddress: clientAddressStep({ trustProxy: config.trustProxy }),
+    clientKind: clientKindStep({
+      verify: options.verifySignature,
+      onVerifierError: (error, ctx) => logger.error({ err: error, request_id: ctx.locals.requestId }, 'signature verifier failed'),
+    }),
+    rateLimit: rateLimitStep({ store: rateLimitStore, limits: config.rateLimits, decorate: false }),
+  });
+
+  const host = await startHost(app, { host: config.host, port: config.port, logger });
+
+  let contentWatch: ContentWatch | undefined;
+  if (options.watch ?? true) {
+    // Builds run one after another, in the order reloads finished, so the newest content always wins.
+    let chain: Promise<void> = Promise.resolve();
+    contentWatch = await watchContent(config.contentDir, {
+      loader,
+      ...(options.contentDebounceMs !== undefined && { debounceMs: options.contentDebounceMs }),
+      onReload: (result, changed) => {
+        chain = chain.then(async () => {
+          const t0 = performance.now();
+          if (!result.ok) {
+            const problems = result.problems.map(formatProblem);
+            holder.recordReloadError(problems.join('\n'));
+            logger.warn({ problems, changed }, 'content reload rejected; still serving the previous revision');
+            return;
+          }
+          try {
+            holder.swap(await build(result.model, holder.current));
+            logger.info({ revision: result.model.revision, changed: changed.length, build_ms: Math.round(performance.now() - t0) }, 'content reloaded');
+          } catch (error) {
+            holder.recordReloadError((error as Error).message);
+            logger.error({ err: error }, 'index build failed; still serving the previous revision');
+          }
+        });
+      },
+      onError: (error) => logger.error({ err: error }, 'content watcher failed'),
+    });
+    await referrals.watch({
+      onReload: (error, count) => {
+        health.set({ referrals_reload_error: error ?? '' });
+        if (error) logger.warn({ error }, 'referral digests reload rejected; keeping the previous set');
+        else logger.info({ count }, 'referral digests reloaded');
+      },
+    });
+  }
+
+  logger.info(
+    {
+      url: host.url,
+      revision: holder.current.revision,
+      representations: holder.current.representations.size,
+      referral_codes: referrals.size,
+      startup_ms: Math.round(performance.now() - started),
+    },
+    'serving',
+  );
+
+  let closing: Promise<void> | undefined;
+  const close = (): Promise<void> =>
+    (closing ??= (async () => {
+      await contentWatch?.close();
+      await referrals.close();
+      await host.close(config.shutdownTimeoutSeconds * 1000);
+      await rateLimitStore.close();
+    })());
+
+  return { url: host.url, holder, health, logger, close };
+}
