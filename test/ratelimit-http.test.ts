@@ -1,0 +1,220 @@
+/**
+ * Fair use over real HTTP: the real server on a loopback port, requests from each kind of client, the budgets,
+ * the RateLimit headers on every status, 429s, a client honouring Retry-After (also at the window boundary),
+ * and X-Forwarded-For with and without TRUST_PROXY.
+ */
+import { fileURLToPath } from 'node:url';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { MemoryStore } from '../src/http/ratelimit/memory-store.js';
+import { loadConfig } from '../src/server/config.js';
+import { startServer, type RunningServer } from '../src/server/start.js';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64; rv:145.0) Gecko/20100101 Firefox/145.0';
+const DECLARED = 'acme-sync/2.1 (+https://acme.example/bot)';
+const CURL = 'curl/8.5.0';
+
+const running: RunningServer[] = [];
+
+async function start(env: Record<string, string> = {}, store?: MemoryStore): Promise<RunningServer> {
+  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', ...env }, ROOT);
+  const server = await startServer(config, { watch: false, ...(store && { rateLimitStore: store }) });
+  running.push(server);
+  return server;
+}
+
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((s) => s.close()));
+});
+afterAll(async () => {
+  await Promise.all(running.splice(0).map((s) => s.close()));
+});
+
+/** The four RateLimit fields of a response. */
+function budget(res: Response) {
+  return {
+    limit: res.headers.get('ratelimit-limit'),
+    remaining: res.headers.get('ratelimit-remaining'),
+    reset: res.headers.get('ratelimit-reset'),
+    policy: res.headers.get('ratelimit-policy'),
+  };
+}
+
+async function get(base: string, path: string, headers: Record<string, string> = {}) {
+  const res = await fetch(base + path, { headers });
+  await res.arrayBuffer();
+  return res;
+}
+
+const SMALL = {
+  RATE_LIMIT_ANONYMOUS: '3',
+  RATE_LIMIT_BROWSER: '4',
+  RATE_LIMIT_DECLARED: '5',
+  RATE_LIMIT_VERIFIED: '9',
+  RATE_LIMIT_REFERRALS: '2',
+};
+
+describe('budgets by kind over HTTP', () => {
+  it('an anonymous client gets 3, then a JSON 429 whose Retry-After equals RateLimit-Reset', async () => {
+    const { url } = await start(SMALL);
+    // fetch() sends `User-Agent: node` (a library default): anonymous, like curl.
+    const seen = [];
+    for (let i = 0; i < 3; i++) {
+      const res = await get(url, '/v1/catalog');
+      expect(res.status).toBe(200);
+      seen.push(budget(res));
+    }
+    expect(seen.map((b) => b.remaining)).toEqual(['2', '1', '0']);
+    for (const b of seen) {
+      expect(b.limit).toBe('3');
+      expect(b.policy).toBe('3;w=60');
+      expect(Number(b.reset)).toBeGreaterThanOrEqual(1);
+      expect(Number(b.reset)).toBeLessThanOrEqual(60);
+    }
+    const refused = await fetch(`${url}/v1/catalog`);
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(await refused.json()).toEqual({ detail: 'Too Many Requests' });
+    expect(budget(refused)).toMatchObject({ limit: '3', remaining: '0', policy: '3;w=60' });
+    expect(refused.headers.get('retry-after')).toBe(refused.headers.get('ratelimit-reset'));
+    expect(refused.headers.get('access-control-expose-headers')).toMatch(/Retry-After/);
+  });
+
+  it('browser, declared agent and library default behind one address have their own budgets', async () => {
+    const { url } = await start(SMALL);
+    for (let i = 0; i < 3; i++) await get(url, '/v1/catalog', { 'user-agent': CURL });
+    expect((await get(url, '/v1/catalog', { 'user-agent': CURL })).status).toBe(429);
+    expect((await get(url, '/v1/catalog', { 'user-agent': '' })).status).toBe(429); // empty = anonymous too
+
+    const browser = await get(url, '/v1/catalog', { 'user-agent': BROWSER });
+    expect(browser.status).toBe(200);
+    expect(budget(browser)).toMatchObject({ limit: '4', remaining: '3', policy: '4;w=60' });
+
+    const statuses = [];
+    for (let i = 0; i < 6; i++) statuses.push((await get(url, '/v1/roadmap', { 'user-agent': DECLARED })).status);
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
+  });
+
+  it('every status carries the fields and counts: 200, 304, 404, 422; /health and /openapi.json do not count', async () => {
+    const { url } = await start(SMALL);
+    const ua = { 'user-agent': DECLARED };
+    const ok = await get(url, '/v1/catalog', ua);
+    const etag = ok.headers.get('etag')!;
+    expect(etag).toBeTruthy();
+    const notModified = await get(url, '/v1/catalog', { ...ua, 'if-none-match': etag });
+    expect(notModified.status).toBe(304);
+    const missing = await get(url, '/v1/courses/no-such-course', ua);
+    expect(missing.status).toBe(404);
+    const invalid = await get(url, '/v1/courses/NOT_VALID', ua);
+    expect(invalid.status).toBe(422);
+    const health = await get(url, '/health', ua);
+    expect(health.status).toBe(200);
+    const openapi = await get(url, '/openapi.json', ua);
+    expect(openapi.status).toBe(200);
+    const unknown = await get(url, '/v1/nothing-here', ua);
+    expect(unknown.status).toBe(404);
+    expect([ok, notModified, missing, invalid, health, openapi, unknown].map((r) => budget(r).remaining)).toEqual([
+      '4', '3', '2', '1', '1', '1', '0',
+    ]);
+    for (const r of [ok, notModified, missing, invalid, health, openapi, unknown]) expect(budget(r).policy).toBe('5;w=60');
+    // Out of budget: reads are refused, /health is not and still reports the budget.
+    expect((await get(url, '/v1/catalog', ua)).status).toBe(429);
+    const healthAfter = await get(url, '/health', ua);
+    expect(healthAfter.status).toBe(200);
+    expect(budget(healthAfter)).toMatchObject({ limit: '5', remaining: '0' });
+    const head = await fetch(`${url}/health`, { method: 'HEAD', headers: ua });
+    expect(head.status).toBe(200);
+    expect(budget(head).remaining).toBe('0');
+  });
+
+  it('a referral lookup spends the hourly referral budget too and reports the closer one', async () => {
+    const { url } = await start(SMALL);
+    const ua = { 'user-agent': BROWSER };
+    const first = await get(url, '/v1/referrals/WELCOME-2026', ua);
+    expect(first.status).toBe(200);
+    // read: 3 of 4 left; referrals: 1 of 2 left → the referral budget.
+    expect(budget(first)).toMatchObject({ limit: '2', remaining: '1', policy: '2;w=3600' });
+    expect(Number(budget(first).reset)).toBeGreaterThan(3500);
+    const invalidCode = await get(url, '/v1/referrals/x', ua); // 422 counts too
+    expect(invalidCode.status).toBe(422);
+    expect(budget(invalidCode)).toMatchObject({ remaining: '0', policy: '2;w=3600' });
+    const refused = await get(url, '/v1/referrals/WELCOME-2026', ua);
+    expect(refused.status).toBe(429);
+    expect(budget(refused)).toMatchObject({ limit: '2', remaining: '0', policy: '2;w=3600' });
+    expect(refused.headers.get('retry-after')).toBe(budget(refused).reset);
+    // Reads are still allowed: the read budget had 4 - 3 = 1 left.
+    const read = await get(url, '/v1/catalog', ua);
+    expect(read.status).toBe(200);
+    expect(budget(read)).toMatchObject({ policy: '4;w=60', remaining: '0' });
+  });
+
+  it('at the default values the policies are 30, 120 and 120 per minute and 60 referrals per hour', async () => {
+    const { url } = await start();
+    expect(budget(await get(url, '/v1/health', { 'user-agent': CURL })).policy).toBe('30;w=60');
+    expect(budget(await get(url, '/v1/health', { 'user-agent': BROWSER })).policy).toBe('120;w=60');
+    expect(budget(await get(url, '/v1/health', { 'user-agent': DECLARED })).policy).toBe('120;w=60');
+    expect(budget(await get(url, '/health')).policy).toBe('30;w=60');
+    const referral = await get(url, '/v1/referrals/WELCOME-2026', { 'user-agent': BROWSER });
+    expect(budget(referral)).toMatchObject({ policy: '60;w=3600', remaining: '59' });
+  });
+});
+
+describe('a client that honours Retry-After', () => {
+  /** A store whose clock runs `skipMs` ahead of real time, so a test can reach a window's last seconds at once. */
+  function skippingStore() {
+    const clock = { skipMs: 0 };
+    return { clock, store: new MemoryStore({ now: () => Date.now() + clock.skipMs }) };
+  }
+
+  it.each([
+    ['with about 1.5 s of the window left', 1500],
+    ['at the boundary: 1 s of the window left', 1000],
+    ['with half a second left', 500],
+  ])('sleeps Retry-After seconds and then succeeds (%s)', async (_name, leftMs) => {
+    const { clock, store } = skippingStore();
+    const { url } = await start(SMALL, store);
+    const windowStart = Date.now();
+    for (let i = 0; i < 3; i++) expect((await get(url, '/v1/catalog')).status).toBe(200);
+    // Jump to `leftMs` before the window's end (it began at or after windowStart), then get refused.
+    clock.skipMs = 60_000 - leftMs - (Date.now() - windowStart);
+    const res = await get(url, '/v1/catalog');
+    expect(res.status).toBe(429);
+    const wait = Number(res.headers.get('retry-after'));
+    expect(Number.isInteger(wait) && wait >= 1).toBe(true);
+    expect(wait).toBeLessThanOrEqual(2);
+    await new Promise((r) => setTimeout(r, wait * 1000));
+    const retry = await get(url, '/v1/catalog');
+    expect(retry.status).toBe(200);
+    expect(budget(retry)).toMatchObject({ remaining: '2', reset: '60' });
+  });
+});
+
+describe('the client address', () => {
+  it('without TRUST_PROXY a forged X-Forwarded-For changes nothing', async () => {
+    const { url } = await start(SMALL);
+    const statuses = [];
+    for (let i = 0; i < 5; i++) {
+      const res = await get(url, '/v1/catalog', { 'x-forwarded-for': `198.51.100.${i}`, forwarded: `for=198.51.100.${i}` });
+      statuses.push(res.status);
+    }
+    expect(statuses).toEqual([200, 200, 200, 429, 429]);
+  });
+
+  it('with TRUST_PROXY the address comes from the right of X-Forwarded-For, skipping trusted proxies only', async () => {
+    // The test client on 127.0.0.1 plays the trusted proxy.
+    const { url } = await start({ ...SMALL, TRUST_PROXY: 'loopback,10.0.0.0/8' });
+    const as = (xff: string) => get(url, '/v1/catalog', { 'x-forwarded-for': xff });
+    for (let i = 0; i < 3; i++) expect((await as('203.0.113.10')).status).toBe(200);
+    expect((await as('203.0.113.10')).status).toBe(429);
+    // A forged left part does not help: the rightmost untrusted address is still 203.0.113.10.
+    expect((await as('203.0.113.99, 203.0.113.10')).status).toBe(429);
+    // Trusted hops to the right are skipped.
+    expect((await as('203.0.113.10, 10.1.2.3')).status).toBe(429);
+    // Another client behind the proxy has its own budget.
+    expect((await as('203.0.113.11')).status).toBe(200);
+    // IPv6 clients share one budget per /64.
+    for (let i = 1; i <= 3; i++) expect((await as(`2001:db8:7:8::${i}`)).status).toBe(200);
+    expect((await as('2001:db8:7:8:ffff::1')).status).toBe(429);
+    expect((await as('2001:db8:7:9::1')).status).toBe(200);
+  });
+});
