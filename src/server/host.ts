@@ -31,6 +31,11 @@ export interface HostOptions {
   host: string;
   port: number;
   logger: AppLogger;
+  /**
+   * A Node-side handler tried before the app (e.g. `/releases/` static files); it answers and returns true, or
+   * returns false to pass the request on. Omitted: requests go straight to the app.
+   */
+  before?: (req: IncomingMessage, res: ServerResponse) => boolean;
 }
 
 /** A listening host. */
@@ -52,6 +57,16 @@ const INTERNAL_ERROR_BODY = '{"detail":"Internal Server Error"}';
 // Shared by every request context, so building one allocates no closures.
 const readEnv = (name: string): string | undefined => process.env[name];
 const noop = (): void => {};
+
+/** Tries `before` first, then the app's listener. */
+function withBefore(
+  before: (req: IncomingMessage, res: ServerResponse) => boolean,
+  listener: (req: IncomingMessage, res: ServerResponse) => unknown,
+): (req: IncomingMessage, res: ServerResponse) => void {
+  return (req, res) => {
+    if (!before(req, res)) void listener(req, res);
+  };
+}
 
 /** Starts listening. @throws Error when the address cannot be bound (e.g. EADDRINUSE). */
 export async function startHost(handler: HattipHandler<HttpBindings>, opts: HostOptions): Promise<Host> {
@@ -92,7 +107,7 @@ export async function startHost(handler: HattipHandler<HttpBindings>, opts: Host
       keepAliveTimeout: HOST_LIMITS.keepAliveTimeoutMs,
       maxHeaderSize: HOST_LIMITS.maxHeaderSizeBytes,
     },
-    listener as (req: IncomingMessage, res: ServerResponse) => void,
+    opts.before === undefined ? (listener as (req: IncomingMessage, res: ServerResponse) => void) : withBefore(opts.before, listener),
   );
   server.maxRequestsPerSocket = HOST_LIMITS.maxRequestsPerSocket;
   server.on('clientError', (error: NodeJS.ErrnoException, socket) => {

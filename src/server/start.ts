@@ -10,6 +10,7 @@ import { clientAddressStep } from '../http/client-address.js';
 import { clientKindStep, type SignatureVerifier } from '../http/client-kind.js';
 import { HealthReport } from '../http/health.js';
 import { MemoryStore, rateLimitStep, type RateLimitStore } from '../http/ratelimit/index.js';
+import { refuseWithPage } from '../http/html-errors.js';
 import { buildIndex, type IndexEntry, type Renderer } from '../index/build.js';
 import { docsRepresentations } from '../index/docs-assets.js';
 import { IndexHolder } from '../index/holder.js';
@@ -20,6 +21,8 @@ import { buildReferralAnswers } from '../referrals/answers.js';
 import { ReferralStore } from '../referrals/store.js';
 import type { Config } from './config.js';
 import { startHost } from './host.js';
+import { RedisStore } from './redis-store.js';
+import { createReleasesHandler } from './releases.js';
 import { createLogger } from './logger.js';
 import { serviceVersion } from './version.js';
 
@@ -101,7 +104,10 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   }
   const referralAnswers = await buildReferralAnswers();
 
-  const rateLimitStore = options.rateLimitStore ?? new MemoryStore();
+  // RATE_LIMIT_STORE=redis://…: shared counters; the store starts even while Redis is down (fail open).
+  const rateLimitStore =
+    options.rateLimitStore ??
+    (config.rateLimitStore.kind === 'redis' ? await RedisStore.open({ url: config.rateLimitStore.url, logger }) : new MemoryStore());
   const health = new HealthReport({ version: serviceVersion(), ...holder.status(), referrals_reload_error: '' });
   holder.subscribe((status) => health.set({ ...status }));
   health.addProvider(() => {
@@ -115,15 +121,20 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     referrals,
     referralAnswers,
     logger,
-    clientAddress: clientAddressStep({ trustProxy: config.trustProxy }),
+    clientAddress: clientAddressStep({ trustProxy: config.trustProxy, header: config.trustProxyHeader }),
     clientKind: clientKindStep({
       verify: options.verifySignature,
       onVerifierError: (error, ctx) => logger.error({ err: error, request_id: ctx.locals.requestId }, 'signature verifier failed'),
     }),
-    rateLimit: rateLimitStep({ store: rateLimitStore, limits: config.rateLimits, decorate: false }),
+    rateLimit: rateLimitStep({ store: rateLimitStore, limits: config.rateLimits, refuse: refuseWithPage, decorate: false }),
   });
 
-  const host = await startHost(app, { host: config.host, port: config.port, logger });
+  const host = await startHost(app, {
+    host: config.host,
+    port: config.port,
+    logger,
+    ...(config.releasesDir !== undefined && { before: createReleasesHandler(config.releasesDir) }),
+  });
 
   let contentWatch: ContentWatch | undefined;
   if (options.watch ?? true) {
