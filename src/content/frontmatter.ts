@@ -53,22 +53,26 @@ export function splitFile(text: string): SplitFile {
       problems: [{ ...FILE_START, message: 'missing frontmatter: the file must start with a line "---", then YAML keys, then a line "---"' }],
     };
   }
-  const file = matter(src, MATTER_OPTIONS);
-  const bodyStart = src.length - file.content.length;
-  const head = src.slice(0, bodyStart);
-  const bodyLine = countLines(head) + 1;
-  if (!CLOSED_HEAD.test(head)) {
+  // gray-matter gets only the frontmatter's lines: it copies its whole input and uses it as a cache key,
+  // which for a lesson would double the cost of the load.
+  const head = headLines(src);
+  const file = matter(head, MATTER_OPTIONS);
+  const bodyStart = head.length - file.content.length;
+  const body = src.slice(bodyStart);
+  const bodyLine = countLines(src.slice(0, bodyStart)) + 1;
+  if (!CLOSED_HEAD.test(src.slice(0, bodyStart))) {
     return {
       yaml: file.matter, data: undefined, body: '', bodyLine,
       problems: [{ ...FILE_START, message: 'the frontmatter is not closed: add a line "---" after its last key' }],
     };
   }
-  const yaml = file.matter;
+  // A fresh copy: a slice would keep the whole file (lesson text included) alive as long as any value parsed from it.
+  const yaml = detach(file.matter);
   const lineCounter = new LineCounter();
   const doc = parseDocument(yaml, { ...YAML_OPTIONS, lineCounter });
   if (doc.errors.length > 0) {
     return {
-      yaml, data: undefined, body: file.content, bodyLine,
+      yaml, data: undefined, body, bodyLine,
       problems: doc.errors.map((err) => ({ ...toPosition(lineCounter, err.pos[0]), message: `invalid YAML: ${firstLine(err.message)}` })),
     };
   }
@@ -76,9 +80,9 @@ export function splitFile(text: string): SplitFile {
   try {
     data = doc.toJS({ maxAliasCount: 100 });
   } catch (err) {
-    return { yaml, data: undefined, body: file.content, bodyLine, problems: [{ ...FILE_START, message: `invalid YAML: ${(err as Error).message}` }] };
+    return { yaml, data: undefined, body, bodyLine, problems: [{ ...FILE_START, message: `invalid YAML: ${(err as Error).message}` }] };
   }
-  return { yaml, data: data ?? {}, body: file.content, bodyLine, problems: [] };
+  return { yaml, data: data ?? {}, body, bodyLine, problems: [] };
 }
 
 /**
@@ -111,6 +115,19 @@ function toPosition(lineCounter: LineCounter, offset: number): Position {
   const { line, col } = lineCounter.linePos(offset);
   // The YAML source starts right after the opening `---` on the file's first line.
   return { line, column: line === 1 ? col + OPEN_LENGTH : col };
+}
+
+/** The file up to the end of the line that closes the frontmatter (the whole file when it is not closed). */
+function headLines(src: string): string {
+  const close = src.indexOf('\n---', OPEN_LENGTH - 1);
+  if (close === -1) return src;
+  const eol = src.indexOf('\n', close + 4);
+  return eol === -1 ? src : src.slice(0, eol + 1);
+}
+
+/** A copy of `text` that does not share memory with the string it was sliced from. */
+export function detach(text: string): string {
+  return Buffer.from(text, 'utf8').toString('utf8');
 }
 
 function countLines(text: string): number {

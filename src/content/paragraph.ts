@@ -1,6 +1,6 @@
 /** The body rule of changelog entries and roadmap items: exactly one non-empty paragraph of Markdown. */
 import type { RootContent } from 'mdast';
-import type { LocalProblem } from './frontmatter.js';
+import { detach, type LocalProblem } from './frontmatter.js';
 import { parseMarkdown } from './markdown.js';
 
 const BLOCK_NAMES: Partial<Record<RootContent['type'], string>> = {
@@ -31,5 +31,5 @@ export function singleParagraph(body: string, bodyLine: number): { paragraph: st
     return { problem: { line, column: start?.column ?? 1, message: `the body must be exactly one paragraph, but it has ${what} here` } };
   }
   const { start, end } = first.position!;
-  return { paragraph: body.slice(start.offset, end.offset).trim() };
+  return { paragraph: detach(body.slice(start.offset, end.offset).trim()) };
 }

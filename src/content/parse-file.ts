@@ -2,7 +2,7 @@
  * Parses one content file on its own: its role from its path, its frontmatter against its schema, its body,
  * and every rule that needs no other file. The result is cached by the loader until the file changes.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type {
   CatalogFrontmatter,
   ChangelogEntryFrontmatter,
@@ -54,10 +54,12 @@ const CHANGELOG_NAME = /^(.+)-(\d{4}-\d{2}-\d{2})$/;
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 /**
- * Parses the file at `rel` (relative to the content folder) from its bytes. Never throws for bad content.
+ * Parses the file at `rel` (relative to the content folder) from its text or its raw bytes (bytes are decoded
+ * as UTF-8; invalid UTF-8 is a problem). Never throws for bad content.
  */
-export function parseFile(rel: string, bytes: Uint8Array): ParsedFile {
-  const sha256 = createHash('sha256').update(bytes).digest('hex');
+export function parseFile(rel: string, content: string | Uint8Array): ParsedFile {
+  // Hashing the text hashes its UTF-8 encoding: the file's bytes whenever the text was decoded from valid UTF-8.
+  const sha256 = hash('sha256', content, 'hex');
   const role = roleOf(rel);
   const problems: LocalProblem[] = [];
   if (!role) {
@@ -67,7 +69,7 @@ export function parseFile(rel: string, bytes: Uint8Array): ParsedFile {
   problems.push(...idProblems(role));
   let text: string;
   try {
-    text = utf8.decode(bytes);
+    text = typeof content === 'string' ? content : utf8.decode(content);
   } catch {
     problems.push({ ...FILE_START, message: 'the file is not valid UTF-8 text' });
     return { ...stub(role), rel, sha256, yaml: '', problems } as ParsedFile;

@@ -30,7 +30,6 @@ export function countStepsOnTree(markdown: string): number {
 // Container prefixes that may precede a block: indentation, block quote markers, list markers.
 const CONTAINER_PREFIX = /^(?:[ \t]*(?:>|[-+*][ \t]|\d{1,9}[.)][ \t]))*[ \t]*/;
 const ATX_LEVEL_2_AT_START = /^##(?:[ \t]|$)/;
-const OPENING_FENCE = /^(`{3,}|~{3,})(.*)$/;
 
 /**
  * The fast path: the count when the document only uses constructs whose effect on level-2 headings is
@@ -44,50 +43,67 @@ const OPENING_FENCE = /^(`{3,}|~{3,})(.*)$/;
  */
 export function countStepsFast(markdown: string): number | undefined {
   let count = 0;
-  let fence: { char: string; length: number } | undefined;
-  let start = 0;
+  let fenceChar = 0; // 0: not in a fenced code block; otherwise the char code of its marker
+  let fenceLength = 0;
   const length = markdown.length;
-  while (start <= length) {
+  // A lone CR is a line ending too (CommonMark §2.1): leave such documents to the parser.
+  if (markdown.includes('\r') && /\r(?!\n)/.test(markdown)) return undefined;
+  // Index-based: slicing every line would allocate a string per line of every lesson.
+  for (let start = 0; start <= length; ) {
     let end = markdown.indexOf('\n', start);
     if (end === -1) end = length;
-    let line = markdown.slice(start, end);
+    const lineStart = start;
     start = end + 1;
-    if (line.includes('\r')) {
-      // A lone CR is a line ending too: leave such documents to the parser.
-      if (line.indexOf('\r') !== line.length - 1) return undefined;
-      line = line.slice(0, -1);
-    }
-    if (fence) {
-      if (closesFence(line, fence)) fence = undefined;
+    let lineEnd = end;
+    if (lineEnd > lineStart && markdown.charCodeAt(lineEnd - 1) === 13 /* \r */) lineEnd--;
+    if (fenceChar !== 0) {
+      if (closesFence(markdown, lineStart, lineEnd, fenceChar, fenceLength)) fenceChar = 0;
       continue;
     }
-    const first = line.charCodeAt(0);
-    if (first === 35 /* # */ && ATX_LEVEL_2_AT_START.test(line)) {
-      count++;
+    if (lineEnd === lineStart) continue;
+    const first = markdown.charCodeAt(lineStart);
+    if (first === 35 /* # */) {
+      const after = lineStart + 2 < lineEnd ? markdown.charCodeAt(lineStart + 2) : -1;
+      if (markdown.charCodeAt(lineStart + 1) === 35 && (after === -1 || after === 32 || after === 9)) {
+        count++;
+        continue;
+      }
+      // `#` not followed by a second `#` and a space: a level-1 heading or a paragraph, never level 2.
       continue;
     }
     if (first === 96 /* ` */ || first === 126 /* ~ */) {
-      const open = OPENING_FENCE.exec(line);
-      if (open) {
-        const marker = open[1]!;
+      let run = 1;
+      while (lineStart + run < lineEnd && markdown.charCodeAt(lineStart + run) === first) run++;
+      if (run >= 3) {
         // A backtick in a backtick fence's info string makes the line an inline code span, not a fence.
-        if (marker[0] === '`' && open[2]!.includes('`')) return undefined;
-        fence = { char: marker[0]!, length: marker.length };
+        if (first === 96 && markdown.slice(lineStart + run, lineEnd).includes('`')) return undefined;
+        fenceChar = first;
+        fenceLength = run;
         continue;
       }
     }
-    if (isRisky(line)) return undefined;
+    // Letters, digits and most punctuation at column 0 start a paragraph line or a harmless block.
+    if (isPlainStart(first)) continue;
+    if (isRisky(markdown.slice(lineStart, lineEnd))) return undefined;
   }
   return count;
 }
 
-function closesFence(line: string, fence: { char: string; length: number }): boolean {
-  let i = 0;
-  while (i < 3 && line[i] === ' ') i++;
+/** A character that, at column 0, can only begin paragraph text (no container, HTML, fence, break or underline). */
+function isPlainStart(code: number): boolean {
+  return (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || code === 40 /* ( */ || code === 91 /* [ */ || code === 33 /* ! */ || code === 34 /* " */ || code === 39 /* ' */;
+}
+
+function closesFence(text: string, start: number, end: number, char: number, length: number): boolean {
+  let i = start;
+  while (i < end && i - start < 3 && text.charCodeAt(i) === 32) i++;
   let run = 0;
-  while (line[i + run] === fence.char) run++;
-  if (run < fence.length) return false;
-  for (let j = i + run; j < line.length; j++) if (line[j] !== ' ' && line[j] !== '\t') return false;
+  while (i + run < end && text.charCodeAt(i + run) === char) run++;
+  if (run < length) return false;
+  for (let j = i + run; j < end; j++) {
+    const c = text.charCodeAt(j);
+    if (c !== 32 && c !== 9) return false;
+  }
   return true;
 }
 

@@ -1,0 +1,89 @@
+import { describe, expect, it } from 'vitest';
+import { countSteps, countStepsFast, countStepsOnTree } from './steps.js';
+
+const cases: [string, string, number][] = [
+  ['atx headings', '## One\n\ntext\n\n## Two\n', 2],
+  ['## in a fenced code block', '## One\n\n```bash\n## comment\n```\n', 1],
+  ['## in a tilde fence with a longer closer', '~~~\n## x\n~~~~\n## Two\n', 1],
+  ['unclosed fence runs to the end', '## One\n```\n## x\n', 1],
+  ['fence closed by a longer run only', '````\n```\n## x\n````\n## y\n', 1],
+  ['backtick in info string: not a fence', '``` a`b\n## x\n', 1],
+  ['setext level 2', 'Title\n-----\n\ntext', 1],
+  ['setext level 1 is not a step', 'Title\n=====\n', 0],
+  ['thematic break after a blank line', 'text\n\n---\n', 0],
+  ['level 3 and hashtag', '### Three\n#tag\n##nospace\n', 0],
+  ['empty level-2 heading', '##\n', 1],
+  ['heading in a list item', '- ## In a list\n- item\n', 1],
+  ['heading in a block quote', '> ## Quoted\n', 1],
+  ['indented heading', '   ## Indented\n', 1],
+  ['indented code is not a heading', '    ## code\n', 0],
+  ['html block hides a heading', '<div>\n## not a heading\n</div>\n', 0],
+  ['CRLF line endings', '## One\r\n\r\n## Two\r\n', 2],
+  ['lone CR line endings', 'text\r## Two\r', 1],
+  ['heading interrupts a paragraph', 'text\n## Two\n', 1],
+  ['list item setext', '- foo\n  ---\n', 1],
+  ['empty list item after paragraph is a setext underline', 'Foo\n- \n', 1],
+  ['fenced code in a list item', '- item\n\n  ```\n  ## x\n  ```\n## y\n', 1],
+  ['tab after ##', '##\tTab\n', 1],
+  ['no steps', 'Just a paragraph.\n', 0],
+];
+
+describe('countSteps', () => {
+  for (const [name, markdown, expected] of cases) {
+    it(`${name}: ${expected}`, () => {
+      expect(countStepsOnTree(markdown)).toBe(expected);
+      expect(countSteps(markdown)).toBe(expected);
+      const fast = countStepsFast(markdown);
+      if (fast !== undefined) expect(fast).toBe(expected);
+    });
+  }
+
+  it('answers a typical lesson on the fast path', () => {
+    const lesson = [
+      'Intro with `code`, [a link](https://example.com) and *emphasis*.',
+      '',
+      '## Step one',
+      '',
+      '- a list item',
+      '- another with **bold**',
+      '1. ordered',
+      '',
+      '```python',
+      '## a comment, not a step',
+      'print(1)',
+      '```',
+      '',
+      '## Step two',
+      '',
+      '"Quoted" (parenthesised) text.',
+    ].join('\n');
+    expect(countStepsFast(lesson)).toBe(2);
+    expect(countStepsOnTree(lesson)).toBe(2);
+  });
+
+  it('agrees with remark on thousands of random documents built from tricky lines', () => {
+    const pool = [
+      '', '', 'text', 'More *text* with `code`.', '## Heading', '##', '##x', '### Three', '# One', '#tag',
+      '```', '```js', '````', '~~~', '~~~ info', '``` a`b', '  ```', '   ```', '    ```', '-', '- ', '- item', '* item',
+      '+ item', '1. item', '2) item', '- ## In list', '> quote', '> ## Quoted', '>## Tight', '---', '- - -', '***', '===',
+      'Title', '  ## Indented', '    ## Code', '\t## Tab', '<div>', '</div>', '<!-- c -->', '  - nested', '   ---',
+      '  text', '[ref]: /url', '## Closed ##', '\\## Escaped', '  > ## deep', '1. ## num', '-\t## tab list',
+    ];
+    let seed = 7;
+    const random = (): number => {
+      seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+      return seed / 0x7fffffff;
+    };
+    let answered = 0;
+    for (let n = 0; n < 3000; n++) {
+      const lines = Array.from({ length: 1 + Math.floor(random() * 12) }, () => pool[Math.floor(random() * pool.length)]!);
+      const markdown = lines.join(random() < 0.1 ? '\r\n' : '\n');
+      const fast = countStepsFast(markdown);
+      if (fast === undefined) continue;
+      answered++;
+      expect({ markdown, count: fast }).toEqual({ markdown, count: countStepsOnTree(markdown) });
+    }
+    // The comparison must actually exercise the fast path.
+    expect(answered).toBeGreaterThan(300);
+  });
+});
