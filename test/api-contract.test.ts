@@ -1,0 +1,422 @@
+/**
+ * The API contract, end to end: the real server on a loopback port, every endpoint's status, headers and
+ * body for success and each error, bodies validated against the `/openapi.json` it serves (ajv).
+ */
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Catalog, Changelog, Course } from '../src/schemas/types.generated.js';
+import { SMALL_TREE } from './helpers/content-fixture.js';
+import { rawRequest, type RawResponse } from './helpers/http.js';
+import { OpenApiResponses } from './helpers/openapi.js';
+import { startTestServer, TEST_REFERRAL_CODES, type TestServer } from './helpers/server.js';
+
+const PUBLIC_BASE_URL = 'https://catalog.example.test';
+const ID_PATTERN = '^[a-z0-9]+(?:-[a-z0-9]+)*$';
+const CODE_PATTERN = '^[A-Za-z0-9_-]+$';
+
+let srv: TestServer;
+let api: OpenApiResponses;
+let catalog: Catalog;
+
+const get = (path: string, headers: Record<string, string> = {}) => rawRequest(srv.url, path, { headers });
+const send = (method: string, path: string, headers: Record<string, string> = {}) => rawRequest(srv.url, path, { method, headers });
+
+/** Asserts the body is valid for the documented response, and returns it. */
+function documented(res: RawResponse, route: string, status: number): unknown {
+  expect(res.status).toBe(status);
+  expect(res.headers['content-type']).toBe('application/json');
+  const body = res.json();
+  expect(api.check(route, 'get', status, body)).toEqual([]);
+  return body;
+}
+
+/** Headers every response carries. */
+function expectCommonHeaders(res: RawResponse): void {
+  expect(res.headers['access-control-allow-origin']).toBe('*');
+  const exposed = res.headers['access-control-expose-headers']!.split(/,\s*/);
+  for (const h of ['ETag', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy', 'Retry-After', 'Deprecation', 'Sunset', 'Link']) {
+    expect(exposed).toContain(h);
+  }
+  expect(res.headers['x-request-id']).toMatch(/^[A-Za-z0-9._:-]{1,128}$/);
+  expect(res.headers['ratelimit-policy']).toMatch(/^\d+;w=\d+$/);
+}
+
+beforeAll(async () => {
+  srv = await startTestServer({ env: { PUBLIC_BASE_URL } });
+  const doc = await get('/openapi.json');
+  expect(doc.status).toBe(200);
+  api = new OpenApiResponses(doc.json());
+  catalog = (await get('/v1/catalog')).json() as Catalog;
+});
+afterAll(async () => {
+  await srv?.close();
+});
+
+describe('200 bodies from the index', () => {
+  it('GET /v1/health', async () => {
+    const res = await get('/v1/health');
+    expect(documented(res, '/v1/health', 200)).toEqual({ status: 'ok', version: 'v1' });
+    expect(res.headers['cache-control']).toBe('public, max-age=60');
+    expect(res.headers.etag).toMatch(/^"[A-Za-z0-9_-]{43}"$/);
+    expect(res.headers.vary).toBe('Accept-Encoding');
+    expect(res.headers['content-length']).toBe(String(res.body.length));
+    expectCommonHeaders(res);
+  });
+
+  it('GET /v1/catalog: every course in display order, with derived counts', async () => {
+    const res = await get('/v1/catalog');
+    const body = documented(res, '/v1/catalog', 200) as Catalog;
+    expect(body.courses.map((c) => c.id)).toEqual([...SMALL_TREE.courses]);
+    const lessons = body.courses.flatMap((c) => c.classes.flatMap((k) => k.lessons));
+    expect(lessons).toHaveLength(SMALL_TREE.lessons);
+    for (const c of body.courses) {
+      expect(c).toHaveProperty('tagline');
+      expect(c).toHaveProperty('blurb');
+      expect(c.lessons_live).toBe(c.classes.reduce((n, k) => n + k.lessons_live, 0));
+    }
+    expect(res.headers.etag).toMatch(/^"[A-Za-z0-9_-]{43}"$/);
+    expect(res.headers.deprecation).toBeUndefined();
+    expectCommonHeaders(res);
+  });
+
+  it('GET /v1/courses/{course_id} for every course equals its catalog entry', async () => {
+    for (const course of catalog.courses) {
+      const res = await get(`/v1/courses/${course.id}`);
+      expect(documented(res, '/v1/courses/{course_id}', 200)).toEqual(course);
+      expect(res.headers.etag).toBeDefined();
+    }
+  });
+
+  it('GET /v1/lessons/{lesson_id} for every lesson: metadata only, steps a count', async () => {
+    for (const lesson of catalog.courses.flatMap((c: Course) => c.classes.flatMap((k) => k.lessons))) {
+      const res = await get(`/v1/lessons/${lesson.id}`);
+      const body = documented(res, '/v1/lessons/{lesson_id}', 200);
+      expect(body).toEqual(lesson);
+      expect(Object.keys(body as object).sort()).toEqual(['blurb', 'class_id', 'course_id', 'id', 'lang', 'steps', 'title']);
+    }
+  });
+
+  it('GET /v1/changelog: newest first', async () => {
+    const body = documented(await get('/v1/changelog'), '/v1/changelog', 200) as Changelog;
+    expect(body.entries).toHaveLength(SMALL_TREE.changelogEntries);
+    const dates = body.entries.map((e) => e.date);
+    expect([...dates].sort().reverse()).toEqual(dates);
+  });
+
+  it('GET /v1/roadmap carries the deprecation declared in the changelog (RFC 9745, RFC 8594)', async () => {
+    const changelog = (await get('/v1/changelog')).json() as Changelog;
+    const entry = changelog.entries.find((e) => e.deprecates.some((d) => d.path === '/v1/roadmap'))!;
+    const sunset = entry.deprecates.find((d) => d.path === '/v1/roadmap')!.sunset;
+    const res = await get('/v1/roadmap');
+    const body = documented(res, '/v1/roadmap', 200) as { stages: Array<{ key: string; items: unknown[] }> };
+    expect(body.stages.map((s) => s.key)).toEqual(['shipped', 'building', 'next', 'exploring']);
+    expect(res.headers.deprecation).toBe(`@${Date.parse(`${entry.date}T00:00:00Z`) / 1000}`);
+    expect(res.headers.sunset).toBe(new Date(`${sunset}T00:00:00Z`).toUTCString());
+    expect(res.headers.link).toBe(`<${PUBLIC_BASE_URL}/changelog#${entry.id}>; rel="deprecation"`);
+    // Errors on the deprecated route carry them too.
+    const notAllowed = await send('POST', '/v1/roadmap');
+    expect(notAllowed.status).toBe(405);
+    expect(notAllowed.headers.deprecation).toBe(res.headers.deprecation);
+    // 304s as well.
+    const notModified = await get('/v1/roadmap', { 'if-none-match': res.headers.etag! });
+    expect(notModified.status).toBe(304);
+    expect(notModified.headers.sunset).toBe(res.headers.sunset);
+  });
+});
+
+describe('/health', () => {
+  it('GET: all-string values, status ok, the revision served, no-store', async () => {
+    const res = await get('/health');
+    expect(res.status).toBe(200);
+    expect(api.check('/health', 'get', 200, res.json())).toEqual([]);
+    const body = res.json() as Record<string, unknown>;
+    expect(body.status).toBe('ok');
+    for (const v of Object.values(body)) expect(typeof v).toBe('string');
+    expect(body.revision).toBe(srv.server.holder.current.revision);
+    expect(body).toHaveProperty('last_reload_error', '');
+    expect(res.headers['cache-control']).toBe('no-store');
+    expect(res.headers.etag).toBeUndefined();
+    expectCommonHeaders(res);
+  });
+
+  it('HEAD: the GET headers, no body', async () => {
+    const getRes = await get('/health');
+    const res = await send('HEAD', '/health');
+    expect(res.status).toBe(200);
+    expect(res.body.length).toBe(0);
+    expect(res.headers['content-length']).toBe(String(getRes.body.length));
+    expect(res.headers['content-type']).toBe('application/json');
+    expect(res.headers['cache-control']).toBe('no-store');
+  });
+
+  it('other methods: 405 with Allow: GET, HEAD', async () => {
+    const res = await send('DELETE', '/health');
+    expect(res.status).toBe(405);
+    expect(res.headers.allow).toBe('GET, HEAD');
+    expect(res.json()).toEqual({ detail: 'Method Not Allowed' });
+  });
+});
+
+describe('404, 405', () => {
+  it.each([
+    ['/v1/courses/no-such-course', '/v1/courses/{course_id}', 'Course not found'],
+    ['/v1/lessons/no-such-lesson', '/v1/lessons/{lesson_id}', 'Lesson not found'],
+  ])('GET %s → 404 %s', async (path, route, detail) => {
+    const res = await get(path);
+    expect(res.status).toBe(404);
+    expect(res.json()).toEqual({ detail });
+    expect(api.check(route, 'get', 404, res.json())).toEqual([]);
+    expectCommonHeaders(res);
+  });
+
+  it.each(['/nope', '/v1', '/v1/', '/v1/catalog/', '/v1/courses/', '/v1/courses/python-basics/extra', '/v2/catalog', '/v1//catalog'])(
+    'unknown path %s → 404 {"detail":"Not Found"}',
+    async (path) => {
+      const res = await get(path);
+      expect(res.status).toBe(404);
+      expect(res.headers['content-type']).toBe('application/json');
+      expect(res.json()).toEqual({ detail: 'Not Found' });
+    },
+  );
+
+  it.each([
+    ['POST', '/v1/catalog'],
+    ['PUT', '/v1/courses/python-basics'],
+    ['DELETE', '/v1/lessons/variables'],
+    ['PATCH', '/v1/referrals/WELCOME-2026'],
+    ['POST', '/v1/health'],
+  ])('%s %s → 405 with Allow: GET', async (method, path) => {
+    const res = await send(method, path);
+    expect(res.status).toBe(405);
+    expect(res.headers.allow).toBe('GET');
+    expect(res.json()).toEqual({ detail: 'Method Not Allowed' });
+    expectCommonHeaders(res);
+  });
+
+  it('HEAD on a /v1 route is a 405 too (GET only, as the FastAPI service), without a body', async () => {
+    const res = await send('HEAD', '/v1/catalog');
+    expect(res.status).toBe(405);
+    expect(res.headers.allow).toBe('GET');
+    expect(res.body.length).toBe(0);
+  });
+
+  it('a 405 is answered before validating the parameter', async () => {
+    const res = await send('POST', '/v1/courses/NOT%20VALID');
+    expect(res.status).toBe(405);
+  });
+});
+
+describe('422 in the FastAPI / Pydantic v2 shape', () => {
+  const cases: Array<[string, string, string, unknown]> = [
+    [
+      `/v1/courses/${'a'.repeat(65)}`,
+      '/v1/courses/{course_id}',
+      'string_too_long',
+      { type: 'string_too_long', loc: ['path', 'course_id'], msg: 'String should have at most 64 characters', input: 'a'.repeat(65), ctx: { max_length: 64 } },
+    ],
+    [
+      '/v1/courses/Python-Basics',
+      '/v1/courses/{course_id}',
+      'string_pattern_mismatch',
+      { type: 'string_pattern_mismatch', loc: ['path', 'course_id'], msg: `String should match pattern '${ID_PATTERN}'`, input: 'Python-Basics', ctx: { pattern: ID_PATTERN } },
+    ],
+    [
+      '/v1/lessons/a--b',
+      '/v1/lessons/{lesson_id}',
+      'string_pattern_mismatch',
+      { type: 'string_pattern_mismatch', loc: ['path', 'lesson_id'], msg: `String should match pattern '${ID_PATTERN}'`, input: 'a--b', ctx: { pattern: ID_PATTERN } },
+    ],
+    [
+      '/v1/referrals/abc',
+      '/v1/referrals/{code}',
+      'string_too_short',
+      { type: 'string_too_short', loc: ['path', 'code'], msg: 'String should have at least 4 characters', input: 'abc', ctx: { min_length: 4 } },
+    ],
+    [
+      `/v1/referrals/${'A'.repeat(65)}`,
+      '/v1/referrals/{code}',
+      'string_too_long',
+      { type: 'string_too_long', loc: ['path', 'code'], msg: 'String should have at most 64 characters', input: 'A'.repeat(65), ctx: { max_length: 64 } },
+    ],
+    [
+      '/v1/referrals/not%20a%20code',
+      '/v1/referrals/{code}',
+      'string_pattern_mismatch (percent-decoded first)',
+      { type: 'string_pattern_mismatch', loc: ['path', 'code'], msg: `String should match pattern '${CODE_PATTERN}'`, input: 'not a code', ctx: { pattern: CODE_PATTERN } },
+    ],
+    [
+      '/v1/courses/%ZZ',
+      '/v1/courses/{course_id}',
+      'invalid percent-encoding kept literally',
+      { type: 'string_pattern_mismatch', loc: ['path', 'course_id'], msg: `String should match pattern '${ID_PATTERN}'`, input: '%ZZ', ctx: { pattern: ID_PATTERN } },
+    ],
+    [
+      '/v1/lessons/ab%C3',
+      '/v1/lessons/{lesson_id}',
+      'invalid UTF-8 replaced',
+      { type: 'string_pattern_mismatch', loc: ['path', 'lesson_id'], msg: `String should match pattern '${ID_PATTERN}'`, input: 'ab\uFFFD', ctx: { pattern: ID_PATTERN } },
+    ],
+    [
+      '/v1/courses/a%2Fb',
+      '/v1/courses/{course_id}',
+      'an encoded slash stays in the parameter',
+      { type: 'string_pattern_mismatch', loc: ['path', 'course_id'], msg: `String should match pattern '${ID_PATTERN}'`, input: 'a/b', ctx: { pattern: ID_PATTERN } },
+    ],
+  ];
+
+  it.each(cases)('GET %s → 422 (%s: %s)', async (path, route, _what, error) => {
+    const res = await get(path);
+    expect(res.status).toBe(422);
+    expect(res.json()).toEqual({ detail: [error] });
+    expect(api.check(route, 'get', 422, res.json())).toEqual([]);
+    expectCommonHeaders(res);
+  });
+
+  it('checks min length, then max length, then pattern: one error per parameter', async () => {
+    const tooLongAndBad = await get(`/v1/courses/${'X'.repeat(70)}`);
+    expect((tooLongAndBad.json() as { detail: Array<{ type: string }> }).detail.map((d) => d.type)).toEqual(['string_too_long']);
+    const tooShortAndBad = await get('/v1/referrals/a!');
+    expect((tooShortAndBad.json() as { detail: Array<{ type: string }> }).detail.map((d) => d.type)).toEqual(['string_too_short']);
+  });
+
+  it('a percent-encoded valid id is decoded and found', async () => {
+    const res = await get('/v1/courses/python%2Dbasics');
+    expect(res.status).toBe(200);
+    expect((res.json() as Course).id).toBe('python-basics');
+  });
+});
+
+describe('referrals', () => {
+  it.each(TEST_REFERRAL_CODES)('a valid code %s → {"valid":true}', async (code) => {
+    const res = await get(`/v1/referrals/${code}`);
+    expect(documented(res, '/v1/referrals/{code}', 200)).toEqual({ valid: true });
+    expect(res.text).toBe('{"valid":true}');
+    expect(res.headers['cache-control']).toBe('no-store');
+  });
+
+  it.each(['welcome-2026', 'NOT-A-CODE', 'WELCOME-2025'])('an unknown code %s → {"valid":false} and nothing else', async (code) => {
+    const res = await get(`/v1/referrals/${code}`);
+    expect(documented(res, '/v1/referrals/{code}', 200)).toEqual({ valid: false });
+    expect(res.text).toBe('{"valid":false}');
+  });
+});
+
+describe('conditional requests (RFC 9110 §13.1.2)', () => {
+  it.each([
+    ['the tag itself', (t: string) => t],
+    ['the weak form', (t: string) => `W/${t}`],
+    ['a list containing it', (t: string) => `"nope", ${t}`],
+    ['*', () => '*'],
+  ])('If-None-Match with %s → 304 without a body', async (_what, header) => {
+    const first = await get('/v1/catalog');
+    const res = await get('/v1/catalog', { 'if-none-match': header(first.headers.etag!) });
+    expect(res.status).toBe(304);
+    expect(res.body.length).toBe(0);
+    expect(res.headers.etag).toBe(first.headers.etag);
+    expect(res.headers['cache-control']).toBe('public, max-age=60');
+    expect(res.headers.vary).toBe('Accept-Encoding');
+    expect(res.headers['content-type']).toBeUndefined();
+    expectCommonHeaders(res);
+  });
+
+  it('a different tag → 200', async () => {
+    const res = await get('/v1/catalog', { 'if-none-match': '"something-else", W/"x"' });
+    expect(res.status).toBe(200);
+    expect(res.body.length).toBeGreaterThan(0);
+  });
+
+  it('ETags differ between resources and are stable across requests', async () => {
+    const a = await get('/v1/courses/python-basics');
+    const b = await get('/v1/courses/sql-basics');
+    expect(a.headers.etag).not.toBe(b.headers.etag);
+    expect((await get('/v1/courses/python-basics')).headers.etag).toBe(a.headers.etag);
+  });
+});
+
+describe('content coding (Accept-Encoding with q-values)', () => {
+  it.each([
+    ['gzip', 'gzip'],
+    ['br', 'br'],
+    ['gzip, deflate, br', 'br'],
+    ['br;q=0, gzip', 'gzip'],
+    ['br;q=0.4, gzip;q=0.9', 'gzip'],
+    ['identity', undefined],
+    ['gzip;q=0, br;q=0', undefined],
+  ])('Accept-Encoding: %s → %s', async (accept, coding) => {
+    const plain = await get('/v1/catalog');
+    const res = await get('/v1/catalog', { 'accept-encoding': accept });
+    expect(res.status).toBe(200);
+    expect(res.headers['content-encoding']).toBe(coding);
+    expect(res.headers.vary).toBe('Accept-Encoding');
+    expect(res.headers.etag).toBe(plain.headers.etag);
+    const decoded = coding === 'gzip' ? gunzipSync(res.body) : coding === 'br' ? brotliDecompressSync(res.body) : res.body;
+    expect(decoded.equals(plain.body)).toBe(true);
+    if (coding) expect(res.body.length).toBeLessThan(plain.body.length);
+  });
+
+  it('without Accept-Encoding the body is identity', async () => {
+    const res = await get('/v1/catalog');
+    expect(res.headers['content-encoding']).toBeUndefined();
+  });
+});
+
+describe('CORS', () => {
+  it('a preflight is answered 204 with the allowed methods', async () => {
+    const res = await send('OPTIONS', '/v1/catalog', {
+      origin: 'https://app.example',
+      'access-control-request-method': 'GET',
+      'access-control-request-headers': 'if-none-match',
+    });
+    expect(res.status).toBe(204);
+    expect(res.body.length).toBe(0);
+    expect(res.headers['access-control-allow-origin']).toBe('*');
+    expect(res.headers['access-control-allow-methods']).toBe('GET, HEAD, OPTIONS');
+    expect(res.headers['access-control-allow-headers']).toBe('*');
+    expect(Number(res.headers['access-control-max-age'])).toBeGreaterThan(0);
+  });
+
+  it('actual responses expose the ETag, RateLimit, Retry-After and deprecation headers', async () => {
+    expectCommonHeaders(await get('/v1/catalog', { origin: 'https://app.example' }));
+  });
+});
+
+describe('request id and access log', () => {
+  it('echoes a well-formed X-Request-Id and logs it with the request', async () => {
+    const res = await get('/v1/catalog', { 'x-request-id': 'trace-42.abc' });
+    expect(res.headers['x-request-id']).toBe('trace-42.abc');
+    const line = srv.logs.find((l) => l.request_id === 'trace-42.abc');
+    expect(line).toMatchObject({ msg: 'request', method: 'GET', path: '/v1/catalog', status: 200, client_kind: 'anonymous' });
+    expect(typeof line!.duration_ms).toBe('number');
+  });
+
+  it('replaces a malformed one with a fresh UUID', async () => {
+    const res = await get('/v1/catalog', { 'x-request-id': 'bad id with spaces' });
+    expect(res.headers['x-request-id']).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+  });
+
+  it('gives every response its own id', async () => {
+    const [a, b] = await Promise.all([get('/v1/health'), get('/v1/health')]);
+    expect(a.headers['x-request-id']).not.toBe(b.headers['x-request-id']);
+  });
+});
+
+describe('hostile requests never get a 500', () => {
+  it.each([
+    '/v1/courses/%',
+    '/v1/courses/%E0%A4%A',
+    '/v1/lessons/%00',
+    `/v1/courses/${'%F0%9F%98%80'.repeat(70)}`,
+    '/v1/referrals/%FF%FE%FD%FC',
+    '/%2e%2e/%2e%2e/etc/passwd',
+    '/v1/catalog?x=%ZZ',
+  ])('GET %s', async (path) => {
+    const res = await get(path);
+    expect(res.status).toBeLessThan(500);
+    expect(res.text).not.toMatch(/at .*\(.*:\d+:\d+\)/);
+  });
+
+  it('an oversized request head is refused with 431, not a crash', async () => {
+    const res = await get('/v1/catalog', { 'x-filler': 'a'.repeat(20_000) });
+    expect(res.status).toBe(431);
+  });
+});
