@@ -208,7 +208,7 @@ const OPERATIONS: readonly OperationSpec[] = [
     tag: 'Referrals',
     summary: 'Check a referral code',
     description:
-      'Whether a referral code is valid. The answer never identifies the owner. Besides the read budget, each address may check 60 codes per hour; the RateLimit headers report whichever budget is closer to running out.',
+      'Whether a referral code is valid. The answer never identifies the owner. Besides the read budget, each address has an hourly referral budget (60 checks by default); the RateLimit headers report whichever budget is closer to running out, and a 429 the one that ran out.',
     ok: { description: 'Whether the code is valid.', schema: schemaRef('ReferralCheck') },
     conditional: false,
     rateLimited: true,
