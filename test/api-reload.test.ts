@@ -1,0 +1,79 @@
+/**
+ * Hot reload on the real server: a content edit is served without a restart, an invalid edit is rejected
+ * (the last good revision stays served and `/health` reports the problem), and the referral digests file
+ * reloads the same way.
+ */
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { codeDigest } from '../src/referrals/digests.js';
+import { rawRequest } from './helpers/http.js';
+import { startTestServer, type TestServer } from './helpers/server.js';
+
+let srv: TestServer;
+
+/** Polls `check` every 50 ms until it returns true; fails after `limitMs` (a bound, not a timing assertion). */
+async function eventually(check: () => Promise<boolean>, limitMs = 15_000): Promise<void> {
+  const deadline = Date.now() + limitMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('condition not reached');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+const json = async (path: string) => (await rawRequest(srv.url, path)).json() as Record<string, unknown>;
+
+beforeAll(async () => {
+  srv = await startTestServer({ start: { contentDebounceMs: 60 } });
+});
+afterAll(async () => {
+  await srv?.close();
+});
+
+describe('content hot reload', () => {
+  const lessonFile = () => join(srv.contentDir, 'courses/python-basics/first-steps/hello-world.md');
+
+  it('serves an edited lesson, with a new ETag and revision, without a restart', async () => {
+    const before = await rawRequest(srv.url, '/v1/lessons/hello-world');
+    const revision = (await json('/health')).revision;
+    const text = await readFile(lessonFile(), 'utf8');
+    await writeFile(lessonFile(), text.replace('title: Hello, world', 'title: Hello again'));
+    await eventually(async () => (await json('/v1/lessons/hello-world')).title === 'Hello again');
+    const after = await rawRequest(srv.url, '/v1/lessons/hello-world');
+    expect(after.headers.etag).not.toBe(before.headers.etag);
+    expect((await json('/health')).revision).not.toBe(revision);
+    // The aggregate containing it changed too.
+    const catalog = (await json('/v1/catalog')) as { courses: Array<{ classes: Array<{ lessons: Array<{ id: string; title: string }> }> }> };
+    expect(catalog.courses[0]!.classes[0]!.lessons.find((l) => l.id === 'hello-world')!.title).toBe('Hello again');
+    // An old ETag no longer matches.
+    expect((await rawRequest(srv.url, '/v1/lessons/hello-world', { headers: { 'if-none-match': before.headers.etag! } })).status).toBe(200);
+  });
+
+  it('keeps serving the last good revision when an edit is invalid, and reports it on /health', async () => {
+    const good = await rawRequest(srv.url, '/v1/catalog');
+    const text = await readFile(lessonFile(), 'utf8');
+    await writeFile(lessonFile(), text.replace('lang: python', 'lang: "Not A Lang!"'));
+    await eventually(async () => (await json('/health')).last_reload_error !== '');
+    const health = await json('/health');
+    expect(health.last_reload_error).toContain('hello-world.md');
+    expect(health.status).toBe('ok');
+    const still = await rawRequest(srv.url, '/v1/catalog');
+    expect(still.headers.etag).toBe(good.headers.etag);
+    // Fixing it clears the error.
+    await writeFile(lessonFile(), text);
+    await eventually(async () => (await json('/health')).last_reload_error === '');
+  });
+});
+
+describe('referral digests reload', () => {
+  it('a code added to the file becomes valid, and a bad file keeps the previous set', async () => {
+    expect(await json('/v1/referrals/NEW-CODE-1')).toEqual({ valid: false });
+    await writeFile(srv.referralsFile, `${codeDigest('NEW-CODE-1')}\n`);
+    await eventually(async () => (await json('/v1/referrals/NEW-CODE-1')).valid === true);
+    expect(await json('/v1/referrals/WELCOME-2026')).toEqual({ valid: false });
+
+    await writeFile(srv.referralsFile, 'not a digest\n');
+    await eventually(async () => (await json('/health')).referrals_reload_error !== '');
+    expect(await json('/v1/referrals/NEW-CODE-1')).toEqual({ valid: true });
+  });
+});
