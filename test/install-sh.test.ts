@@ -44,6 +44,16 @@ describe('install.sh', () => {
     expect(good.requests.map((q) => q.path)).toEqual(['/latest.json', '/syllabus-1.2.3.tar.gz', '/SHA256SUMS']);
   });
 
+  it('reinstalls the same version over itself cleanly', async () => {
+    const home = join(work, 'home-twice');
+    expect((await runProcess('sh', [INSTALL, good.url], cliEnv(home))).code).toBe(0);
+    const again = await runProcess('sh', [INSTALL, good.url], cliEnv(home));
+    expect(again.stderr).toBe('');
+    expect(again.code).toBe(0);
+    expect((await readdir(join(home, '.local', 'share', 'syllabus'))).sort()).toEqual(['current', 'syllabus-1.2.3']);
+    expect(await runProcess(join(home, '.local', 'bin', 'syllabus'), ['--version'], cliEnv(home))).toMatchObject({ code: 0, stdout: '1.2.3\n' });
+  });
+
   it('takes the release URL from SYLLABUS_RELEASE_URL and works with wget and shasum only', async () => {
     // A PATH without curl and sha256sum.
     const tools = join(work, 'tools');
