@@ -58,7 +58,7 @@ ${g.entries.map(entryItem)}
 </ol>
 </section>`,
   );
-  const body = html`<div class="intro">
+  const body = html`<div class="intro changelog-intro">
 <h1>Changelog</h1>
 <p class="lead">New courses, classes, lessons and features, newest first.</p>
 <p><a class="feed-link" href="/changelog.atom"><span class="feed-icon" aria-hidden="true"></span>Follow with the Atom feed</a></p>

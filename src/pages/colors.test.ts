@@ -26,6 +26,8 @@ describe('colour maths (WCAG 2.2)', () => {
     for (const bg of [LIGHT.surface, LIGHT.bg]) expect(contrast(light, bg)).toBeGreaterThanOrEqual(4.5);
     for (const bg of [DARK.surface, DARK.bg]) expect(contrast(dark, bg)).toBeGreaterThanOrEqual(4.5);
     expect(contrast(textOn(color), color)).toBeGreaterThanOrEqual(4.5);
+    const darkField = mix(color, DARK.bg, 0.45);
+    expect(contrast(textOn(darkField), darkField)).toBeGreaterThanOrEqual(4.5);
   });
 
   it('keeps a colour that is already readable unchanged', () => {
@@ -37,7 +39,7 @@ describe('colour maths (WCAG 2.2)', () => {
       { id: 'python-foundations', color: '#3572a5' },
       { id: 'the-shell', color: '#f1e05a' },
     ]);
-    expect(css).toMatch(/^\.c-python-foundations\{--course:#3572a5;--course-ink:#[0-9a-f]{6};--course-on:#[0-9a-f]{6}\}$/m);
+    expect(css).toMatch(/^\.c-python-foundations\{--course:#3572a5;--course-ink:#[0-9a-f]{6};--course-field:#3572a5;--course-on:#[0-9a-f]{6}\}$/m);
     expect(css).toMatch(/^\.c-the-shell\{--course:#f1e05a;/m);
     expect(css).toContain('@media (prefers-color-scheme: dark)');
     expect(courseColorRules([])).toBe('');

@@ -4,7 +4,7 @@
  * variants computed to reach WCAG AA contrast in both colour schemes.
  */
 import type { Course } from '../schemas/types.generated.js';
-import { readableOn, textOn } from './colors.js';
+import { mix, readableOn, textOn } from './colors.js';
 import { DARK, LIGHT } from './theme.js';
 
 /** The CSS class carrying a course's colour properties. Ids are `[a-z0-9-]`, so always a valid class name. */
@@ -14,7 +14,8 @@ export function courseClass(courseId: string): string {
 
 /**
  * One rule per course: `--course` (the colour as given, for bands and borders), `--course-ink` (text and links
- * in that colour, ≥ 4.5:1 on page and card backgrounds) and `--course-on` (text drawn on the colour itself).
+ * in that colour, ≥ 4.5:1 on page and card backgrounds), `--course-field` (a large area in that colour: the
+ * colour itself in light, deepened in dark) and `--course-on` (text drawn on the field, ≥ 4.5:1).
  */
 export function courseColorRules(courses: readonly Pick<Course, 'id' | 'color'>[]): string {
   const light: string[] = [];
@@ -23,8 +24,10 @@ export function courseColorRules(courses: readonly Pick<Course, 'id' | 'color'>[
     const cls = courseClass(id);
     const ink = readableOn(color, [LIGHT.surface, LIGHT.bg]);
     const darkInk = readableOn(color, [DARK.surface, DARK.bg]);
-    light.push(`.${cls}{--course:${color};--course-ink:${ink};--course-on:${textOn(color)}}`);
-    dark.push(`.${cls}{--course-ink:${darkInk}}`);
+    // A full-strength colour field glares on a dark page: deepen it toward the page there.
+    const darkField = mix(color, DARK.bg, 0.45);
+    light.push(`.${cls}{--course:${color};--course-ink:${ink};--course-field:${color};--course-on:${textOn(color)}}`);
+    dark.push(`.${cls}{--course-ink:${darkInk};--course-field:${darkField};--course-on:${textOn(darkField)}}`);
   }
   if (light.length === 0) return '';
   return `${light.join('\n')}\n@media (prefers-color-scheme: dark){\n${dark.join('\n')}\n}\n`;
@@ -48,7 +51,7 @@ const BASE_CSS = /* css */ `
   --live-bg: #e2f3e7; --live-ink: #1a6332;
   --soon-bg: #fcefd2; --soon-ink: #744800;
   --chip-bg: #efede6; --chip-ink: #33363c;
-  --course: #5b6170; --course-ink: #3d424c; --course-on: #ffffff;
+  --course: #5b6170; --course-ink: #3d424c; --course-field: #5b6170; --course-on: #ffffff;
   --radius: 14px;
   --shadow: 0 1px 2px rgb(0 0 0 / 6%), 0 4px 16px rgb(0 0 0 / 5%);
   font-family: system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif;
@@ -159,7 +162,7 @@ code { font-family: ui-monospace, "SF Mono", Menlo, Consolas, "Liberation Mono",
 
 /* Course page */
 .breadcrumb { font-size: .95rem; margin-bottom: 1rem; }
-.course-hero { background: var(--course); color: var(--course-on); border-radius: calc(var(--radius) + 4px);
+.course-hero { background: var(--course-field); color: var(--course-on); border-radius: calc(var(--radius) + 4px);
   padding: clamp(1.4rem, 1rem + 2vw, 2.5rem); margin-bottom: 2.25rem; }
 .course-hero a { color: inherit; }
 .course-hero :focus-visible { outline-color: currentColor; }
@@ -196,6 +199,12 @@ code { font-family: ui-monospace, "SF Mono", Menlo, Consolas, "Liberation Mono",
 .feed-icon { display: inline-block; width: .95em; height: .95em; border-radius: 3px; background: #c24e00; }
 .month { margin-bottom: 2.5rem; }
 .month > h2 { font-size: 1rem; text-transform: uppercase; letter-spacing: .08em; color: var(--muted); margin-bottom: 1rem; }
+@media (min-width: 62rem) {
+  /* Wide screens: months in a column of their own, beside their entries. */
+  .month { display: grid; grid-template-columns: 11.5rem minmax(0, 48rem); gap: 1.5rem; }
+  .month > h2 { position: sticky; top: 1rem; align-self: start; padding-top: 1.3rem; margin: 0; }
+  .changelog-intro { margin-left: 13rem; }
+}
 .entries { list-style: none; margin: 0; padding: 0; display: grid; gap: 1rem; max-width: 48rem; }
 .entry { background: var(--surface); border: 1px solid var(--line); border-radius: var(--radius); box-shadow: var(--shadow);
   padding: 1.2rem 1.4rem; scroll-margin-top: 1rem; }
@@ -246,6 +255,7 @@ code { font-family: ui-monospace, "SF Mono", Menlo, Consolas, "Liberation Mono",
   .lead { font-size: 1.05rem; }
   .course-card, .klass, .entry, .item { padding-inline: 1.1rem; }
   .lesson { grid-template-columns: 1.9rem 1fr; }
+  .counts { column-gap: 1rem; }
 }
 @media (prefers-reduced-motion: no-preference) {
   .course-card, .site-nav a { transition: border-color .15s, background-color .15s; }
