@@ -4,10 +4,10 @@
  * Exit status: 0 valid, 1 invalid, 2 usage error (bad arguments, folder missing).
  */
 import { stat } from 'node:fs/promises';
-import { relative, resolve, sep } from 'node:path';
+import { normalize, relative, resolve, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Command, CommanderError } from 'commander';
-import { loadContent } from './loader.js';
+import { ContentLoader } from './loader.js';
 import { formatProblem, type Problem } from './model.js';
 
 /** Exit statuses of the command. */
@@ -69,7 +69,8 @@ async function validate(dir: string, io: CliIo): Promise<number> {
     io.stderr(`syllabus-content: ${dir}: not a directory`);
     return EXIT.usage;
   }
-  const result = await loadContent(dir === abs ? abs : relativeOrAbsolute(io.cwd, abs));
+  // Problems name files under the folder as the user wrote it, so the paths can be pasted back.
+  const result = await new ContentLoader(abs, { displayRoot: normalize(dir) }).load();
   if (result.ok) {
     const { catalog, changelog, roadmap } = result.model;
     const lessons = catalog.courses.reduce((n, c) => n + c.lessons_live, 0);
@@ -88,11 +89,6 @@ async function validate(dir: string, io: CliIo): Promise<number> {
   const files = new Set(result.problems.map((p) => p.path)).size;
   io.stderr(`${dir}: ${result.problems.length} problem${result.problems.length === 1 ? '' : 's'} in ${files} file${files === 1 ? '' : 's'}`);
   return EXIT.invalid;
-}
-
-function relativeOrAbsolute(cwd: string, abs: string): string {
-  const rel = relative(cwd, abs);
-  return rel === '' ? '.' : rel.startsWith('..') ? abs : rel;
 }
 
 /**

@@ -43,7 +43,8 @@ export class ContentLoader {
 
   constructor(dir: string, options: ContentLoaderOptions = {}) {
     this.dir = dir;
-    this.displayRoot = (options.displayRoot ?? dir).split(sep).join('/').replace(/\/+$/, '');
+    const root = (options.displayRoot ?? dir).split(sep).join('/').replace(/\/+$/, '');
+    this.displayRoot = root === '.' ? '' : root;
   }
 
   /** Forgets the parsed form of a file (path relative to the folder, `/`-separated) so the next load re-reads it. */

@@ -1,0 +1,154 @@
+/**
+ * Hot reload on real files: added, changed, renamed, deleted files and editor-style atomic saves are
+ * picked up; only changed files are parsed again; an invalid edit reports problems (the caller keeps its
+ * last good model); a burst of 200 changes gives one reload.
+ */
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ContentLoader } from '../src/content/loader.js';
+import type { ContentModel, LoadResult } from '../src/content/model.js';
+import { watchContent, type ContentWatch } from '../src/content/watch.js';
+import { removeTree, writeContentFixture } from './helpers/content-fixture.js';
+
+interface Reload {
+  result: LoadResult;
+  changed: string[];
+}
+
+/** A watched fixture folder whose reloads are recorded, plus a "server" keeping its last good model. */
+async function watchedFixture(debounceMs: number): Promise<{
+  dir: string;
+  loader: ContentLoader;
+  reloads: Reload[];
+  current: () => ContentModel;
+  waitFor: (predicate: (r: Reload) => boolean) => Promise<Reload>;
+  watch: ContentWatch;
+}> {
+  const dir = await writeContentFixture();
+  const loader = new ContentLoader(dir);
+  const first = await loader.load();
+  if (!first.ok) throw new Error('fixture invalid');
+  let served = first.model;
+  const reloads: Reload[] = [];
+  let waiters: { predicate: (r: Reload) => boolean; resolve: (r: Reload) => void }[] = [];
+  const watch = await watchContent(dir, {
+    loader,
+    debounceMs,
+    maxWaitMs: 30_000,
+    onReload(result, changed) {
+      if (result.ok) served = result.model; // what the server does: one assignment, only when valid
+      const reload = { result, changed };
+      reloads.push(reload);
+      for (const waiter of waiters.filter((w) => w.predicate(reload))) waiter.resolve(reload);
+      waiters = waiters.filter((w) => !w.predicate(reload));
+    },
+  });
+  const waitFor = (predicate: (r: Reload) => boolean): Promise<Reload> => new Promise((resolve) => waiters.push({ predicate, resolve }));
+  return { dir, loader, reloads, current: () => served, waitFor, watch };
+}
+
+const lessonOf = (m: ContentModel, id: string) =>
+  m.catalog.courses.flatMap((c) => c.classes.flatMap((k) => k.lessons)).find((l) => l.id === id);
+const roadmapIds = (m: ContentModel): string[] => m.roadmap.stages.flatMap((s) => s.items.map((i) => i.id));
+
+describe('watchContent', () => {
+  let ctx: Awaited<ReturnType<typeof watchedFixture>>;
+  const HELLO = 'courses/python-basics/first-steps/hello-world.md';
+  const helloText = (title: string): string => `---\ntitle: ${title}\nlang: python\n---\n\n## One\n\n## Two\n\n## Three\n`;
+
+  beforeAll(async () => {
+    ctx = await watchedFixture(150);
+  });
+  afterAll(async () => {
+    await ctx.watch.close();
+    await removeTree(ctx.dir);
+  });
+
+  it('reloads a changed file, parsing only that file', async () => {
+    const reloaded = ctx.waitFor((r) => r.result.ok && lessonOf(r.result.model, 'hello-world')?.title === 'Hello again');
+    await writeFile(join(ctx.dir, HELLO), helloText('Hello again'));
+    const { changed } = await reloaded;
+    expect(changed).toContain(HELLO);
+    expect(ctx.loader.lastParsedCount).toBe(1);
+    expect(lessonOf(ctx.current(), 'hello-world')).toMatchObject({ title: 'Hello again', steps: 3 });
+  });
+
+  it('reloads an added file', async () => {
+    const reloaded = ctx.waitFor((r) => r.result.ok && lessonOf(r.result.model, 'while-loops') !== undefined);
+    await writeFile(join(ctx.dir, 'courses/python-basics/loops/while-loops.md'), '---\ntitle: While loops\nlang: python\n---\n## Condition\n## Break\n');
+    await writeFile(join(ctx.dir, 'courses/python-basics/loops/index.md'), '---\nname: Loops\nstatus: live\nlessons: [for-loops, while-loops]\n---\n');
+    await reloaded;
+    const loops = ctx.current().catalog.courses[0]!.classes[1]!;
+    expect(loops.lessons.map((l) => l.id)).toEqual(['for-loops', 'while-loops']);
+    expect(loops.exercises).toBe(3);
+  });
+
+  it('reloads a renamed file', async () => {
+    const reloaded = ctx.waitFor((r) => r.result.ok && roadmapIds(r.result.model).includes('ai-tips'));
+    await rename(join(ctx.dir, 'roadmap/ai-hints.md'), join(ctx.dir, 'roadmap/ai-tips.md'));
+    await reloaded;
+    expect(roadmapIds(ctx.current())).toContain('ai-tips');
+    expect(roadmapIds(ctx.current())).not.toContain('ai-hints');
+  });
+
+  it('reloads after a deleted file', async () => {
+    const reloaded = ctx.waitFor((r) => r.result.ok && !roadmapIds(r.result.model).includes('dark-theme'));
+    await rm(join(ctx.dir, 'roadmap/dark-theme.md'));
+    await reloaded;
+    expect(roadmapIds(ctx.current())).not.toContain('dark-theme');
+  });
+
+  it('handles an editor that saves by writing a temporary file and renaming it over the original', async () => {
+    const reloaded = ctx.waitFor((r) => r.result.ok && lessonOf(r.result.model, 'hello-world')?.title === 'Saved atomically');
+    const temp = join(ctx.dir, 'courses/python-basics/first-steps/.hello-world.md.swp');
+    await writeFile(temp, helloText('Saved atomically'));
+    await rename(temp, join(ctx.dir, HELLO));
+    await reloaded;
+    expect(lessonOf(ctx.current(), 'hello-world')?.title).toBe('Saved atomically');
+  });
+
+  it('reports an invalid edit with its problems while the caller keeps the last good model', async () => {
+    const before = ctx.current();
+    const failed = ctx.waitFor((r) => !r.result.ok);
+    await writeFile(join(ctx.dir, 'courses/sql-basics/index.md'), '---\ntitle: SQL basics\ncolor: blue\nstatus: live\nclasses: [select]\n---\n');
+    const { result } = await failed;
+    expect(result.ok).toBe(false);
+    if (!result.ok) {
+      expect(result.problems).toContainEqual({
+        path: `${ctx.dir}/courses/sql-basics/index.md`, line: 3, column: 1, message: '"color" must be a hex colour #rrggbb, got "blue"',
+      });
+    }
+    expect(ctx.current()).toBe(before);
+
+    const fixed = ctx.waitFor((r) => r.result.ok);
+    await writeFile(join(ctx.dir, 'courses/sql-basics/index.md'), '---\ntitle: SQL basics\ncolor: "#0000ff"\nstatus: live\nclasses: [select]\n---\n');
+    await fixed;
+    expect(ctx.current().catalog.courses[1]!.color).toBe('#0000ff');
+  });
+});
+
+describe('a burst of changes', () => {
+  it('gives one reload after 200 changes', async () => {
+    const ctx = await watchedFixture(700);
+    try {
+      const COUNT = 200;
+      const reloaded = ctx.waitFor(() => true);
+      await mkdir(join(ctx.dir, 'roadmap'), { recursive: true });
+      await Promise.all(
+        Array.from({ length: COUNT }, (_, i) =>
+          writeFile(join(ctx.dir, `roadmap/burst-${i}.md`), `---\ntitle: Burst ${i}\ntheme: Load\nstage: exploring\n---\nItem ${i}.\n`),
+        ),
+      );
+      const { result, changed } = await reloaded;
+      expect(changed).toHaveLength(COUNT);
+      expect(result.ok && roadmapIds(result.model).filter((id) => id.startsWith('burst-'))).toHaveLength(COUNT);
+      // Give a second reload every chance to happen (several quiet periods), then check there was none.
+      await new Promise((resolve) => setTimeout(resolve, 2_500));
+      expect(ctx.reloads).toHaveLength(1);
+    } finally {
+      await ctx.watch.close();
+      await removeTree(ctx.dir);
+    }
+  });
+});
