@@ -23,6 +23,7 @@ import type { Config } from './config.js';
 import { startHost } from './host.js';
 import { RedisStore } from './redis-store.js';
 import { createReleasesHandler } from './releases.js';
+import { createNodeSignatureVerifier } from '../signatures/index.js';
 import { createLogger } from './logger.js';
 import { serviceVersion } from './version.js';
 
@@ -43,7 +44,10 @@ export interface StartOptions {
   logger?: Logger;
   /** Rate-limit counters; default an in-process {@link MemoryStore}. Closed by `close()`. */
   rateLimitStore?: RateLimitStore;
-  /** RFC 9421 verifier for the client-kind step; default none (no client is verified). */
+  /**
+   * RFC 9421 verifier for the client-kind step; default the Web Bot Auth verifier built from the configuration
+   * (`KEY_DIRECTORY_ALLOW_INSECURE`, `SIGNATURE_CLOCK_SKEW`).
+   */
   verifySignature?: SignatureVerifier;
   /** Watch content and referral files and reload on change (default true). */
   watch?: boolean;
@@ -115,6 +119,14 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     return { rate_limit_store: h.store, rate_limit_store_status: h.status, ...(h.since !== undefined && { rate_limit_store_unavailable_since: h.since }) };
   });
 
+  // Web Bot Auth: one verifier per process, with its directory, imported-key and nonce caches.
+  const verifySignature =
+    options.verifySignature ??
+    createNodeSignatureVerifier({
+      allowInsecureDirectories: config.keyDirectoryAllowInsecure,
+      clockSkewSeconds: config.signatureClockSkewSeconds,
+    }).verify;
+
   const app = createApp({
     getIndex: () => holder.current,
     health,
@@ -123,7 +135,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     logger,
     clientAddress: clientAddressStep({ trustProxy: config.trustProxy, header: config.trustProxyHeader }),
     clientKind: clientKindStep({
-      verify: options.verifySignature,
+      verify: verifySignature,
       onVerifierError: (error, ctx) => logger.error({ err: error, request_id: ctx.locals.requestId }, 'signature verifier failed'),
     }),
     rateLimit: rateLimitStep({ store: rateLimitStore, limits: config.rateLimits, refuse: refuseWithPage, decorate: false }),
