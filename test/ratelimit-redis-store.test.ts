@@ -75,6 +75,20 @@ describe('RedisStore against a real redis-server', () => {
     expect(answers.map((d) => d.state.remaining)).toEqual([2, 1, 0, 0]);
   });
 
+  it('answers reads that do not spend from its own latest view, without a round trip', async () => {
+    const prefix = 'view:';
+    const a = await open({ keyPrefix: prefix });
+    const b = await open({ keyPrefix: prefix });
+    for (let i = 0; i < 3; i++) await a.hit('v', 60_000, { spend: true });
+    const seen = await a.hit('v', 60_000, { spend: false });
+    expect(seen.count).toBe(3);
+    expect(seen.resetMs).toBeGreaterThan(59_000);
+    // B has not counted this bucket itself, so its view is empty (Redis, which holds 3, was not asked).
+    expect(await b.hit('v', 60_000, { spend: false })).toEqual({ count: 0, resetMs: 60_000 });
+    expect((await b.hit('v', 60_000, { spend: true })).count).toBe(4);
+    expect((await b.hit('v', 60_000, { spend: false })).count).toBe(4);
+  });
+
   it('fails open when Redis dies, logs once, reports it, and recovers when it returns', async () => {
     const { lines, logger } = recordingLogger();
     const changes: StoreHealth[] = [];

@@ -6,31 +6,28 @@
  * When Redis cannot be reached the service keeps answering (fail open): each instance counts in its own memory
  * meanwhile (budgets become per instance), commands time out quickly, nothing queues up while disconnected, the
  * outage is logged once and reported on `/health`, and Redis is used again as soon as it is back.
+ *
+ * Reads without spending (`/health`, `/openapi.json`, `/docs`) never touch Redis: they report this instance's
+ * latest view of the bucket (what Redis answered to its last spending request), so `/health` stays a memory read.
  */
+import { LRUCache } from 'lru-cache';
 import { createClient, type RedisClientType } from 'redis';
 import { MemoryStore } from '../http/ratelimit/memory-store.js';
 import type { HitResult, RateLimitStore, StoreHealth } from '../http/ratelimit/store.js';
 
 /**
- * KEYS[1] = bucket, ARGV[1] = window in ms, ARGV[2] = '1' to spend, '0' to read.
- * Returns {count, ms until the window ends}. A key in its last millisecond (PTTL 0: Redis expires a key only
- * after its expiry time) or without expiry is treated as ended, so a client that waited `Retry-After` seconds
- * always finds a new window.
+ * KEYS[1] = bucket, ARGV[1] = window in ms. Counts one request; returns {count, ms until the window ends}.
+ * A key in its last millisecond (PTTL 0: Redis expires a key only after its expiry time) or without expiry is
+ * treated as ended, so a client that waited `Retry-After` seconds always finds a new window.
  */
 export const HIT_SCRIPT = `
 local ttl = redis.call('PTTL', KEYS[1])
 local window = tonumber(ARGV[1])
 if ttl <= 0 then
-  if ARGV[2] == '1' then
-    redis.call('SET', KEYS[1], 1, 'PX', window)
-    return {1, window}
-  end
-  return {0, window}
+  redis.call('SET', KEYS[1], 1, 'PX', window)
+  return {1, window}
 end
-if ARGV[2] == '1' then
-  return {redis.call('INCR', KEYS[1]), ttl}
-end
-return {tonumber(redis.call('GET', KEYS[1])) or 0, ttl}
+return {redis.call('INCR', KEYS[1]), ttl}
 `;
 
 /** Where outages and recoveries are reported (pino's methods fit). */
@@ -78,6 +75,8 @@ export class RedisStore implements RateLimitStore {
   readonly #onHealthChange: ((health: StoreHealth) => void) | undefined;
   readonly #where: string;
   #scriptSha: string | undefined;
+  /** Latest count seen per bucket and when its window ends (clock ms), for reads that do not spend. */
+  readonly #seen = new LRUCache<string, { count: number; endsAt: number }>({ max: 10_000 });
   #downSince: Date | undefined;
   #closed = false;
 
@@ -128,10 +127,17 @@ export class RedisStore implements RateLimitStore {
   }
 
   async hit(key: string, windowMs: number, options: { spend: boolean }): Promise<HitResult> {
+    if (!options.spend) return this.#lastSeen(key, windowMs);
     if (!this.#client.isReady) return this.#fallback.hit(key, windowMs, options);
     try {
-      const reply = await this.#run(this.#prefix + key, windowMs, options.spend);
+      const reply = await this.#run(this.#prefix + key, windowMs);
       if (this.#downSince) this.#markUp();
+      const now = Date.now();
+      const known = this.#seen.get(key);
+      // Replies to concurrent requests may arrive out of order: keep the highest count of the newest window.
+      if (known === undefined || now >= known.endsAt || reply.count > known.count) {
+        this.#seen.set(key, { count: reply.count, endsAt: now + reply.resetMs });
+      }
       return reply;
     } catch (error) {
       this.#markDown(error as Error);
@@ -139,9 +145,18 @@ export class RedisStore implements RateLimitStore {
     }
   }
 
+  /** This instance's latest view of a bucket, without asking Redis (or, during an outage, the local count). */
+  #lastSeen(key: string, windowMs: number): HitResult | Promise<HitResult> {
+    if (this.#downSince) return this.#fallback.hit(key, windowMs, { spend: false });
+    const known = this.#seen.get(key);
+    const now = Date.now();
+    if (known === undefined || now >= known.endsAt) return { count: 0, resetMs: windowMs };
+    return { count: known.count, resetMs: known.endsAt - now };
+  }
+
   /** Runs the script by its digest, loading it on the first call and after a Redis restart (NOSCRIPT). */
-  async #run(key: string, windowMs: number, spend: boolean): Promise<HitResult> {
-    const args = { keys: [key], arguments: [String(windowMs), spend ? '1' : '0'] };
+  async #run(key: string, windowMs: number): Promise<HitResult> {
+    const args = { keys: [key], arguments: [String(windowMs)] };
     let reply: unknown;
     try {
       this.#scriptSha ??= await this.#client.scriptLoad(HIT_SCRIPT);

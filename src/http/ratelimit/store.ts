@@ -28,7 +28,8 @@ export interface RateLimitStore {
    * request and lasts `windowMs`; a request at or after its end starts a new one.
    * @param key the bucket, e.g. `read:browser:203.0.113.7`.
    * @param windowMs window length in milliseconds.
-   * @param options `spend: false` reads the counter without counting (for `/health`, `/openapi.json`, `/docs`).
+   * @param options `spend: false` reports the bucket without counting (for `/health`, `/openapi.json`, `/docs`);
+   *   a shared store may answer it from its latest local view, without a round trip.
    * Must not reject: a store that cannot reach its backend answers from a local fallback.
    */
   hit(key: string, windowMs: number, options: { spend: boolean }): HitResult | Promise<HitResult>;
