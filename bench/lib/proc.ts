@@ -1,0 +1,109 @@
+/**
+ * Child processes for the benchmark: every server runs in its own Node process, pinned to one core with
+ * `taskset` (when available) so that the load generator, pinned to another core, does not compete with it.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+
+/** Whether `taskset` can pin processes here (util-linux). */
+export const canPin: boolean = spawnSync('taskset', ['-c', '0', 'true']).status === 0;
+
+/** A free TCP port on 127.0.0.1 (bound, read, released). */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Prefixes a command with `taskset -c <cpu>` when pinning is possible. */
+export function pinned(cpu: number | undefined, command: string, args: string[]): [string, string[]] {
+  return cpu !== undefined && canPin ? ['taskset', ['-c', String(cpu), command, ...args]] : [command, args];
+}
+
+/** A running child process with its output kept for error messages. */
+export interface Child {
+  process: ChildProcess;
+  /** Process id (taskset execs the command, so this is the server's own pid). */
+  pid: number;
+  /** Everything written to stdout and stderr so far (the last 64 KB). */
+  output(): string;
+  /** Lines written to stdout, observed as they arrive. */
+  onLine(listener: (line: string) => void): void;
+  /** Resolves with the exit code (or signal name) once the process has exited. */
+  exited: Promise<number | string>;
+  /** SIGTERM, then SIGKILL after `graceMs`; resolves once exited. */
+  stop(graceMs?: number): Promise<void>;
+}
+
+/** Starts `node <args>` (pinned to `cpu` when given). */
+export function startNode(args: string[], options: { cpu?: number; env?: Record<string, string>; cwd?: string } = {}): Child {
+  const [command, argv] = pinned(options.cpu, process.execPath, args);
+  const child = spawn(command, argv, {
+    cwd: options.cwd,
+    env: { ...process.env, ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let partial = '';
+  const listeners: ((line: string) => void)[] = [];
+  const keep = (chunk: Buffer): void => {
+    out = (out + chunk.toString()).slice(-65536);
+  };
+  child.stdout!.on('data', (chunk: Buffer) => {
+    keep(chunk);
+    partial += chunk.toString();
+    const lines = partial.split('\n');
+    partial = lines.pop()!;
+    for (const line of lines) for (const l of listeners) l(line);
+  });
+  child.stderr!.on('data', keep);
+  const exited = new Promise<number | string>((resolve) => child.on('exit', (code, signal) => resolve(code ?? signal ?? 'unknown')));
+  const stop = async (graceMs = 5000): Promise<void> => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+    await exited;
+    clearTimeout(timer);
+  };
+  return { process: child, pid: child.pid!, output: () => out, onLine: (l) => listeners.push(l), exited, stop };
+}
+
+/** Resident set size and its peak (VmRSS, VmHWM) of a process, in bytes; Linux only (0 elsewhere). */
+export function memoryOf(pid: number): { rss: number; peak: number } {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = (name: string): number => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? 0) * 1024;
+    return { rss: kb('VmRSS'), peak: kb('VmHWM') };
+  } catch {
+    return { rss: 0, peak: 0 };
+  }
+}
+
+/**
+ * Polls `url` until it answers with `status` (any status when omitted), the child exits, or `timeoutMs` passes.
+ * @returns milliseconds (performance.now()) at which the first matching answer arrived.
+ * @throws Error with the child's output when it exits first or the time runs out.
+ */
+export async function waitUntilServing(child: Child, url: string, timeoutMs: number, status?: number): Promise<number> {
+  const deadline = performance.now() + timeoutMs;
+  let exited = false;
+  void child.exited.then(() => (exited = true));
+  for (;;) {
+    if (exited) throw new Error(`server exited before serving ${url}:\n${child.output()}`);
+    try {
+      const response = await fetch(url, { signal: AbortSignal.timeout(2000) });
+      await response.arrayBuffer();
+      if (status === undefined || response.status === status) return performance.now();
+    } catch {
+      // not listening yet
+    }
+    if (performance.now() > deadline) throw new Error(`server did not serve ${url} within ${timeoutMs} ms:\n${child.output()}`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
