@@ -100,6 +100,8 @@ export async function startHost(handler: HattipHandler<HttpBindings>, opts: Host
     },
   );
 
+  const serve = opts.before === undefined ? (listener as (req: IncomingMessage, res: ServerResponse) => void) : withBefore(opts.before, listener);
+  let draining = false;
   const server = createServer(
     {
       headersTimeout: HOST_LIMITS.headersTimeoutMs,
@@ -107,7 +109,11 @@ export async function startHost(handler: HattipHandler<HttpBindings>, opts: Host
       keepAliveTimeout: HOST_LIMITS.keepAliveTimeoutMs,
       maxHeaderSize: HOST_LIMITS.maxHeaderSizeBytes,
     },
-    opts.before === undefined ? (listener as (req: IncomingMessage, res: ServerResponse) => void) : withBefore(opts.before, listener),
+    (req: IncomingMessage, res: ServerResponse) => {
+      // While draining, tell keep-alive clients not to send another request on this connection.
+      if (draining) res.setHeader('Connection', 'close');
+      serve(req, res);
+    },
   );
   server.maxRequestsPerSocket = HOST_LIMITS.maxRequestsPerSocket;
   server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
@@ -135,6 +141,7 @@ export async function startHost(handler: HattipHandler<HttpBindings>, opts: Host
   let closing: Promise<void> | undefined;
   const close = (timeoutMs: number): Promise<void> => {
     closing ??= new Promise<void>((resolve) => {
+      draining = true;
       server.close(() => resolve());
       // In-flight requests finish; idle keep-alive sockets are closed now and as they become idle.
       server.closeIdleConnections();
