@@ -217,4 +217,33 @@ describe('the client address', () => {
     expect((await as('2001:db8:7:8:ffff::1')).status).toBe(429);
     expect((await as('2001:db8:7:9::1')).status).toBe(200);
   });
+
+  it('with TRUST_PROXY_HEADER=forwarded the RFC 7239 header is read and X-Forwarded-For ignored', async () => {
+    const { url } = await start({ ...SMALL, TRUST_PROXY: 'loopback', TRUST_PROXY_HEADER: 'forwarded' });
+    const as = (forwarded: string, xff: string) => get(url, '/v1/catalog', { forwarded, 'x-forwarded-for': xff });
+    for (let i = 0; i < 3; i++) expect((await as('for="[2001:db8:1:1::5]:4711";proto=https', `192.0.2.${i}`)).status).toBe(200);
+    expect((await as('for=203.0.113.1, for="[2001:db8:1:1::9]"', '192.0.2.200')).status).toBe(429);
+    expect((await as('for=192.0.2.7', '2001:db8:1:1::5')).status).toBe(200);
+  });
+});
+
+describe('pages', () => {
+  it('count against the read budget, and a browser over it gets an HTML 429 with Retry-After', async () => {
+    const { url } = await start(SMALL);
+    const ua = { 'user-agent': BROWSER, accept: 'text/html,application/xhtml+xml,*/*;q=0.8' };
+    const home = await get(url, '/', ua);
+    expect(home.status).toBe(200);
+    expect(budget(home)).toMatchObject({ limit: '4', remaining: '3', policy: '4;w=60' });
+    for (let i = 0; i < 3; i++) await get(url, '/changelog', ua);
+    const refused = await fetch(`${url}/roadmap`, { headers: ua });
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(await refused.text()).toContain('429');
+    expect(refused.headers.get('retry-after')).toBe(budget(refused).reset);
+    expect(budget(refused)).toMatchObject({ limit: '4', remaining: '0', policy: '4;w=60' });
+    // The API keeps its JSON 429 for the same client.
+    const api = await fetch(`${url}/v1/catalog`, { headers: ua });
+    expect(api.status).toBe(429);
+    expect(await api.json()).toEqual({ detail: 'Too Many Requests' });
+  });
 });
