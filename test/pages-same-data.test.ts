@@ -2,7 +2,7 @@
  * Same data, proved: against the real server on the bundled catalog, every course, class, lesson count,
  * changelog entry and roadmap item of `/v1/catalog`, `/v1/courses/{id}`, `/v1/changelog` and `/v1/roadmap`
  * appears on the pages, and the pages show nothing else; the Atom feed, parsed as XML, matches `/v1/changelog`.
- * Also the HTTP side of pages: ETag/304, compression, security headers, HTML 404s.
+ * Also the HTTP side of pages: ETag/304, compression, security headers.
  */
 import { XMLParser } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -162,25 +162,5 @@ describe('pages over HTTP', () => {
     expect(res.headers.get('content-type')).toBe('text/css; charset=utf-8');
     const css = await res.text();
     for (const c of catalog.courses) expect(css).toContain(`.c-${c.id}{--course:${c.color};`);
-  });
-
-  it('answer an unknown course with the HTML 404 page, and keep JSON 404s for the API and for non-browsers', async () => {
-    const course = await get('/courses/no-such-course', { accept: 'text/html' });
-    expect(course.status).toBe(404);
-    expect(course.headers.get('content-type')).toBe('text/html; charset=utf-8');
-    expect(course.headers.get('content-security-policy')).toContain("default-src 'none'");
-    expect(await course.text()).toContain('We have no course at this address');
-
-    const browser = await get('/no/such/page', { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' });
-    expect(browser.status).toBe(404);
-    expect(await browser.text()).toContain('This page does not exist');
-
-    const curl = await get('/no/such/page', { accept: '*/*' });
-    expect(curl.status).toBe(404);
-    expect(await curl.json()).toEqual({ detail: 'Not Found' });
-
-    const api = await get('/v1/courses/no-such-course', { accept: 'text/html' });
-    expect(api.status).toBe(404);
-    expect(await api.json()).toEqual({ detail: 'Course not found' });
   });
 });
