@@ -53,6 +53,37 @@ export interface HttpClientOptions {
   sleep?: (ms: number) => Promise<void>;
 }
 
+/** Largest text body read (JSON answers, the release manifest), in bytes. */
+const MAX_TEXT_BYTES = 16 * 1024 * 1024;
+
+/**
+ * Reads a body, refusing more than `maxBytes` (a larger `Content-Length` is refused before reading).
+ * @param tooLarge completes the sentence "<url> sent …" in the error.
+ * @throws CliError when the body is larger.
+ */
+async function readBounded(r: Response, url: URL, maxBytes: number, tooLarge: string): Promise<Buffer> {
+  const declared = parseNonNegativeInt(r.headers.get('content-length'));
+  if (declared !== undefined && declared > maxBytes) {
+    await r.body?.cancel();
+    throw new CliError(`${url.href} is ${declared} bytes, ${tooLarge}.`);
+  }
+  const chunks: Buffer[] = [];
+  let total = 0;
+  const reader = r.body?.getReader();
+  for (;;) {
+    if (!reader) break;
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > maxBytes) {
+      await reader.cancel();
+      throw new CliError(`${url.href} sent ${tooLarge}.`);
+    }
+    chunks.push(Buffer.from(value));
+  }
+  return Buffer.concat(chunks);
+}
+
 const defaultSleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Parses a non-negative integer header value (RateLimit-* fields); `undefined` for anything else. */
@@ -143,7 +174,9 @@ export class HttpClient {
     const cached = cache && this.options.cache ? await this.options.cache.get(url.href) : undefined;
     const headers: Record<string, string> = { accept: 'application/json' };
     if (cached) headers['if-none-match'] = cached.etag;
-    const { response, ms, body } = await this.send(url, headers, purpose, async (r) => Buffer.from(await r.arrayBuffer()));
+    const { response, ms, body } = await this.send(url, headers, purpose, (r) =>
+      readBounded(r, url, MAX_TEXT_BYTES, `more than ${MAX_TEXT_BYTES} bytes, far more than any answer of the service`),
+    );
     const text = body.toString('utf8');
     if (response.status === 304 && cached) {
       this.options.debug(`GET ${url.href} → 304 Not Modified (${ms} ms), body from the ETag cache`);
@@ -160,28 +193,9 @@ export class HttpClient {
    * @throws CliError when unreachable, still rate-limited, or the body is larger than `maxBytes`.
    */
   async getBytes(url: URL, purpose: RequestPurpose, maxBytes: number): Promise<HttpBytes> {
-    const { response, ms, body } = await this.send(url, { accept: '*/*' }, purpose, async (r) => {
-      const declared = parseNonNegativeInt(r.headers.get('content-length'));
-      if (r.ok && declared !== undefined && declared > maxBytes) {
-        await r.body?.cancel();
-        throw new CliError(`${url.href} is ${declared} bytes, more than the ${maxBytes} bytes expected; nothing was installed.`);
-      }
-      const chunks: Buffer[] = [];
-      let total = 0;
-      const reader = r.body?.getReader();
-      for (;;) {
-        if (!reader) break;
-        const { done, value } = await reader.read();
-        if (done) break;
-        total += value.byteLength;
-        if (total > maxBytes) {
-          await reader.cancel();
-          throw new CliError(`${url.href} sent more than the ${maxBytes} bytes expected; nothing was installed.`);
-        }
-        chunks.push(Buffer.from(value));
-      }
-      return Buffer.concat(chunks);
-    });
+    const { response, ms, body } = await this.send(url, { accept: '*/*' }, purpose, (r) =>
+      readBounded(r, url, maxBytes, `more than the ${maxBytes} bytes expected; nothing was installed`),
+    );
     this.options.debug(`GET ${url.href} → ${response.status} (${ms} ms, ${body.length} bytes)`);
     return { url: url.href, status: response.status, headers: response.headers, body, ms };
   }

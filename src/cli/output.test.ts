@@ -19,7 +19,6 @@ describe('tables', () => {
       { heading: 'NAME', value: (r) => r.a, colour: (t) => style.green(t) },
       { heading: 'N', value: (r) => String(r.n), align: 'right' },
     ], style);
-    // eslint-disable-next-line no-control-regex
     const plain = text.replace(/\u001b\[[0-9;]*m/g, '');
     expect(plain).toBe('NAME      N\nx         5\nlonger  120\n');
   });

@@ -36,7 +36,6 @@ export interface Column<Row> {
 
 /** Strips C0/C1 control characters so server-provided text cannot move the cursor or recolour the terminal. */
 export function printable(text: string): string {
-  // eslint-disable-next-line no-control-regex
   return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ');
 }
 

@@ -3,7 +3,7 @@ import defs from '../../../schemas/defs.schema.json' with { type: 'json' };
 import { apiUrl } from '../config.js';
 import { servicePurpose, type CliContext } from '../context.js';
 import { CliError, EXIT, UsageError } from '../errors.js';
-import { renderTable, writeJson, type Column } from '../output.js';
+import { printable, renderTable, writeJson, type Column } from '../output.js';
 import type { Catalog, Course, Klass, Lesson } from '../../schemas/types.generated.js';
 
 const ID_PATTERN = new RegExp(defs.$defs.Id.pattern);
@@ -52,7 +52,7 @@ type CourseRow = { kind: 'class'; klass: Klass } | { kind: 'lesson'; lesson: Les
 function printCourse(ctx: CliContext, course: Course): void {
   const { style } = ctx;
   ctx.stdout.write(
-    `${style.bold(course.title)} (${course.id}) — ${course.status}, ${course.classes_live}/${course.classes_total} classes live, ${course.lessons_live} lessons\n\n`,
+    style.bold(printable(`${course.title} (${course.id}) — ${course.status}, ${course.classes_live}/${course.classes_total} classes live, ${course.lessons_live} lessons`)) + '\n\n',
   );
   const rows: CourseRow[] = course.classes.flatMap((klass): CourseRow[] => [
     { kind: 'class', klass },

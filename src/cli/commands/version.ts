@@ -3,7 +3,7 @@ import { apiUrl } from '../config.js';
 import { servicePurpose, type CliContext } from '../context.js';
 import { CliError, EXIT } from '../errors.js';
 import { CLI_VERSION, isNodeSupported } from '../meta.js';
-import { writeJson } from '../output.js';
+import { printable, writeJson } from '../output.js';
 import type { CliVersionOutput } from '../../schemas/types.generated.js';
 
 /** Asks `/v1/health` for the API version. @returns the version, or why it is unknown. */
@@ -43,7 +43,7 @@ export async function versionCommand(ctx: CliContext, options: { json?: boolean 
     ['syllabus-cli', output.cli],
     ['node', `v${output.node} ${output.nodeSupported ? style.green('(supported)') : style.red('(not supported)')}`],
     ['platform', `${output.platform}-${output.arch}`],
-    ['api', output.api !== null ? `${output.api} at ${output.baseUrl}` : style.dim(`unknown: ${output.apiError ?? ''}`)],
+    ['api', output.api !== null ? `${printable(output.api)} at ${output.baseUrl}` : style.dim(`unknown: ${output.apiError ?? ''}`)],
   ];
   const width = Math.max(...rows.map(([k]) => k.length));
   ctx.stdout.write(rows.map(([k, v]) => `${style.bold(k.padEnd(width))}  ${v}`).join('\n') + '\n');
