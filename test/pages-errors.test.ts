@@ -40,7 +40,7 @@ describe('404', () => {
     expect(browser.status).toBe(404);
     expect(browser.headers.get('vary')).toContain('Accept');
     expect(await browser.text()).toContain('This page does not exist');
-    for (const headers of [{ accept: '*/*' }, {}, { accept: 'application/json' }]) {
+    for (const headers of [{ accept: '*/*' }, {}, { accept: 'application/json' }] as Record<string, string>[]) {
       const res = await get('/no/such/page', headers);
       expect(res.status).toBe(404);
       expect(await res.json()).toEqual({ detail: 'Not Found' });
