@@ -27,12 +27,17 @@ export type ForwardingHeader = 'x-forwarded-for' | 'forwarded';
 /** Stand-in for an address that is not an IP address (an obfuscated `Forwarded` node, `unknown`, garbage). */
 const NOT_AN_ADDRESS = 'unknown';
 
+/** A dotted-quad IPv4 address in canonical form: four decimal octets 0–255 without leading zeros. */
+const CANONICAL_IPV4 = /^(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(?:\.(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
+
 /**
  * Parses an IP address strictly: dotted-quad IPv4 (not `127.1` or `0x7f.1`) or IPv6; an IPv4-mapped IPv6
  * address becomes its IPv4 address.
  * @returns the address in canonical form (RFC 5952 for IPv6), or `undefined` when it is not an IP address.
  */
 export function canonicalAddress(text: string): string | undefined {
+  // The common case, a peer address already in canonical dotted-quad form, costs one regular expression.
+  if (CANONICAL_IPV4.test(text)) return text;
   const value = text.trim();
   let parsed: ipaddr.IPv4 | ipaddr.IPv6;
   if (ipaddr.IPv4.isValidFourPartDecimal(value)) parsed = ipaddr.IPv4.parse(value);

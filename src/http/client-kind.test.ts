@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { classifyUserAgent, productNames } from './client-kind.js';
+import { classifyUserAgent, classifyUserAgentCached, productNames } from './client-kind.js';
 import type { UserAgentKind } from './client-kind.js';
 
 /** Real User-Agent strings as sent by current software (2025–2026), with the kind each must get. */
@@ -93,6 +93,12 @@ describe('classifyUserAgent', () => {
 
   it.each(TABLE)('%s → %s', (_name, kind, ua) => {
     expect(classifyUserAgent(ua)).toBe(kind);
+  });
+
+  it('gives the same answers when remembered', () => {
+    for (let round = 0; round < 2; round++) {
+      for (const [, kind, ua] of TABLE) expect(classifyUserAgentCached(ua ?? null)).toBe(kind);
+    }
   });
 
   it('examines only a bounded prefix of a huge header', () => {

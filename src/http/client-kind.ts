@@ -4,6 +4,7 @@
  */
 import type { RequestContext, RequestHandler } from '@hattip/compose';
 import { isbot } from 'isbot';
+import { LRUCache } from 'lru-cache';
 import type { ClientKind } from './locals.js';
 import {
   BROWSER_ENGINE_PATTERN,
@@ -52,6 +53,23 @@ export function classifyUserAgent(userAgent: string | null | undefined): UserAge
   return ownProducts.length > 0 ? 'declared' : 'anonymous';
 }
 
+/**
+ * Kinds of recently seen `User-Agent` values: most traffic repeats a few hundred strings, and classifying one
+ * costs several microseconds (isbot's pattern). Bounded, so unique strings from a hostile client only churn it.
+ */
+const recentKinds = new LRUCache<string, UserAgentKind>({ max: 2048 });
+
+/** {@link classifyUserAgent}, remembered for recently seen values. */
+export function classifyUserAgentCached(userAgent: string | null): UserAgentKind {
+  if (userAgent === null) return 'anonymous';
+  let kind = recentKinds.get(userAgent);
+  if (kind === undefined) {
+    kind = classifyUserAgent(userAgent);
+    if (userAgent.length <= MAX_USER_AGENT_LENGTH) recentKinds.set(userAgent, kind);
+  }
+  return kind;
+}
+
 /** What the signatures module answers for one request (see `src/signatures/`). */
 export type VerificationResult = { verified: true } | { verified: false; reason: string };
 
@@ -97,6 +115,6 @@ export function clientKindStep(options: ClientKindOptions = {}): RequestHandler 
         onVerifierError?.(error, ctx);
       }
     }
-    ctx.locals.clientKind = classifyUserAgent(headers.get('user-agent'));
+    ctx.locals.clientKind = classifyUserAgentCached(headers.get('user-agent'));
   };
 }
