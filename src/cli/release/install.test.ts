@@ -74,6 +74,18 @@ describe('installRelease', () => {
     expect((await readdir(dir)).sort()).toEqual(['current', 'syllabus-1.0.0']);
   });
 
+  it('refuses to run while another update holds the lock, and leaves the install untouched', async () => {
+    const dir = await root('locked');
+    await writeFile(join(dir, '.update.lock'), '12345\n');
+    const data = await archive('locked', client('syllabus-2.0.0', '2.0.0'));
+    await expect(installRelease(dir, '2.0.0', data)).rejects.toThrow(/Another syllabus update is running/);
+    expect(await readlink(join(dir, 'current'))).toBe('syllabus-1.0.0');
+    await rm(join(dir, '.update.lock'));
+    await installRelease(dir, '2.0.0', data);
+    expect(await readlink(join(dir, 'current'))).toBe('syllabus-2.0.0');
+    expect((await readdir(dir)).includes('.update.lock')).toBe(false);
+  });
+
   it('refuses bytes that are not a gzip tar', async () => {
     const dir = await root('garbage');
     const error = await installRelease(dir, '2.0.0', Buffer.from('not an archive at all')).catch((e: unknown) => e);

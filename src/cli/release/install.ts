@@ -5,7 +5,7 @@
  */
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { access, chmod, constants, lstat, mkdir, mkdtemp, readdir, readlink, rename, rm, symlink, writeFile } from 'node:fs/promises';
+import { access, chmod, constants, lstat, mkdir, mkdtemp, readdir, readlink, rename, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { promisify } from 'node:util';
 import * as tar from 'tar';
@@ -48,6 +48,40 @@ async function swapSymlink(root: string, name: string, target: string): Promise<
  * @throws CliError when the archive does not unpack to a working client; the current install is then untouched.
  */
 export async function installRelease(root: string, version: string, archive: Buffer): Promise<InstallResult> {
+  const release = await lock(root);
+  try {
+    return await installLocked(root, version, archive);
+  } finally {
+    await release();
+  }
+}
+
+/** An update lock older than this is left over from a crashed run and is taken over, in milliseconds. */
+const STALE_LOCK_MS = 10 * 60 * 1000;
+
+/**
+ * Takes `<root>/.update.lock` (created exclusively), so two updates (a manual one and the daily one) never
+ * interleave their renames.
+ * @returns a function that releases the lock.
+ * @throws CliError when another update holds it.
+ */
+async function lock(root: string): Promise<() => Promise<void>> {
+  const file = join(root, '.update.lock');
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      await writeFile(file, `${process.pid}\n`, { flag: 'wx' });
+      return () => rm(file, { force: true });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const info = await stat(file).catch(() => undefined);
+      if (info && Date.now() - info.mtimeMs < STALE_LOCK_MS) break;
+      await rm(file, { force: true });
+    }
+  }
+  throw new CliError(`Another syllabus update is running in ${root}; wait for it to finish (or remove ${file} if none is running).`);
+}
+
+async function installLocked(root: string, version: string, archive: Buffer): Promise<InstallResult> {
   const dirName = versionDirName(version);
   const staging = await mkdtemp(join(root, '.staging-'));
   try {
