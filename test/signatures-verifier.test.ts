@@ -3,7 +3,7 @@
  * The directory is served from memory here (the transport is tested against a real server in
  * signatures-directory.test.ts).
  */
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { createSignatureVerifier, type SignatureVerifierOptions } from '../src/signatures/verifier.js';
 import type { FetchedDirectory } from '../src/signatures/directory-client.js';
 import { generateAgentKey, signRequest, type AgentKey, type SignOptions } from './fixtures/signatures/agent.js';
@@ -247,5 +247,50 @@ describe('directory cache', () => {
       verified: false,
       reason: 'keyid is not in the key directory',
     });
+  });
+});
+
+describe('verified-signature cache (signatures without a nonce)', () => {
+  it('checks a reused signature cryptographically once, but re-checks time, directory and authority every time', async () => {
+    let keys = [ed.publicJwk];
+    const c = { t: now() };
+    const v = verifier({ now: () => c.t }, (url) =>
+      url === DIRECTORY ? { ok: true, body: JSON.stringify({ keys }), cacheControl: 'max-age=60' } : { ok: false, reason: 'HTTP 404' },
+    );
+    const spy = vi.spyOn(crypto.subtle, 'verify');
+    try {
+      const request = await signed({ created: c.t, expires: c.t + 600 });
+      expect(await v.verify(request, CLIENT)).toMatchObject({ verified: true });
+      const first = spy.mock.calls.length;
+      expect(await v.verify(request.clone(), CLIENT)).toMatchObject({ verified: true });
+      expect(spy.mock.calls.length).toBe(first);
+      // The same headers sent to another authority are a different message.
+      const elsewhere = new Request('https://elsewhere.example/v1/catalog', { headers: request.headers });
+      expect(await v.verify(elsewhere, CLIENT)).toMatchObject({ verified: false, reason: expect.stringContaining('VerificationFailed') });
+      // A key removed from the directory stops verifying once the directory is refetched.
+      keys = [];
+      c.t += 61;
+      expect(await v.verify(request.clone(), CLIENT)).toEqual({ verified: false, reason: 'keyid is not in the key directory' });
+      // And an expired signature is refused whatever was cached.
+      keys = [ed.publicJwk];
+      c.t += 600;
+      expect(await v.verify(request.clone(), CLIENT)).toEqual({ verified: false, reason: 'the signature has expired' });
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
+  it('can be turned off', async () => {
+    const v = verifier({ verifiedCacheSize: 0 });
+    const spy = vi.spyOn(crypto.subtle, 'verify');
+    try {
+      const request = await signed();
+      await v.verify(request, CLIENT);
+      const first = spy.mock.calls.length;
+      expect(await v.verify(request.clone(), CLIENT)).toMatchObject({ verified: true });
+      expect(spy.mock.calls.length).toBe(first + 1);
+    } finally {
+      spy.mockRestore();
+    }
   });
 });
