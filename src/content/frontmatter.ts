@@ -1,9 +1,11 @@
 /**
- * Splits a Markdown file into YAML frontmatter and body (gray-matter), and parses the YAML with source
- * positions (`yaml`), so that every problem can name the line and column of the offending key.
+ * Splits a Markdown file into YAML frontmatter and body (gray-matter), and parses the YAML (`yaml`, after a
+ * fast path for simple blocks that gives the same data); positions of keys are looked up with `yaml` when a
+ * problem needs one, so every problem can name the line and column of the offending key.
  */
 import matter from 'gray-matter';
 import { LineCounter, isMap, isScalar, isSeq, parseDocument, type Node } from 'yaml';
+import { parseSimpleYaml } from './simple-yaml.js';
 
 /** A 1-based line and column in a file. */
 export interface Position {
@@ -68,6 +70,8 @@ export function splitFile(text: string): SplitFile {
   }
   // A fresh copy: a slice would keep the whole file (lesson text included) alive as long as any value parsed from it.
   const yaml = detach(file.matter);
+  const simple = parseSimpleYaml(yaml);
+  if (simple) return { yaml, data: simple, body, bodyLine, problems: [] };
   const lineCounter = new LineCounter();
   const doc = parseDocument(yaml, { ...YAML_OPTIONS, lineCounter });
   if (doc.errors.length > 0) {
