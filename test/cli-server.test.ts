@@ -55,6 +55,10 @@ describe('against the real server', () => {
     expect(byName['read-budget']!.detail).toMatch(/^\d+ of 1000000 reads left, window resets in \d+ s$/);
     expect(byName['update-source']).toMatchObject({ ok: true, detail: `${srv.url}/releases/latest.json offers 0.2.0 (newer: run syllabus update)` });
     expect(byName['install-folder']).toMatchObject({ ok: true, detail: `${join(home, '.local', 'share', 'syllabus')} is writable` });
+    // The server counts the client as a declared agent (its User-Agent names it).
+    const logged = srv.logs.filter((l) => l.path === '/v1/health');
+    expect(logged.length).toBeGreaterThan(0);
+    expect(logged.every((l) => l.client_kind === 'declared')).toBe(true);
   });
 
   it('doctor prints a checklist for people', async () => {
