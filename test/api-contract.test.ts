@@ -420,3 +420,36 @@ describe('hostile requests never get a 500', () => {
     expect(res.status).toBe(431);
   });
 });
+
+describe('other representations served from the index: /openapi.json, /docs, pages', () => {
+  it('GET /openapi.json: OpenAPI 3.1 with ETag, compressible, 304 on If-None-Match', async () => {
+    const res = await get('/openapi.json', { 'accept-encoding': 'gzip' });
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toBe('application/json');
+    expect(res.headers['content-encoding']).toBe('gzip');
+    expect((JSON.parse(gunzipSync(res.body).toString('utf8')) as { openapi: string }).openapi).toBe('3.1.0');
+    expect((await get('/openapi.json', { 'if-none-match': res.headers.etag! })).status).toBe(304);
+    expectCommonHeaders(res);
+  });
+
+  it.each(['/openapi.json', '/docs', '/'])('HEAD %s: 200, the GET headers, no body', async (path) => {
+    const full = await get(path);
+    const res = await send('HEAD', path);
+    expect(res.status).toBe(200);
+    expect(res.body.length).toBe(0);
+    expect(res.headers.etag).toBe(full.headers.etag);
+    expect(res.headers['content-length']).toBe(String(full.body.length));
+  });
+
+  it.each(['/openapi.json', '/docs', '/changelog'])('POST %s → 405 with Allow: GET, HEAD', async (path) => {
+    const res = await send('POST', path);
+    expect(res.status).toBe(405);
+    expect(res.headers.allow).toBe('GET, HEAD');
+  });
+
+  it('GET /docs is HTML', async () => {
+    const res = await get('/docs');
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+  });
+});
