@@ -1,7 +1,7 @@
 /**
  * Loads a content folder into a {@link ContentModel}, re-parsing only files that changed since the last load.
  */
-import { readFileSync, statSync } from 'node:fs';
+import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { join, posix, sep } from 'node:path';
 import type { ContentModel, LoadResult, Problem } from './model.js';
 import { buildModel } from './build-model.js';
@@ -89,7 +89,7 @@ export class ContentLoader {
           files.push(cached.file);
           continue;
         }
-        const file = parseFile(rel, readFileSync(abs));
+        const file = parseFile(rel, readSmallFile(abs));
         parsed++;
         this.cache.set(rel, { stamp, file });
         files.push(file);
@@ -97,7 +97,8 @@ export class ContentLoader {
         const code = (err as NodeJS.ErrnoException).code;
         this.cache.delete(rel);
         if (code === 'ENOENT') continue; // removed since the listing: it is simply not part of this build
-        unreadable.push({ path: this.display(rel), line: 1, column: 1, message: `cannot read the file (${code ?? String(err)})` });
+        const message = code === 'EFBIG' ? `the file is larger than ${MAX_FILE_BYTES / 1048576} MiB` : `cannot read the file (${code ?? String(err)})`;
+        unreadable.push({ path: this.display(rel), line: 1, column: 1, message });
       }
     }
     this.lastParsedCount = parsed;
@@ -128,4 +129,33 @@ export async function loadContent(dir: string): Promise<LoadResult> {
 
 function stampOf(s: { mtimeMs: number; size: number; ino: number }): string {
   return `${s.mtimeMs}:${s.size}:${s.ino}`;
+}
+
+/** The largest content file read, in bytes: a lesson is a few kilobytes; anything near this is a mistake. */
+export const MAX_FILE_BYTES = 8 * 1024 * 1024;
+
+let readBuffer = Buffer.allocUnsafe(64 * 1024);
+
+/**
+ * A file's bytes, read into one buffer reused across files (a view valid until the next call): thousands of
+ * per-file allocations were a large share of a cold load's garbage collection.
+ */
+function readSmallFile(abs: string): Uint8Array {
+  const fd = openSync(abs, 'r');
+  try {
+    let length = 0;
+    for (;;) {
+      if (length === readBuffer.length) {
+        if (length >= MAX_FILE_BYTES) throw Object.assign(new Error('file too large'), { code: 'EFBIG' });
+        const bigger = Buffer.allocUnsafe(readBuffer.length * 2);
+        readBuffer.copy(bigger, 0, 0, length);
+        readBuffer = bigger;
+      }
+      const n = readSync(fd, readBuffer, length, readBuffer.length - length, null);
+      if (n === 0) return readBuffer.subarray(0, length);
+      length += n;
+    }
+  } finally {
+    closeSync(fd);
+  }
 }
