@@ -7,6 +7,8 @@ import type { RequestHandler } from '@hattip/compose';
 
 /** The subset of pino's logger the app uses. */
 export interface AppLogger {
+  /** Whether lines of `level` are written (pino has it); when absent, every level is assumed enabled. */
+  isLevelEnabled?(level: string): boolean;
   info(obj: object, msg?: string): void;
   warn(obj: object, msg?: string): void;
   error(obj: object, msg?: string): void;
@@ -18,6 +20,8 @@ const MAX_LOGGED_PATH = 1024;
 /** Logs each request; must run right after the request-id step so it measures (almost) everything. */
 export function accessLogStep(logger: AppLogger): RequestHandler {
   return async (ctx) => {
+    // Above `info` (e.g. LOG_LEVEL=warn for a benchmark) the step costs nothing.
+    if (logger.isLevelEnabled?.('info') === false) return;
     const start = performance.now();
     const res = await ctx.next();
     const path = ctx.url.pathname;

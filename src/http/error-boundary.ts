@@ -20,8 +20,12 @@ function internalError(ctx: RequestContext, logger: AppLogger, error: unknown): 
 
 /** Installs the boundary; runs after the request-id step. */
 export function errorBoundaryStep(logger: AppLogger): RequestHandler {
+  // One function for every request: compose calls it as `ctx.handleError(error)`, so `this` is the context.
+  function handleError(this: RequestContext, error: unknown): Response {
+    return internalError(this, logger, error);
+  }
   return async (ctx) => {
-    ctx.handleError = (error) => internalError(ctx, logger, error);
+    ctx.handleError = handleError;
     try {
       return completeResponse(ctx, await ctx.next());
     } catch (error) {
