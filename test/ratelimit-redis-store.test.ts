@@ -118,6 +118,34 @@ describe('RedisStore against a real redis-server', () => {
     expect(storeHealthFields(store.health())).toEqual({ rate_limit_store: 'redis', rate_limit_store_status: 'ok' });
   });
 
+  it('a hung Redis (connections open, no answers) is probed once at a time while requests count locally', async () => {
+    const { lines, logger } = recordingLogger();
+    const store = await open({ logger, commandTimeoutMs: 100, probeIntervalMs: 200 });
+    expect((await store.hit('hang', 60_000, { spend: true })).count).toBe(1);
+    redis.pause();
+    try {
+      // The first request meets the timeout; the outage is then known and the burst is answered locally.
+      const first = await store.hit('hang', 60_000, { spend: true });
+      expect(first.count).toBe(1); // the local count starts afresh
+      expect(store.health().status).toBe('unavailable');
+      const burst = await Promise.all(Array.from({ length: 100 }, () => store.hit('hang', 60_000, { spend: true })));
+      expect(burst.map((r) => r.count).sort((a, b) => a - b)).toEqual(Array.from({ length: 100 }, (_, i) => i + 2));
+    } finally {
+      redis.resume();
+    }
+    // Requests keep coming; one of them, a probe, finds Redis answering again.
+    const end = Date.now() + 10_000;
+    while (store.health().status !== 'ok' && Date.now() < end) {
+      await store.hit('hang', 60_000, { spend: true });
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(store.health().status).toBe('ok');
+    expect(lines.filter((l) => l.level === 'warn')).toHaveLength(1);
+    expect(lines.filter((l) => l.level === 'info')).toHaveLength(1);
+    // Counting is back in Redis, where the window began before the hang.
+    expect((await store.hit('hang', 60_000, { spend: true })).count).toBeGreaterThanOrEqual(3);
+  });
+
   it('starts (counting locally) when Redis is not there yet', async () => {
     const { lines, logger } = recordingLogger();
     const store = await RedisStore.open({ url: 'redis://127.0.0.1:1', logger, connectTimeoutMs: 200 }, 300);

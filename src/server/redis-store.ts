@@ -48,6 +48,8 @@ export interface RedisStoreOptions {
   connectTimeoutMs?: number;
   /** Longest pause between reconnection attempts (default 2000). */
   maxReconnectDelayMs?: number;
+  /** While connected but failing, how often one request tries Redis again (default 1000). */
+  probeIntervalMs?: number;
   /** Outage and recovery log lines. */
   logger?: StoreLogger;
   /** Called when availability changes (e.g. to update `/health`). */
@@ -78,6 +80,10 @@ export class RedisStore implements RateLimitStore {
   /** Latest count seen per bucket and when its window ends (clock ms), for reads that do not spend. */
   readonly #seen = new LRUCache<string, { count: number; endsAt: number }>({ max: 10_000 });
   #downSince: Date | undefined;
+  readonly #probeIntervalMs: number;
+  readonly #commandTimeoutMs: number;
+  #probing = false;
+  #lastProbe = 0;
   #closed = false;
 
   private constructor(options: RedisStoreOptions) {
@@ -86,12 +92,14 @@ export class RedisStore implements RateLimitStore {
     this.#logger = options.logger;
     this.#onHealthChange = options.onHealthChange;
     this.#where = describeUrl(options.url);
+    this.#probeIntervalMs = options.probeIntervalMs ?? 1000;
+    this.#commandTimeoutMs = options.commandTimeoutMs ?? 150;
     const maxDelay = options.maxReconnectDelayMs ?? 2000;
     this.#client = createClient({
       url: options.url,
       // Fail fast instead of queueing: a request must never wait for Redis to come back.
       disableOfflineQueue: true,
-      commandOptions: { timeout: options.commandTimeoutMs ?? 150 },
+      commandOptions: { timeout: this.#commandTimeoutMs },
       socket: {
         connectTimeout: options.connectTimeoutMs ?? 1000,
         reconnectStrategy: (retries) => Math.min(50 * 2 ** Math.min(retries, 10), maxDelay) + Math.floor(Math.random() * 50),
@@ -129,8 +137,17 @@ export class RedisStore implements RateLimitStore {
   async hit(key: string, windowMs: number, options: { spend: boolean }): Promise<HitResult> {
     if (!options.spend) return this.#lastSeen(key, windowMs);
     if (!this.#client.isReady) return this.#fallback.hit(key, windowMs, options);
+    // Connected but failing (e.g. a hung server): one request at a time probes it, the others count locally
+    // at once instead of each waiting for a timeout.
+    let probe = false;
+    if (this.#downSince) {
+      const now = Date.now();
+      if (this.#probing || now - this.#lastProbe < this.#probeIntervalMs) return this.#fallback.hit(key, windowMs, options);
+      this.#probing = probe = true;
+      this.#lastProbe = now;
+    }
     try {
-      const reply = await this.#run(this.#prefix + key, windowMs);
+      const reply = await this.#withTimeout(this.#run(this.#prefix + key, windowMs));
       if (this.#downSince) this.#markUp();
       const now = Date.now();
       const known = this.#seen.get(key);
@@ -142,6 +159,8 @@ export class RedisStore implements RateLimitStore {
     } catch (error) {
       this.#markDown(error as Error);
       return this.#fallback.hit(key, windowMs, options);
+    } finally {
+      if (probe) this.#probing = false;
     }
   }
 
@@ -152,6 +171,19 @@ export class RedisStore implements RateLimitStore {
     const now = Date.now();
     if (known === undefined || now >= known.endsAt) return { count: 0, resetMs: windowMs };
     return { count: known.count, resetMs: known.endsAt - now };
+  }
+
+  /**
+   * Bounds the wait for a reply. node-redis's own command timeout only covers commands still waiting to be
+   * written; a command already sent to a hung server would wait for ever. A late reply is simply dropped.
+   */
+  #withTimeout<T>(pending: Promise<T>): Promise<T> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`no reply within ${this.#commandTimeoutMs} ms`)), this.#commandTimeoutMs);
+    });
+    pending.catch(() => {}); // a rejection after the timeout must not go unhandled
+    return Promise.race([pending, timeout]).finally(() => clearTimeout(timer));
   }
 
   /** Runs the script by its digest, loading it on the first call and after a Redis restart (NOSCRIPT). */

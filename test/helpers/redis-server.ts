@@ -14,6 +14,10 @@ export interface RedisServer {
   url: string;
   /** Kills it at once (SIGKILL), like a crash. */
   kill(): Promise<void>;
+  /** Freezes it (SIGSTOP): connections stay open, nothing is answered. */
+  pause(): void;
+  /** Thaws it (SIGCONT). */
+  resume(): void;
   /** Starts it again on the same port (empty: nothing persisted). */
   restart(): Promise<void>;
   /** Stops it for good. */
@@ -86,6 +90,8 @@ export async function startRedis(): Promise<RedisServer> {
       port,
       url: `redis://127.0.0.1:${port}`,
       kill: () => killChild(child),
+      pause: () => void child.kill('SIGSTOP'),
+      resume: () => void child.kill('SIGCONT'),
       restart: async () => {
         await killChild(child);
         child = await launch(port);
