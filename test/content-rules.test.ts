@@ -3,10 +3,10 @@
  * (and column) of the offending key.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ContentLoader } from '../src/content/loader.js';
+import { ContentLoader, MAX_FILE_BYTES } from '../src/content/loader.js';
 import type { Problem } from '../src/content/model.js';
 import { removeTree, writeContentFixture, type ContentFiles } from './helpers/content-fixture.js';
 
@@ -280,6 +280,18 @@ describe('content rules', () => {
       replace(f, 'catalog.md', 'rust-intro]', 'rust-intro, ghost]');
     });
     expect(new Set(problems.map((p) => p.path))).toEqual(new Set([LESSON, 'courses/sql-basics/index.md', 'roadmap/sql-joins.md', 'catalog.md']));
+  });
+
+  it('reports a file that is not UTF-8 and a file too large to be content', async () => {
+    const dir = await writeContentFixture();
+    dirs.push(dir);
+    await writeFile(join(dir, 'roadmap/latin1.md'), Buffer.from('---\ntitle: Caf\xe9\ntheme: T\nstage: next\n---\nBody.\n', 'latin1'));
+    await writeFile(join(dir, 'roadmap/huge.md'), Buffer.alloc(MAX_FILE_BYTES + 1, 0x61));
+    const result = await new ContentLoader(dir, { displayRoot: '' }).load();
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.problems).toContainEqual({ path: 'roadmap/latin1.md', line: 1, column: 1, message: 'the file is not valid UTF-8 text' });
+    expect(result.problems).toContainEqual({ path: 'roadmap/huge.md', line: 1, column: 1, message: 'the file is larger than 8 MiB' });
   });
 
   it('reports problem paths under the folder as given', async () => {

@@ -27,7 +27,7 @@ export function singleParagraph(body: string, bodyLine: number): { paragraph: st
   if (wrong) {
     const start = wrong.position?.start;
     const line = start ? bodyLine + start.line - 1 : bodyLine;
-    const what = wrong === first && wrong.type === 'paragraph' ? 'a paragraph' : (BLOCK_NAMES[wrong.type] ?? `a ${wrong.type}`);
+    const what = BLOCK_NAMES[wrong.type] ?? `a ${wrong.type}`;
     return { problem: { line, column: start?.column ?? 1, message: `the body must be exactly one paragraph, but it has ${what} here` } };
   }
   const { start, end } = first.position!;
