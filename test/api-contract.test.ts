@@ -3,6 +3,9 @@
  * body for success and each error, bodies validated against the `/openapi.json` it serves (ajv).
  */
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import { loadSchemas } from '../src/schemas/registry.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Catalog, Changelog, Course } from '../src/schemas/types.generated.js';
 import { SMALL_TREE } from './helpers/content-fixture.js';
@@ -21,12 +24,34 @@ let catalog: Catalog;
 const get = (path: string, headers: Record<string, string> = {}) => rawRequest(srv.url, path, { headers });
 const send = (method: string, path: string, headers: Record<string, string> = {}) => rawRequest(srv.url, path, { method, headers });
 
-/** Asserts the body is valid for the documented response, and returns it. */
+/** The API schemas of `schemas/api/` themselves (the source the OpenAPI document is derived from). */
+const schemaAjv = new Ajv2020({ allErrors: true, strict: false });
+(addFormatsModule as unknown as (a: Ajv2020) => void)(schemaAjv);
+for (const s of loadSchemas().values()) if (s.$id) schemaAjv.addSchema(s);
+const SCHEMA_OF: Record<string, string> = {
+  '/v1/health': 'Health',
+  '/v1/catalog': 'Catalog',
+  '/v1/courses/{course_id}': 'Course',
+  '/v1/lessons/{lesson_id}': 'Lesson',
+  '/v1/changelog': 'Changelog',
+  '/v1/roadmap': 'Roadmap',
+  '/v1/referrals/{code}': 'ReferralCheck',
+};
+
+/** Problems of `body` against `schemas/api/<name>.schema.json`. */
+function schemaProblems(name: string, body: unknown): string[] {
+  const validate = schemaAjv.getSchema(`https://syllabus.example/schemas/api/${name}.schema.json`)!;
+  return validate(body) ? [] : (validate.errors ?? []).map((e) => `${e.instancePath} ${e.message ?? ''}`);
+}
+
+/** Asserts the body is valid for the documented response (and for its schema in `schemas/api/`), and returns it. */
 function documented(res: RawResponse, route: string, status: number): unknown {
   expect(res.status).toBe(status);
   expect(res.headers['content-type']).toBe('application/json');
   const body = res.json();
   expect(api.check(route, 'get', status, body)).toEqual([]);
+  const name = status === 422 ? 'HTTPValidationError' : status === 200 ? SCHEMA_OF[route] : undefined;
+  if (name !== undefined) expect(schemaProblems(name, body)).toEqual([]);
   return body;
 }
 
@@ -267,8 +292,7 @@ describe('422 in the FastAPI / Pydantic v2 shape', () => {
   it.each(cases)('GET %s → 422 (%s: %s)', async (path, route, _what, error) => {
     const res = await get(path);
     expect(res.status).toBe(422);
-    expect(res.json()).toEqual({ detail: [error] });
-    expect(api.check(route, 'get', 422, res.json())).toEqual([]);
+    expect(documented(res, route, 422)).toEqual({ detail: [error] });
     expectCommonHeaders(res);
   });
 
@@ -451,5 +475,13 @@ describe('other representations served from the index: /openapi.json, /docs, pag
     const res = await get('/docs');
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+  });
+});
+
+describe('the schema check itself', () => {
+  it('rejects a body that breaks its schema (so the checks above can fail)', () => {
+    expect(schemaProblems('Catalog', { courses: [{ id: 'x' }] }).length).toBeGreaterThan(0);
+    expect(schemaProblems('ReferralCheck', { valid: true, owner: 'someone' }).length).toBeGreaterThan(0);
+    expect(api.check('/v1/lessons/{lesson_id}', 'get', 200, { id: 'x' }).length).toBeGreaterThan(0);
   });
 });
