@@ -73,6 +73,29 @@ describe('syllabus-content validate', () => {
     expect(stdout.match(/^::error /gm)).toHaveLength(3);
   });
 
+  it('never lets a contributor-written name run as a workflow command or reach the terminal raw', async () => {
+    const dir = await writeContentFixture();
+    try {
+      await writeFile(join(dir, '::warning::injected.md'), '# x\n');
+      await writeFile(join(dir, 'line\nbreak.md'), '# x\n');
+      const { code, stdout } = await run(['validate', '.'], { GITHUB_ACTIONS: 'true', GITHUB_WORKSPACE: dir }, dir);
+      expect(code).toBe(1);
+      const lines = stdout.split('\n');
+      const stop = lines.findIndex((l) => l.startsWith('::stop-commands::'));
+      const token = lines[stop]!.slice('::stop-commands::'.length);
+      expect(token).toMatch(/^[0-9a-f-]{36}$/);
+      const resume = lines.indexOf(`::${token}::`);
+      const injected = lines.findIndex((l) => l.startsWith('::warning::injected.md:1:1: unexpected file'));
+      expect(stop).toBeLessThan(injected);
+      expect(injected).toBeLessThan(resume);
+      expect(lines).toContain('line\\u{a}break.md:1:1: unexpected file: it is not part of the content layout (catalog.md, courses/<course>/index.md, courses/<course>/<class>/index.md, courses/<course>/<class>/<lesson>.md, changelog/<slug>-<YYYY-MM-DD>.md, roadmap/index.md, roadmap/<slug>.md)');
+      expect(stdout).toContain('::error file=%3A%3Awarning%3A%3Ainjected.md,line=1,col=1::unexpected file');
+      expect(stdout).toContain('::error file=line%0Abreak.md,line=1,col=1::unexpected file');
+    } finally {
+      await removeTree(dir);
+    }
+  });
+
   it('exits 2 on usage errors', async () => {
     expect((await run(['validate', join(valid, 'no-such-folder')])).code).toBe(2);
     expect((await run(['validate', join(valid, 'catalog.md')])).code).toBe(2);

@@ -5,6 +5,7 @@
  */
 import { stat } from 'node:fs/promises';
 import { normalize, relative, resolve, sep } from 'node:path';
+import { randomUUID } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
 import { Command, CommanderError } from 'commander';
 import { ContentLoader } from './loader.js';
@@ -82,9 +83,15 @@ async function validate(dir: string, io: CliIo): Promise<number> {
     return EXIT.valid;
   }
   const annotate = io.env.GITHUB_ACTIONS === 'true';
-  for (const problem of result.problems) {
-    io.stdout(formatProblem(problem));
-    if (annotate) io.stdout(annotation(problem, io));
+  // File names and YAML keys are written by contributors: under Actions, a line of theirs starting with `::`
+  // would be run as a workflow command, so command processing is off while they are printed (the toolkit's
+  // documented guard), and control characters never reach a terminal.
+  const token = annotate ? randomUUID() : '';
+  if (annotate) io.stdout(`::stop-commands::${token}`);
+  for (const problem of result.problems) io.stdout(printable(formatProblem(problem)));
+  if (annotate) {
+    io.stdout(`::${token}::`);
+    for (const problem of result.problems) io.stdout(annotation(problem, io));
   }
   const files = new Set(result.problems.map((p) => p.path)).size;
   io.stderr(`${dir}: ${result.problems.length} problem${result.problems.length === 1 ? '' : 's'} in ${files} file${files === 1 ? '' : 's'}`);
@@ -99,6 +106,11 @@ export function annotation(problem: Problem, io: Pick<CliIo, 'env' | 'cwd'>): st
   const workspace = io.env.GITHUB_WORKSPACE ?? io.cwd;
   const file = relative(workspace, resolve(io.cwd, problem.path)).split(sep).join('/');
   return `::error file=${escapeProperty(file)},line=${problem.line},col=${problem.column}::${escapeData(problem.message)}`;
+}
+
+/** `text` with C0/C1 control characters and DEL shown as `\u{…}` escapes. */
+function printable(text: string): string {
+  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\u{${c.charCodeAt(0).toString(16)}}`);
 }
 
 // Escaping rules of the GitHub Actions toolkit (@actions/core command.ts).
