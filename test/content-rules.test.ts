@@ -227,6 +227,11 @@ const cases: Case[] = [
     expected: { path: 'roadmap/index.md', line: 2, message: '"stages" must have exactly 4 items, got 3' },
   },
   {
+    rule: 'nested keys are named by their path',
+    edit: (f) => replace(f, 'roadmap/index.md', '{ key: building, label: Building, note: In progress. }', '{ key: building, note: In progress. }'),
+    expected: { path: 'roadmap/index.md', line: 4, column: 5, message: 'missing required key "label" in "stages[1]"' },
+  },
+  {
     rule: 'shipped names an existing changelog entry',
     edit: (f) => replace(f, 'roadmap/python-course.md', 'shipped: python-basics-2025-03-01', 'shipped: ghost-2025-01-01'),
     expected: { path: 'roadmap/python-course.md', line: 5, message: '"shipped" names the changelog entry "ghost-2025-01-01", but changelog/ghost-2025-01-01.md does not exist' },
@@ -280,6 +285,13 @@ describe('content rules', () => {
       replace(f, 'catalog.md', 'rust-intro]', 'rust-intro, ghost]');
     });
     expect(new Set(problems.map((p) => p.path))).toEqual(new Set([LESSON, 'courses/sql-basics/index.md', 'roadmap/sql-joins.md', 'catalog.md']));
+  });
+
+  it('accepts CRLF line endings', async () => {
+    const problems = await problemsAfter((f) => {
+      for (const path of Object.keys(f)) f[path] = f[path]!.replace(/\n/g, '\r\n');
+    });
+    expect(problems).toEqual([]);
   });
 
   it('reports a file that is not UTF-8 and a file too large to be content', async () => {

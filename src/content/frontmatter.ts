@@ -69,7 +69,8 @@ export function splitFile(text: string): SplitFile {
     };
   }
   // A fresh copy: a slice would keep the whole file (lesson text included) alive as long as any value parsed from it.
-  const yaml = detach(file.matter);
+  // With CRLF line endings the closing delimiter's `\n---` leaves the last YAML line's `\r` behind.
+  const yaml = detach(file.matter.endsWith('\r') ? file.matter.slice(0, -1) : file.matter);
   const simple = parseSimpleYaml(yaml);
   if (simple) return { yaml, data: simple, body, bodyLine, problems: [] };
   const lineCounter = new LineCounter();

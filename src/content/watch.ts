@@ -14,7 +14,10 @@ export interface WatchContentOptions {
    * Exceptions it throws are caught and passed to `onError`.
    */
   onReload(result: LoadResult, changedPaths: string[]): void;
-  /** Called when watching or reloading fails outside the content's own problems (e.g. the watcher errors). */
+  /**
+   * Called when watching or reloading fails outside the content's own problems (the watcher errors, or
+   * `onReload` throws). Default: `process.emitWarning`.
+   */
   onError?(error: unknown): void;
   /** Quiet time after the last change before reloading, in milliseconds. Default 150. */
   debounceMs?: number;
@@ -50,7 +53,9 @@ export async function watchContent(dir: string, options: WatchContentOptions): P
   let closed = false;
 
   const report = (error: unknown): void => {
+    // Never silent: without a handler, a watcher failure (e.g. EMFILE) still reaches the process's warnings.
     if (options.onError) options.onError(error);
+    else process.emitWarning(error instanceof Error ? error : new Error(String(error)), 'ContentWatchWarning');
   };
 
   const reload = async (): Promise<void> => {
