@@ -22,12 +22,14 @@ export function serveRepresentation(ctx: RequestContext, rep: Representation, ex
     return respond(ctx, 304, null, headers);
   }
 
-  const coding = chooseCoding(encodingPreference(requestHeaders.get('accept-encoding')), {
-    identity: rep.body.byteLength,
-    br: rep.br.byteLength,
-    gzip: rep.gzip.byteLength,
-  });
-  const body = coding === 'br' ? rep.br : coding === 'gzip' ? rep.gzip : rep.body;
+  // A body too small to compress has no compressed forms: identity, with no negotiation at all.
+  const br = rep.br;
+  const gz = rep.gzip;
+  const coding =
+    br === null || gz === null
+      ? 'identity'
+      : chooseCoding(encodingPreference(requestHeaders.get('accept-encoding')), { identity: rep.body.byteLength, br: br.byteLength, gzip: gz.byteLength });
+  const body = coding === 'br' ? br! : coding === 'gzip' ? gz! : rep.body;
   headers['Content-Type'] = rep.contentType;
   if (coding !== 'identity') headers['Content-Encoding'] = coding;
   if (ctx.method === 'HEAD') {

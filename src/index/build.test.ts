@@ -3,6 +3,7 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { sampleModel } from '../../test/helpers/sample-model.js';
 import { buildIndex } from './build.js';
+import { MIN_COMPRESSIBLE_BYTES } from './representation.js';
 import { IndexHolder } from './holder.js';
 
 const BASE = 'https://catalog.example.com';
@@ -11,14 +12,22 @@ const text = (b: Uint8Array) => Buffer.from(b).toString('utf8');
 describe('buildIndex', () => {
   it('serialises every API body once, with both encodings and a strong ETag of the identity bytes', async () => {
     const model = sampleModel({ withDeprecation: false });
+    // A catalog big enough to be compressed.
+    model.catalog.courses[1] = { ...model.catalog.courses[1]!, blurb: 'Coming later. '.repeat(40) };
     const index = await buildIndex(model, { publicBaseUrl: BASE, now: () => new Date('2026-02-01T00:00:00Z') });
     expect([...index.representations.keys()].sort()).toEqual(
       ['/v1/catalog', '/v1/changelog', '/v1/courses/python-basics', '/v1/courses/rust-soon', '/v1/health', '/v1/lessons/py-one', '/v1/lessons/py-two', '/v1/roadmap'].sort(),
     );
     const catalog = index.representations.get('/v1/catalog')!;
     expect(JSON.parse(text(catalog.body))).toEqual(model.catalog);
-    expect(text(gunzipSync(catalog.gzip))).toBe(text(catalog.body));
-    expect(text(brotliDecompressSync(catalog.br))).toBe(text(catalog.body));
+    expect(catalog.body.byteLength).toBeGreaterThanOrEqual(MIN_COMPRESSIBLE_BYTES);
+    expect(text(gunzipSync(catalog.gzip!))).toBe(text(catalog.body));
+    expect(text(brotliDecompressSync(catalog.br!))).toBe(text(catalog.body));
+    expect(catalog.br!.byteLength).toBeLessThan(catalog.body.byteLength);
+    // Bodies too small to gain are kept identity-only.
+    const health = index.representations.get('/v1/health')!;
+    expect(health.gzip).toBeNull();
+    expect(health.br).toBeNull();
     expect(catalog.etag).toBe(`"${createHash('sha256').update(catalog.body).digest('base64url')}"`);
     expect(catalog.contentType).toBe('application/json');
     expect(catalog.cacheControl).toBe('public, max-age=60');
@@ -61,12 +70,12 @@ describe('buildIndex', () => {
   it('treats renderer and static entries like API bodies, and refuses duplicate paths', async () => {
     const index = await buildIndex(sampleModel(), {
       publicBaseUrl: BASE,
-      renderers: [(model, ctx) => [['/', { contentType: 'text/html; charset=utf-8', body: `<h1>${model.catalog.courses.length} courses at ${ctx.publicBaseUrl}</h1>`, cacheControl: 'public, max-age=60', headers: { 'X-Content-Type-Options': 'nosniff' } }]]],
+      renderers: [(model, ctx) => [['/', { contentType: 'text/html; charset=utf-8', body: `<h1>${model.catalog.courses.length} courses at ${ctx.publicBaseUrl}</h1>${'<p>padding</p>'.repeat(100)}`, cacheControl: 'public, max-age=60', headers: { 'X-Content-Type-Options': 'nosniff' } }]]],
       staticEntries: [['/openapi.json', { contentType: 'application/json', body: new TextEncoder().encode('{"openapi":"3.1.0"}'), cacheControl: 'public, max-age=300', headers: {} }]],
     });
     const page = index.representations.get('/')!;
-    expect(text(page.body)).toBe(`<h1>2 courses at ${BASE}</h1>`);
-    expect(text(gunzipSync(page.gzip))).toBe(text(page.body));
+    expect(text(page.body)).toBe(`<h1>2 courses at ${BASE}</h1>${'<p>padding</p>'.repeat(100)}`);
+    expect(text(gunzipSync(page.gzip!))).toBe(text(page.body));
     expect(page.headers).toEqual({ 'X-Content-Type-Options': 'nosniff' });
     expect(index.representations.get('/openapi.json')!.cacheControl).toBe('public, max-age=300');
     await expect(

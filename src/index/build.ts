@@ -94,6 +94,7 @@ export async function buildIndex(model: ContentModel, opts: BuildIndexOptions): 
   const ctx: RenderContext = { publicBaseUrl: opts.publicBaseUrl, revision: model.revision, builtAt, deprecations };
 
   const entries: IndexEntry[] = apiEntries(model).map(([path, source]) => {
+    if (deprecations.size === 0) return [path, source];
     const extra = deprecations.get(path) ?? deprecations.get(matchRoute(path) ?? '');
     return extra ? [path, { ...source, headers: { ...source.headers, ...extra } }] : [path, source];
   });

@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
-import { brotliCompress, constants as zlibConstants, gzip } from 'node:zlib';
+import { brotliCompress, brotliCompressSync, constants as zlibConstants, gzip, gzipSync, type BrotliOptions, type ZlibOptions } from 'node:zlib';
 import type { Representation } from './types.js';
 
 const gzipAsync = promisify(gzip);
@@ -26,6 +26,20 @@ export interface RepresentationSource {
 /** `Cache-Control` of catalog data: any cache may reuse it for a minute. */
 export const DEFAULT_CACHE_CONTROL = 'public, max-age=60';
 
+/**
+ * Bodies smaller than this are not compressed: a few hundred bytes shrink by less than the response's own
+ * headers weigh, and compressing the thousands of lesson bodies would dominate the build (CDNs use similar
+ * minimums, e.g. 860 bytes).
+ */
+export const MIN_COMPRESSIBLE_BYTES = 1024;
+
+/**
+ * Bodies up to this size are compressed synchronously: for small inputs the thread-pool round trip of the
+ * asynchronous API costs far more than the compression itself. Larger ones go to the thread pool so a reload
+ * does not stall requests being served meanwhile.
+ */
+const SYNC_COMPRESSION_MAX_BYTES = 64 * 1024;
+
 const encoder = new TextEncoder();
 
 /**
@@ -37,37 +51,48 @@ export function strongEtag(body: Uint8Array): string {
 }
 
 /**
- * Brotli quality by body size: the best ratio (11) where it is cheap enough to pay once per build, a fast
- * setting for the many small bodies (lessons) and for very large ones, so a 10,000-lesson build stays fast.
+ * Brotli quality by body size. Quality 11 costs about 30 times quality 9 for a few per cent smaller output, too
+ * much for a build of thousands of bodies; 9 is near-best where bodies are big enough to gain, 6 for very large
+ * ones (so a reload that recompresses the whole catalog stays fast).
  */
-function brotliQuality(size: number): number {
-  return size >= 4 * 1024 && size <= 256 * 1024 ? 11 : 6;
+function brotliOptions(size: number, contentType: string): BrotliOptions {
+  const text = contentType.startsWith('text/') || contentType.includes('json') || contentType.includes('xml') || contentType.includes('javascript');
+  return {
+    params: {
+      [zlibConstants.BROTLI_PARAM_QUALITY]: size <= 1024 * 1024 ? 9 : 6,
+      [zlibConstants.BROTLI_PARAM_SIZE_HINT]: size,
+      [zlibConstants.BROTLI_PARAM_MODE]: text ? zlibConstants.BROTLI_MODE_TEXT : zlibConstants.BROTLI_MODE_GENERIC,
+    },
+  };
 }
 
-/**
- * Compresses a body both ways and tags it. Asynchronous: compression runs on libuv's thread pool, so a reload
- * does not stall the requests being served meanwhile.
- */
+/** gzip level: the best (9) up to 1 MiB, zlib's default (6) above, for the same reason. */
+function gzipOptions(size: number): ZlibOptions {
+  return { level: size <= 1024 * 1024 ? 9 : 6 };
+}
+
+const view = (b: Buffer): Uint8Array => new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
+
+/** Both compressed forms of a body, or nulls for a body under {@link MIN_COMPRESSIBLE_BYTES}. */
+async function compress(body: Uint8Array, contentType: string): Promise<{ gzip: Uint8Array | null; br: Uint8Array | null }> {
+  const size = body.byteLength;
+  if (size < MIN_COMPRESSIBLE_BYTES) return { gzip: null, br: null };
+  if (size <= SYNC_COMPRESSION_MAX_BYTES) {
+    return { gzip: view(gzipSync(body, gzipOptions(size))), br: view(brotliCompressSync(body, brotliOptions(size, contentType))) };
+  }
+  const [gz, br] = await Promise.all([gzipAsync(body, gzipOptions(size)), brotliAsync(body, brotliOptions(size, contentType))]);
+  return { gzip: view(gz), br: view(br) };
+}
+
+/** Compresses a body both ways (when big enough to gain) and tags it. */
 export async function buildRepresentation(source: RepresentationSource): Promise<Representation> {
   const body = typeof source.body === 'string' ? encoder.encode(source.body) : source.body;
-  const [gz, br] = await Promise.all([
-    gzipAsync(body, { level: 9 }),
-    brotliAsync(body, {
-      params: {
-        [zlibConstants.BROTLI_PARAM_QUALITY]: brotliQuality(body.byteLength),
-        [zlibConstants.BROTLI_PARAM_SIZE_HINT]: body.byteLength,
-        [zlibConstants.BROTLI_PARAM_MODE]:
-          source.contentType.startsWith('text/') || source.contentType.includes('json') || source.contentType.includes('xml')
-            ? zlibConstants.BROTLI_MODE_TEXT
-            : zlibConstants.BROTLI_MODE_GENERIC,
-      },
-    }),
-  ]);
+  const { gzip: gz, br } = await compress(body, source.contentType);
   return {
     contentType: source.contentType,
     body,
-    gzip: new Uint8Array(gz.buffer, gz.byteOffset, gz.byteLength),
-    br: new Uint8Array(br.buffer, br.byteOffset, br.byteLength),
+    gzip: gz,
+    br,
     etag: strongEtag(body),
     cacheControl: source.cacheControl ?? DEFAULT_CACHE_CONTROL,
     headers: source.headers ?? {},
@@ -91,17 +116,15 @@ function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
  * changed one lesson recompresses one lesson (and the aggregates containing it), not the whole catalog.
  */
 export async function buildOrReuse(source: RepresentationSource, previous: Representation | undefined): Promise<Representation> {
-  if (previous) {
-    const body = typeof source.body === 'string' ? encoder.encode(source.body) : source.body;
-    if (
-      previous.contentType === source.contentType &&
-      previous.cacheControl === (source.cacheControl ?? DEFAULT_CACHE_CONTROL) &&
-      sameHeaders(previous.headers, source.headers ?? {}) &&
-      sameBytes(previous.body, body)
-    ) {
-      return previous;
-    }
-    return buildRepresentation({ ...source, body });
+  const body = typeof source.body === 'string' ? encoder.encode(source.body) : source.body;
+  if (
+    previous &&
+    previous.contentType === source.contentType &&
+    previous.cacheControl === (source.cacheControl ?? DEFAULT_CACHE_CONTROL) &&
+    sameHeaders(previous.headers, source.headers ?? {}) &&
+    sameBytes(previous.body, body)
+  ) {
+    return previous;
   }
-  return buildRepresentation(source);
+  return buildRepresentation({ ...source, body });
 }

@@ -10,10 +10,13 @@ export interface Representation {
   contentType: string;
   /** The identity-encoded body. */
   body: Uint8Array;
-  /** The body with `Content-Encoding: gzip`. */
-  gzip: Uint8Array;
-  /** The body with `Content-Encoding: br`. */
-  br: Uint8Array;
+  /**
+   * The body with `Content-Encoding: gzip`, or `null` for a body too small to gain from compression
+   * (under 1 KiB, see `MIN_COMPRESSIBLE_BYTES` in `representation.ts`): identity is then always sent.
+   */
+  gzip: Uint8Array | null;
+  /** The body with `Content-Encoding: br`, or `null` like {@link Representation.gzip}. */
+  br: Uint8Array | null;
   /** Strong entity tag of the identity body, quoted (`"…"`), per RFC 9110 §8.8.3. */
   etag: string;
   /** `Cache-Control` header value. */

@@ -13,7 +13,7 @@ describe('pagesRenderer in buildIndex', () => {
     const home = index.representations.get('/')!;
     expect(home.contentType).toBe('text/html; charset=utf-8');
     expect(home.etag).toMatch(/^"[A-Za-z0-9_-]+"$/);
-    expect(new TextDecoder().decode(gunzipSync(home.gzip))).toBe(new TextDecoder().decode(home.body));
+    expect(new TextDecoder().decode(gunzipSync(home.gzip!))).toBe(new TextDecoder().decode(home.body));
     expect(home.headers['Content-Security-Policy']).toContain("default-src 'none'");
     expect(home.cacheControl).toBe('public, max-age=60');
   });
