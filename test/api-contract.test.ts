@@ -378,6 +378,13 @@ describe('content coding (Accept-Encoding with q-values)', () => {
     if (coding) expect(res.body.length).toBeLessThan(plain.body.length);
   });
 
+  it('a body under 1 KiB is sent as is, whatever the client accepts', async () => {
+    const res = await get('/v1/health', { 'accept-encoding': 'br, gzip' });
+    expect(res.headers['content-encoding']).toBeUndefined();
+    expect(res.headers.vary).toBe('Accept-Encoding');
+    expect(res.json()).toEqual({ status: 'ok', version: 'v1' });
+  });
+
   it('without Accept-Encoding the body is identity', async () => {
     const res = await get('/v1/catalog');
     expect(res.headers['content-encoding']).toBeUndefined();
