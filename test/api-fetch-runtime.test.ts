@@ -1,0 +1,64 @@
+/**
+ * The app is a plain HatTip handler over the Fetch API: it answers a standard `Request` without any Node host,
+ * as it would on another Fetch runtime, and nothing under `src/http/` imports a Node-only module.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { AdapterRequestContext } from '@hattip/core';
+import { createApp } from '../src/http/app.js';
+import { HealthReport } from '../src/http/health.js';
+import { buildIndex } from '../src/index/build.js';
+import { buildReferralAnswers } from '../src/referrals/answers.js';
+import { sampleModel } from './helpers/sample-model.js';
+
+const silent = { info() {}, warn() {}, error() {} };
+
+function context(url: string, init?: RequestInit): AdapterRequestContext {
+  return { request: new Request(url, init), ip: '192.0.2.1', platform: {}, env: () => undefined, passThrough() {}, waitUntil() {} };
+}
+
+describe('the app on the Fetch API alone', () => {
+  it('answers standard Requests', async () => {
+    const index = await buildIndex(sampleModel(), { publicBaseUrl: 'https://catalog.example' });
+    const app = createApp({
+      getIndex: () => index,
+      health: new HealthReport({ revision: index.revision }),
+      referrals: { isValid: (code) => code === 'GOOD-CODE' },
+      referralAnswers: await buildReferralAnswers(),
+      logger: silent,
+    });
+    const course = await app(context('https://catalog.example/v1/courses/python-basics'));
+    expect(course.status).toBe(200);
+    expect(course.headers.get('etag')).toBe(index.representations.get('/v1/courses/python-basics')!.etag);
+    expect((await course.json()) as unknown).toEqual(index.model.catalog.courses[0]);
+
+    const roadmap = await app(context('https://catalog.example/v1/roadmap', { headers: { 'if-none-match': index.representations.get('/v1/roadmap')!.etag } }));
+    expect(roadmap.status).toBe(304);
+    expect(roadmap.headers.get('deprecation')).toMatch(/^@\d+$/);
+
+    expect(await (await app(context('https://catalog.example/v1/referrals/GOOD-CODE'))).json()).toEqual({ valid: true });
+    const bad = await app(context('https://catalog.example/v1/lessons/Bad_Id'));
+    expect(bad.status).toBe(422);
+    const missing = await app(context('https://catalog.example/v1/lessons/nope'));
+    expect(await missing.json()).toEqual({ detail: 'Lesson not found' });
+    const health = await app(context('https://catalog.example/health', { method: 'HEAD' }));
+    expect(health.status).toBe(200);
+    expect(health.headers.get('cache-control')).toBe('no-store');
+  });
+
+  it('nothing under src/http imports node: modules', () => {
+    const dir = join(import.meta.dirname, '../src/http');
+    const files: string[] = [];
+    const walk = (d: string) => {
+      for (const e of readdirSync(d, { withFileTypes: true })) {
+        if (e.isDirectory()) walk(join(d, e.name));
+        else if (e.name.endsWith('.ts') && !e.name.endsWith('.test.ts')) files.push(join(d, e.name));
+      }
+    };
+    walk(dir);
+    expect(files.length).toBeGreaterThan(10);
+    const offenders = files.filter((f) => /from\s+['"]node:|require\(['"]node:|from\s+['"](fs|path|http|zlib|crypto|os|net)['"]/.test(readFileSync(f, 'utf8')));
+    expect(offenders).toEqual([]);
+  });
+});
