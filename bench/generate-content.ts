@@ -47,7 +47,8 @@ export async function generateContent(dir: string, options: GenerateOptions): Pr
   const perClass = options.lessonsPerClass ?? 10;
   const perCourse = options.classesPerCourse ?? 10;
   const random = mulberry32(options.seed ?? 1);
-  const files = new Map<string, string>();
+  const files = new BatchWriter(dir);
+  await mkdir(dir, { recursive: true });
   let steps = 0;
   let lessonNo = 0;
   let classes = 0;
@@ -75,6 +76,7 @@ export async function generateContent(dir: string, options: GenerateOptions): Pr
         `courses/${courseId}/${classId}/index.md`,
         fm([`name: ${title(random)} ${k + 1}`, 'status: live', `lessons: [${lessonIds.join(', ')}]`, `soon: ["${title(random)}"]`]),
       );
+      await files.flush(); // one class at a time: memory stays flat at 50k lessons
     }
     // Every course also announces a soon class.
     classIds.push('coming-next');
@@ -127,21 +129,41 @@ export async function generateContent(dir: string, options: GenerateOptions): Pr
     files.set(`roadmap/item-${i + 1}.md`, fm(keys) + `\n${paragraph(random)}\n`);
   }
 
-  let bytes = 0;
-  const entries = [...files];
-  const folders = new Set(entries.map(([rel]) => rel.slice(0, rel.lastIndexOf('/'))).filter((f) => f !== ''));
-  for (const folder of folders) await mkdir(join(dir, folder), { recursive: true });
-  await mkdir(dir, { recursive: true });
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < entries.length) {
-      const [rel, text] = entries[next++]!;
-      bytes += Buffer.byteLength(text);
-      await writeFile(join(dir, rel), text);
+  await files.flush();
+  return { dir, lessons: lessonNo, courses: courseIds.length, classes, files: files.count, bytes: files.bytes, steps };
+}
+
+/** Writes queued files in parallel when flushed, creating their folders. */
+class BatchWriter {
+  count = 0;
+  bytes = 0;
+  private queue: [string, string][] = [];
+  private readonly folders = new Set<string>();
+
+  constructor(private readonly dir: string) {}
+
+  set(rel: string, text: string): void {
+    this.queue.push([rel, text]);
+  }
+
+  async flush(): Promise<void> {
+    const batch = this.queue;
+    this.queue = [];
+    for (const [rel] of batch) {
+      const folder = rel.slice(0, rel.lastIndexOf('/'));
+      if (folder !== '' && !this.folders.has(folder)) {
+        await mkdir(join(this.dir, folder), { recursive: true });
+        this.folders.add(folder);
+      }
     }
-  };
-  await Promise.all(Array.from({ length: 16 }, worker));
-  return { dir, lessons: lessonNo, courses: courseIds.length, classes, files: files.size, bytes, steps };
+    await Promise.all(
+      batch.map(async ([rel, text]) => {
+        this.count++;
+        this.bytes += Buffer.byteLength(text);
+        await writeFile(join(this.dir, rel), text);
+      }),
+    );
+  }
 }
 
 function lessonMarkdown(n: number, lang: string, stepCount: number, random: () => number): string {
