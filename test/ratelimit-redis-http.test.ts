@@ -28,7 +28,8 @@ let redis: RedisServer;
 async function service(env: Record<string, string>, servingLines = 1): Promise<ServiceProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
     cwd: ROOT,
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env },
+    // A generous Redis reply timeout, so that a loaded test machine does not fall back to local counting.
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', RATE_LIMIT_STORE_TIMEOUT_MS: '5000', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.push(child);

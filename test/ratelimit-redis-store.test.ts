@@ -17,7 +17,13 @@ function recordingLogger() {
 }
 
 async function open(extra: Partial<Parameters<typeof RedisStore.open>[0]> = {}) {
-  const store = await RedisStore.open({ url: redis.url, keyPrefix: `t${Math.random().toString(36).slice(2)}:`, ...extra });
+  // A generous reply timeout: a loaded test machine must not turn a slow reply into a (correct) local count.
+  const store = await RedisStore.open({
+    url: redis.url,
+    keyPrefix: `t${Math.random().toString(36).slice(2)}:`,
+    commandTimeoutMs: 5000,
+    ...extra,
+  });
   stores.push(store);
   return store;
 }

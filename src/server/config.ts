@@ -60,6 +60,8 @@ export interface Config {
   rateLimits: RateLimits;
   /** Bucket store (`RATE_LIMIT_STORE`). */
   rateLimitStore: RateLimitStoreConfig;
+  /** Longest wait for the Redis store's reply before counting locally, in ms (`RATE_LIMIT_STORE_TIMEOUT_MS`). */
+  rateLimitStoreTimeoutMs: number;
   /** Number of worker processes (`WORKERS`); more than 1 requires the Redis store. */
   workers: number;
   /** Allow `http://` and loopback key directories: tests and local development only (`KEY_DIRECTORY_ALLOW_INSECURE`). */
@@ -98,6 +100,7 @@ export const DEFAULTS = {
   RATE_LIMIT_BROWSER: 120,
   RATE_LIMIT_ANONYMOUS: 30,
   RATE_LIMIT_REFERRALS: 60,
+  RATE_LIMIT_STORE_TIMEOUT_MS: 200,
   WORKERS: 1,
   SIGNATURE_CLOCK_SKEW: 30,
   SHUTDOWN_TIMEOUT: 10,
@@ -157,6 +160,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
   };
 
   const rateLimitStore = parseStore(get('RATE_LIMIT_STORE'), problems);
+  const rateLimitStoreTimeoutMs = int('RATE_LIMIT_STORE_TIMEOUT_MS', DEFAULTS.RATE_LIMIT_STORE_TIMEOUT_MS, 10, 10_000);
   const workers = int('WORKERS', DEFAULTS.WORKERS, 1, 256);
   if (workers > 1 && rateLimitStore.kind !== 'redis') {
     problems.push(
@@ -180,6 +184,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     trustProxyHeader,
     rateLimits,
     rateLimitStore,
+    rateLimitStoreTimeoutMs,
     workers,
     keyDirectoryAllowInsecure,
     signatureClockSkewSeconds,

@@ -42,7 +42,7 @@ export interface RedisStoreOptions {
   url: string;
   /** Prefix of every key (default `syllabus:rl:`). */
   keyPrefix?: string;
-  /** Longest wait for one command before counting locally instead (default 150). */
+  /** Longest wait for one reply before counting locally instead (default 200). */
   commandTimeoutMs?: number;
   /** Longest wait for a connection attempt (default 1000). */
   connectTimeoutMs?: number;
@@ -93,7 +93,7 @@ export class RedisStore implements RateLimitStore {
     this.#onHealthChange = options.onHealthChange;
     this.#where = describeUrl(options.url);
     this.#probeIntervalMs = options.probeIntervalMs ?? 1000;
-    this.#commandTimeoutMs = options.commandTimeoutMs ?? 150;
+    this.#commandTimeoutMs = options.commandTimeoutMs ?? 200;
     const maxDelay = options.maxReconnectDelayMs ?? 2000;
     this.#client = createClient({
       url: options.url,

@@ -20,7 +20,7 @@ import { renderPages } from '../pages/index.js';
 import { buildReferralAnswers } from '../referrals/answers.js';
 import { ReferralStore } from '../referrals/store.js';
 import type { Config } from './config.js';
-import { startHost } from './host.js';
+import { startHost, type Host } from './host.js';
 import { RedisStore } from './redis-store.js';
 import { createReleasesHandler } from './releases.js';
 import { createNodeSignatureVerifier } from '../signatures/index.js';
@@ -111,7 +111,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   // RATE_LIMIT_STORE=redis://…: shared counters; the store starts even while Redis is down (fail open).
   const rateLimitStore =
     options.rateLimitStore ??
-    (config.rateLimitStore.kind === 'redis' ? await RedisStore.open({ url: config.rateLimitStore.url, logger }) : new MemoryStore());
+    (config.rateLimitStore.kind === 'redis' ? await RedisStore.open({ url: config.rateLimitStore.url, commandTimeoutMs: config.rateLimitStoreTimeoutMs, logger }) : new MemoryStore());
   const health = new HealthReport({ version: serviceVersion(), ...holder.status(), referrals_reload_error: '' });
   holder.subscribe((status) => health.set({ ...status }));
   health.addProvider(() => {
@@ -141,47 +141,67 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     rateLimit: rateLimitStep({ store: rateLimitStore, limits: config.rateLimits, refuse: refuseWithPage, decorate: false }),
   });
 
-  const host = await startHost(app, {
-    host: config.host,
-    port: config.port,
-    logger,
-    ...(config.releasesDir !== undefined && { before: createReleasesHandler(config.releasesDir) }),
-  });
+  let host: Host;
+  try {
+    host = await startHost(app, {
+      host: config.host,
+      port: config.port,
+      logger,
+      ...(config.releasesDir !== undefined && { before: createReleasesHandler(config.releasesDir) }),
+    });
+  } catch (error) {
+    await rateLimitStore.close();
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL') {
+      const why = code === 'EADDRINUSE' ? 'the port is in use' : code === 'EACCES' ? 'permission denied' : 'the address is not on this machine';
+      throw new StartupError(`cannot listen on ${config.host}:${config.port}:`, [`${code}: ${why}; set PORT and HOST to a free port and an address of this machine`]);
+    }
+    throw error;
+  }
 
   let contentWatch: ContentWatch | undefined;
-  if (options.watch ?? true) {
-    // Builds run one after another, in the order reloads finished, so the newest content always wins.
-    let chain: Promise<void> = Promise.resolve();
-    contentWatch = await watchContent(config.contentDir, {
-      loader,
-      ...(options.contentDebounceMs !== undefined && { debounceMs: options.contentDebounceMs }),
-      onReload: (result, changed) => {
-        chain = chain.then(async () => {
-          const t0 = performance.now();
-          if (!result.ok) {
-            const problems = result.problems.map(formatProblem);
-            holder.recordReloadError(problems.join('\n'));
-            logger.warn({ problems, changed }, 'content reload rejected; still serving the previous revision');
-            return;
-          }
-          try {
-            holder.swap(await build(result.model, holder.current));
-            logger.info({ revision: result.model.revision, changed: changed.length, build_ms: Math.round(performance.now() - t0) }, 'content reloaded');
-          } catch (error) {
-            holder.recordReloadError((error as Error).message);
-            logger.error({ err: error }, 'index build failed; still serving the previous revision');
-          }
-        });
-      },
-      onError: (error) => logger.error({ err: error }, 'content watcher failed'),
-    });
-    await referrals.watch({
-      onReload: (error, count) => {
-        health.set({ referrals_reload_error: error ?? '' });
-        if (error) logger.warn({ error }, 'referral digests reload rejected; keeping the previous set');
-        else logger.info({ count }, 'referral digests reloaded');
-      },
-    });
+  try {
+    if (options.watch ?? true) {
+      // Builds run one after another, in the order reloads finished, so the newest content always wins.
+      let chain: Promise<void> = Promise.resolve();
+      contentWatch = await watchContent(config.contentDir, {
+        loader,
+        ...(options.contentDebounceMs !== undefined && { debounceMs: options.contentDebounceMs }),
+        onReload: (result, changed) => {
+          chain = chain.then(async () => {
+            const t0 = performance.now();
+            if (!result.ok) {
+              const problems = result.problems.map(formatProblem);
+              holder.recordReloadError(problems.join('\n'));
+              logger.warn({ problems, changed }, 'content reload rejected; still serving the previous revision');
+              return;
+            }
+            try {
+              holder.swap(await build(result.model, holder.current));
+              logger.info({ revision: result.model.revision, changed: changed.length, build_ms: Math.round(performance.now() - t0) }, 'content reloaded');
+            } catch (error) {
+              holder.recordReloadError((error as Error).message);
+              logger.error({ err: error }, 'index build failed; still serving the previous revision');
+            }
+          });
+        },
+        onError: (error) => logger.error({ err: error }, 'content watcher failed'),
+      });
+      await referrals.watch({
+        onReload: (error, count) => {
+          health.set({ referrals_reload_error: error ?? '' });
+          if (error) logger.warn({ error }, 'referral digests reload rejected; keeping the previous set');
+          else logger.info({ count }, 'referral digests reloaded');
+        },
+      });
+    }
+  } catch (error) {
+    // A watcher that cannot start leaves nothing running behind.
+    await contentWatch?.close();
+    await referrals.close();
+    await host.close(0);
+    await rateLimitStore.close();
+    throw error;
   }
 
   logger.info(
