@@ -32,12 +32,13 @@ export interface ContentLoaderOptions {
  * lesson text) so that the next {@link ContentLoader.load} re-parses only files whose mtime, size or inode
  * changed, or that were {@link ContentLoader.invalidate}d.
  *
- * Loads are serialised by the caller (the watcher runs one at a time); the loader itself is not re-entrant.
+ * Concurrent calls to {@link ContentLoader.load} run one after another.
  */
 export class ContentLoader {
   readonly dir: string;
   private readonly displayRoot: string;
   private readonly cache = new Map<string, CacheEntry>();
+  private queue: Promise<unknown> = Promise.resolve();
   /** How many files the last load parsed (the rest came from the cache). */
   lastParsedCount = 0;
 
@@ -55,8 +56,15 @@ export class ContentLoader {
   /**
    * Reads the folder and returns the model, or every problem found.
    * Never throws for bad content; a missing or unreadable folder is reported as a problem too.
+   * Calls made while a load runs wait for it, then load again (they share the cache, one at a time).
    */
-  async load(): Promise<LoadResult> {
+  load(): Promise<LoadResult> {
+    const next = this.queue.then(() => this.loadOnce());
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  private async loadOnce(): Promise<LoadResult> {
     let rels: string[];
     try {
       rels = await listMarkdownFiles(this.dir);
