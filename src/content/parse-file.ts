@@ -144,7 +144,7 @@ function idProblems(role: FileRole): LocalProblem[] {
   const out: LocalProblem[] = [];
   for (const [what, id] of checks) {
     const why = id === undefined ? undefined : idProblem(id);
-    if (why) out.push({ ...FILE_START, message: `the ${what} "${id}" (from the file's path) ${why}` });
+    if (why) out.push({ ...FILE_START, message: `the ${what} ${JSON.stringify(id)} (from the file's path) ${why}` });
   }
   return out;
 }
@@ -152,7 +152,7 @@ function idProblems(role: FileRole): LocalProblem[] {
 function changelogDate(entryId: string, problems: LocalProblem[]): string | undefined {
   const m = CHANGELOG_NAME.exec(entryId);
   if (!m) {
-    problems.push({ ...FILE_START, message: `a changelog file is named <slug>-<YYYY-MM-DD>.md, got "${entryId}.md"` });
+    problems.push({ ...FILE_START, message: `a changelog file is named <slug>-<YYYY-MM-DD>.md, got ${JSON.stringify(`${entryId}.md`)}` });
     return undefined;
   }
   if (dayNumber(m[2]!) === undefined) {
