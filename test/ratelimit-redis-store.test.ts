@@ -81,6 +81,24 @@ describe('RedisStore against a real redis-server', () => {
     expect(answers.map((d) => d.state.remaining)).toEqual([2, 1, 0, 0]);
   });
 
+  it('counts several buckets in one script run, and a referral lookup spends both budgets', async () => {
+    const prefix = 'many:';
+    const a = await open({ keyPrefix: prefix });
+    const b = await open({ keyPrefix: prefix });
+    const first = await a.hitMany([
+      { key: 'r', windowMs: 60_000 },
+      { key: 'f', windowMs: 3_600_000 },
+    ]);
+    expect(first.map((r) => r.count)).toEqual([1, 1]);
+    expect(first[0]!.resetMs).toBeLessThanOrEqual(60_000);
+    expect(first[1]!.resetMs).toBeGreaterThan(3_500_000);
+    const limits = { verified: 8, declared: 4, browser: 10, anonymous: 3, referrals: 2 };
+    const who = { bucket: '198.51.100.77', kind: 'browser' as const, pathClass: 'referral' as const };
+    const answers = [await decide(a, limits, who), await decide(b, limits, who), await decide(a, limits, who)];
+    expect(answers.map((d) => d.allowed)).toEqual([true, true, false]);
+    expect(answers[2]!.state).toMatchObject({ limit: 2, remaining: 0, windowSeconds: 3600 });
+  });
+
   it('answers reads that do not spend from its own latest view, without a round trip', async () => {
     const prefix = 'view:';
     const a = await open({ keyPrefix: prefix });

@@ -2,7 +2,8 @@
  * The shared counter store (`RATE_LIMIT_STORE=redis://…`): fixed windows in Redis, so several instances behind a
  * load balancer enforce one budget per client. Node-only (the official `redis` client opens TCP sockets).
  *
- * One Lua script per counter per request, atomic on the server: count and read the window's remaining time.
+ * One Lua script per request, atomic on the server: count in each of its buckets (a referral lookup has two) and
+ * read each window's remaining time.
  * When Redis cannot be reached the service keeps answering (fail open): each instance counts in its own memory
  * meanwhile (budgets become per instance), commands time out quickly, nothing queues up while disconnected, the
  * outage is logged once and reported on `/health`, and Redis is used again as soon as it is back.
@@ -16,19 +17,33 @@ import { MemoryStore } from '../http/ratelimit/memory-store.js';
 import type { HitResult, RateLimitStore, StoreHealth } from '../http/ratelimit/store.js';
 
 /**
- * KEYS[1] = bucket, ARGV[1] = window in ms. Counts one request; returns {count, ms until the window ends}.
- * A key in its last millisecond (PTTL 0: Redis expires a key only after its expiry time) or without expiry is
- * treated as ended, so a client that waited `Retry-After` seconds always finds a new window.
+ * KEYS = buckets, ARGV = their window lengths in ms. Counts one request in each, atomically; returns
+ * {count1, ms left1, count2, ms left2, …}. A key in its last millisecond (PTTL 0: Redis expires a key only after
+ * its expiry time) or without expiry is treated as ended, so a client that waited `Retry-After` seconds always
+ * finds a new window.
  */
 export const HIT_SCRIPT = `
-local ttl = redis.call('PTTL', KEYS[1])
-local window = tonumber(ARGV[1])
-if ttl <= 0 then
-  redis.call('SET', KEYS[1], 1, 'PX', window)
-  return {1, window}
+local out = {}
+for i, key in ipairs(KEYS) do
+  local window = tonumber(ARGV[i])
+  local ttl = redis.call('PTTL', key)
+  if ttl <= 0 then
+    redis.call('SET', key, 1, 'PX', window)
+    out[#out + 1] = 1
+    out[#out + 1] = window
+  else
+    out[#out + 1] = redis.call('INCR', key)
+    out[#out + 1] = ttl
+  end
 end
-return {redis.call('INCR', KEYS[1]), ttl}
+return out
 `;
+
+/** One bucket to count in. */
+interface Bucket {
+  key: string;
+  windowMs: number;
+}
 
 /** Where outages and recoveries are reported (pino's methods fit). */
 export interface StoreLogger {
@@ -136,29 +151,43 @@ export class RedisStore implements RateLimitStore {
 
   async hit(key: string, windowMs: number, options: { spend: boolean }): Promise<HitResult> {
     if (!options.spend) return this.#lastSeen(key, windowMs);
-    if (!this.#client.isReady) return this.#fallback.hit(key, windowMs, options);
+    const [result] = await this.#count([{ key, windowMs }]);
+    return result!;
+  }
+
+  /** Counts in several buckets with one script run (a referral lookup's read and referral budgets). */
+  hitMany(buckets: ReadonlyArray<{ key: string; windowMs: number }>): Promise<HitResult[]> {
+    return this.#count(buckets);
+  }
+
+  async #count(buckets: readonly Bucket[]): Promise<HitResult[]> {
+    const locally = () => Promise.all(buckets.map((b) => this.#fallback.hit(b.key, b.windowMs, { spend: true })));
+    if (!this.#client.isReady) return locally();
     // Connected but failing (e.g. a hung server): one request at a time probes it, the others count locally
     // at once instead of each waiting for a timeout.
     let probe = false;
     if (this.#downSince) {
       const now = Date.now();
-      if (this.#probing || now - this.#lastProbe < this.#probeIntervalMs) return this.#fallback.hit(key, windowMs, options);
+      if (this.#probing || now - this.#lastProbe < this.#probeIntervalMs) return locally();
       this.#probing = probe = true;
       this.#lastProbe = now;
     }
     try {
-      const reply = await this.#withTimeout(this.#run(this.#prefix + key, windowMs));
+      const replies = await this.#withTimeout(this.#run(buckets));
       if (this.#downSince) this.#markUp();
       const now = Date.now();
-      const known = this.#seen.get(key);
-      // Replies to concurrent requests may arrive out of order: keep the highest count of the newest window.
-      if (known === undefined || now >= known.endsAt || reply.count > known.count) {
-        this.#seen.set(key, { count: reply.count, endsAt: now + reply.resetMs });
-      }
-      return reply;
+      buckets.forEach(({ key }, i) => {
+        const reply = replies[i]!;
+        const known = this.#seen.get(key);
+        // Replies to concurrent requests may arrive out of order: keep the highest count of the newest window.
+        if (known === undefined || now >= known.endsAt || reply.count > known.count) {
+          this.#seen.set(key, { count: reply.count, endsAt: now + reply.resetMs });
+        }
+      });
+      return replies;
     } catch (error) {
       this.#markDown(error as Error);
-      return this.#fallback.hit(key, windowMs, options);
+      return locally();
     } finally {
       if (probe) this.#probing = false;
     }
@@ -187,8 +216,8 @@ export class RedisStore implements RateLimitStore {
   }
 
   /** Runs the script by its digest, loading it on the first call and after a Redis restart (NOSCRIPT). */
-  async #run(key: string, windowMs: number): Promise<HitResult> {
-    const args = { keys: [key], arguments: [String(windowMs)] };
+  async #run(buckets: readonly Bucket[]): Promise<HitResult[]> {
+    const args = { keys: buckets.map((b) => this.#prefix + b.key), arguments: buckets.map((b) => String(b.windowMs)) };
     let reply: unknown;
     try {
       this.#scriptSha ??= await this.#client.scriptLoad(HIT_SCRIPT);
@@ -197,10 +226,10 @@ export class RedisStore implements RateLimitStore {
       if (!(error instanceof Error) || !error.message.startsWith('NOSCRIPT')) throw error;
       reply = await this.#client.eval(HIT_SCRIPT, args);
     }
-    if (!Array.isArray(reply) || typeof reply[0] !== 'number' || typeof reply[1] !== 'number') {
+    if (!Array.isArray(reply) || reply.length !== buckets.length * 2 || !reply.every((v) => typeof v === 'number')) {
       throw new Error(`unexpected reply from the rate-limit script: ${JSON.stringify(reply)}`);
     }
-    return { count: reply[0], resetMs: Math.max(0, reply[1]) };
+    return buckets.map((_, i) => ({ count: reply[2 * i] as number, resetMs: Math.max(0, reply[2 * i + 1] as number) }));
   }
 
   health(): StoreHealth {

@@ -95,13 +95,16 @@ export async function decide(store: RateLimitStore, limits: BudgetLimits, who: R
     const read = budgetState(readLimit, READ_WINDOW_SECONDS, await store.hit(readKey, READ_WINDOW_SECONDS * 1000, { spend }));
     return { allowed: !spend || !read.exceeded, state: publicState(read) };
   }
-  const [readHit, referralHit] = await Promise.all([
-    store.hit(readKey, READ_WINDOW_SECONDS * 1000, { spend: true }),
-    store.hit(`referral:${who.bucket}`, REFERRAL_WINDOW_SECONDS * 1000, { spend: true }),
-  ]);
+  const buckets = [
+    { key: readKey, windowMs: READ_WINDOW_SECONDS * 1000 },
+    { key: `referral:${who.bucket}`, windowMs: REFERRAL_WINDOW_SECONDS * 1000 },
+  ];
+  const [readHit, referralHit] = store.hitMany
+    ? await store.hitMany(buckets)
+    : await Promise.all(buckets.map((b) => store.hit(b.key, b.windowMs, { spend: true })));
   const budgets = [
-    budgetState(readLimit, READ_WINDOW_SECONDS, readHit),
-    budgetState(limits.referrals, REFERRAL_WINDOW_SECONDS, referralHit),
+    budgetState(readLimit, READ_WINDOW_SECONDS, readHit!),
+    budgetState(limits.referrals, REFERRAL_WINDOW_SECONDS, referralHit!),
   ];
   const laterReset = (a: RateLimitState, b: RateLimitState) => b.resetSeconds - a.resetSeconds;
   const exceeded = budgets.filter((b) => b.exceeded).sort(laterReset);

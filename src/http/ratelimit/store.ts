@@ -33,6 +33,12 @@ export interface RateLimitStore {
    * Must not reject: a store that cannot reach its backend answers from a local fallback.
    */
   hit(key: string, windowMs: number, options: { spend: boolean }): HitResult | Promise<HitResult>;
+  /**
+   * Counts one request in several buckets at once, atomically (both budgets of a referral lookup). Optional: a
+   * store without it gets one {@link RateLimitStore.hit} per bucket. Must not reject.
+   * @returns one result per bucket, in order.
+   */
+  hitMany?(buckets: ReadonlyArray<{ key: string; windowMs: number }>): Promise<HitResult[]>;
   /** Current availability, for `/health`. */
   health(): StoreHealth;
   /** Releases connections and timers. */
