@@ -1,7 +1,7 @@
 /**
  * Loads a content folder into a {@link ContentModel}, re-parsing only files that changed since the last load.
  */
-import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import { join, posix, sep } from 'node:path';
 import type { ContentModel, LoadResult, Problem } from './model.js';
 import { buildModel } from './build-model.js';
@@ -90,14 +90,12 @@ export class ContentLoader {
       const abs = join(this.dir, rel);
       const cached = this.cache.get(rel);
       try {
-        // Stat before reading: a write racing with us leaves an older stamp, so the next load reads again.
-        const info = statSync(abs);
-        const stamp = stampOf(info);
-        if (cached?.stamp === stamp) {
+        if (cached && stampOf(statSync(abs)) === cached.stamp) {
           files.push(cached.file);
           continue;
         }
-        const file = parseFile(rel, readSmallFile(abs));
+        const { bytes, stamp } = readSmallFile(abs);
+        const file = parseFile(rel, bytes);
         parsed++;
         this.cache.set(rel, { stamp, file });
         files.push(file);
@@ -145,12 +143,14 @@ export const MAX_FILE_BYTES = 8 * 1024 * 1024;
 let readBuffer = Buffer.allocUnsafe(64 * 1024);
 
 /**
- * A file's bytes, read into one buffer reused across files (a view valid until the next call): thousands of
- * per-file allocations were a large share of a cold load's garbage collection.
+ * A file's bytes, read into one buffer reused across files (a view valid until the next call: thousands of
+ * per-file allocations were a large share of a cold load's garbage collection), and its stamp.
  */
-function readSmallFile(abs: string): Uint8Array {
+function readSmallFile(abs: string): { bytes: Uint8Array; stamp: string } {
   const fd = openSync(abs, 'r');
   try {
+    // Stat before reading: a write racing with us leaves an older stamp, so the next load reads again.
+    const stamp = stampOf(fstatSync(fd));
     let length = 0;
     for (;;) {
       if (length === readBuffer.length) {
@@ -160,7 +160,7 @@ function readSmallFile(abs: string): Uint8Array {
         readBuffer = bigger;
       }
       const n = readSync(fd, readBuffer, length, readBuffer.length - length, null);
-      if (n === 0) return readBuffer.subarray(0, length);
+      if (n === 0) return { bytes: readBuffer.subarray(0, length), stamp };
       length += n;
     }
   } finally {
