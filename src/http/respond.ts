@@ -5,7 +5,6 @@
  * step needs to mutate the response. Responses built elsewhere are completed by {@link completeResponse}.
  */
 import type { RequestContext } from '@hattip/compose';
-import type { RateLimitState } from './locals.js';
 
 /** Response header values, already formatted. */
 export type HeaderRecord = Record<string, string>;
@@ -45,17 +44,10 @@ export const JSON_TYPE = 'application/json';
 /** Responses assembled by {@link respond}: they need no completion. */
 const assembled = new WeakSet<Response>();
 
-/** The RateLimit fields (draft-ietf-httpapi-ratelimit-headers-06) of a budget. */
-export function rateLimitHeaders(state: RateLimitState): HeaderRecord {
-  return {
-    'RateLimit-Limit': String(state.limit),
-    'RateLimit-Remaining': String(state.remaining),
-    'RateLimit-Reset': String(state.resetSeconds),
-    'RateLimit-Policy': `${state.limit};w=${state.windowSeconds}`,
-  };
-}
-
-/** Adds the headers every response carries to `headers` (mutates and returns it). */
+/**
+ * Adds the headers every response carries to `headers` (mutates and returns it): CORS, the request id and the
+ * RateLimit fields (draft-ietf-httpapi-ratelimit-headers-06) of `ctx.locals.rateLimit`.
+ */
 function addCommonHeaders(ctx: RequestContext, headers: HeaderRecord): HeaderRecord {
   headers['Access-Control-Allow-Origin'] = ALLOW_ORIGIN;
   headers['Access-Control-Expose-Headers'] = EXPOSED_HEADERS;
