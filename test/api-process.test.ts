@@ -78,15 +78,14 @@ function get(url: string, agent: Agent): Promise<{ status: number; bytes: number
 describe('the server process', () => {
   it('drains on SIGTERM and exits 0, without waiting for idle keep-alive connections', async () => {
     const { contentDir, referralsFile } = await fixture();
-    const s = spawnServer({ CONTENT_DIR: contentDir, REFERRALS_FILE: referralsFile, SHUTDOWN_TIMEOUT: '60' });
+    // With an hour of grace, an idle keep-alive connection that held the shutdown would time the test out.
+    const s = spawnServer({ CONTENT_DIR: contentDir, REFERRALS_FILE: referralsFile, SHUTDOWN_TIMEOUT: '3600' });
     const url = await servingUrl(s);
     const agent = new Agent({ keepAlive: true });
     expect((await get(url, agent)).status).toBe(200);
-    // The keep-alive connection stays open and idle; it must not hold the shutdown for SHUTDOWN_TIMEOUT.
-    const signalled = Date.now();
+    // The keep-alive connection stays open and idle; the server closes it instead of waiting for it.
     s.child.kill('SIGTERM');
     expect(await s.exited).toBe(0);
-    expect(Date.now() - signalled).toBeLessThan(30_000);
     expect(s.stdout()).toContain('"msg":"draining in-flight requests, then exiting"');
     expect(s.stdout()).toContain('"msg":"stopped"');
     agent.destroy();
