@@ -99,6 +99,15 @@ describe('watchContent', () => {
     expect(roadmapIds(ctx.current())).not.toContain('dark-theme');
   });
 
+  it('reloads after a folder is renamed', async () => {
+    const classIds = (m: ContentModel): string[] => m.catalog.courses[2]!.classes.map((k) => k.id);
+    const reloaded = ctx.waitFor((r) => r.result.ok && classIds(r.result.model).includes('borrowing'));
+    await rename(join(ctx.dir, 'courses/rust-intro/ownership'), join(ctx.dir, 'courses/rust-intro/borrowing'));
+    await writeFile(join(ctx.dir, 'courses/rust-intro/index.md'), '---\ntitle: Rust intro\ncolor: "#dea584"\nstatus: soon\nclasses: [borrowing]\n---\n');
+    await reloaded;
+    expect(classIds(ctx.current())).toEqual(['borrowing']);
+  });
+
   it('handles an editor that saves by writing a temporary file and renaming it over the original', async () => {
     const reloaded = ctx.waitFor((r) => r.result.ok && lessonOf(r.result.model, 'hello-world')?.title === 'Saved atomically');
     const temp = join(ctx.dir, 'courses/python-basics/first-steps/.hello-world.md.swp');
