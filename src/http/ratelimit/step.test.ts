@@ -14,6 +14,10 @@ function app(refuse?: Parameters<typeof rateLimitStep>[0]['refuse']) {
     if (ctx.url.pathname === '/v1/redirect') return Response.redirect('http://127.0.0.1/v1/catalog', 308);
   };
   const handler = compose(
+    (ctx) => {
+      // As the app's error boundary does: an exception becomes a 500 (without HatTip's console output).
+      ctx.handleError = () => new Response('{"detail":"Internal Server Error"}', { status: 500 });
+    },
     clientAddressStep(),
     clientKindStep(),
     rateLimitStep({ store: new MemoryStore(), limits: { verified: 8, declared: 4, browser: 4, anonymous: 2, referrals: 5 }, refuse }),
