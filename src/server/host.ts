@@ -24,7 +24,13 @@ export const HOST_LIMITS = {
   maxHeaderSizeBytes: 16 * 1024,
   /** Requests served on one connection before it is closed (spreads load across workers). */
   maxRequestsPerSocket: 10_000,
+  /** How often Node checks connections against the two timeouts above (its default, 30 s, would let a slow
+   * client hold a connection for up to 40 s instead of 10). */
+  checkIntervalMs: 1_000,
 } as const;
+
+/** Limits of one host; see {@link HOST_LIMITS}. */
+export type HostLimits = { -readonly [K in keyof typeof HOST_LIMITS]: number };
 
 /** Options of {@link startHost}. */
 export interface HostOptions {
@@ -36,6 +42,8 @@ export interface HostOptions {
    * returns false to pass the request on. Omitted: requests go straight to the app.
    */
   before?: (req: IncomingMessage, res: ServerResponse) => boolean;
+  /** Overrides of {@link HOST_LIMITS} (tests use short timeouts). */
+  limits?: Partial<HostLimits>;
 }
 
 /** A listening host. */
@@ -71,6 +79,7 @@ function withBefore(
 /** Starts listening. @throws Error when the address cannot be bound (e.g. EADDRINUSE). */
 export async function startHost(handler: HattipHandler<HttpBindings>, opts: HostOptions): Promise<Host> {
   const { logger } = opts;
+  const limits: HostLimits = { ...HOST_LIMITS, ...opts.limits };
   const waitUntil = (promise: Promise<unknown>): void => {
     promise.catch((error: unknown) => logger.error({ err: error }, 'background task failed'));
   };
@@ -104,10 +113,11 @@ export async function startHost(handler: HattipHandler<HttpBindings>, opts: Host
   let draining = false;
   const server = createServer(
     {
-      headersTimeout: HOST_LIMITS.headersTimeoutMs,
-      requestTimeout: HOST_LIMITS.requestTimeoutMs,
-      keepAliveTimeout: HOST_LIMITS.keepAliveTimeoutMs,
-      maxHeaderSize: HOST_LIMITS.maxHeaderSizeBytes,
+      headersTimeout: limits.headersTimeoutMs,
+      requestTimeout: limits.requestTimeoutMs,
+      keepAliveTimeout: limits.keepAliveTimeoutMs,
+      maxHeaderSize: limits.maxHeaderSizeBytes,
+      connectionsCheckingInterval: limits.checkIntervalMs,
     },
     (req: IncomingMessage, res: ServerResponse) => {
       // While draining, tell keep-alive clients not to send another request on this connection.
@@ -115,7 +125,7 @@ export async function startHost(handler: HattipHandler<HttpBindings>, opts: Host
       serve(req, res);
     },
   );
-  server.maxRequestsPerSocket = HOST_LIMITS.maxRequestsPerSocket;
+  server.maxRequestsPerSocket = limits.maxRequestsPerSocket;
   server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
     // Malformed requests, oversized heads, timeouts: answer plainly if the socket is still writable.
     if (socket.writable && !(socket as { _httpMessage?: unknown })._httpMessage) {
