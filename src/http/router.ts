@@ -81,16 +81,18 @@ export function routerStep(options: RouterOptions): RequestHandler {
     return respond(ctx, 200, body, headers);
   };
 
-  const serveParamRoute = async (ctx: RequestContext, index: CatalogIndex, path: string, route: ParamRoute, raw: string): Promise<Response> => {
+  const serveReferral = async (ctx: RequestContext, code: string, deprecation: Readonly<Record<string, string>> | undefined): Promise<Response> => {
+    const valid = await referrals.isValid(code);
+    return serveRepresentation(ctx, valid ? referralAnswers.valid : referralAnswers.invalid, deprecation);
+  };
+
+  const serveParamRoute = (ctx: RequestContext, index: CatalogIndex, path: string, route: ParamRoute, raw: string): Response | Promise<Response> => {
     const deprecation = deprecationOf(index, path, route.template);
     if (ctx.method !== 'GET') return methodNotAllowed(ctx, ALLOW_API, deprecation);
     const value = decodePathSegment(raw);
     const error = checkPathParam(route.spec, value);
     if (error !== undefined) return jsonError(ctx, 422, validationErrorBody([error]), deprecation);
-    if (route.notFound === undefined) {
-      const valid = await referrals.isValid(value);
-      return serveRepresentation(ctx, valid ? referralAnswers.valid : referralAnswers.invalid, deprecation);
-    }
+    if (route.notFound === undefined) return serveReferral(ctx, value, deprecation);
     // A valid id is plain ASCII, so the decoded value is the index key's last segment.
     const rep = index.representations.get(route.prefix + value);
     if (rep === undefined) return jsonError(ctx, 404, route.notFound, deprecation);
