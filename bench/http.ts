@@ -107,8 +107,11 @@ async function measure(server: ServerProcess, path: string, headers: Record<stri
   };
 }
 
-/** Same status, same header fields (names and values, in order, except X-Request-Id's value) and same bytes. */
-function sameAnswer(a: Awaited<ReturnType<typeof rawGet>>, b: Awaited<ReturnType<typeof rawGet>>): boolean {
+/**
+ * Same status, same header fields (names and values, in order; the values of X-Request-Id and the per-request
+ * RateLimit counters aside) and the same body bytes.
+ */
+export function sameAnswer(a: Awaited<ReturnType<typeof rawGet>>, b: Awaited<ReturnType<typeof rawGet>>): boolean {
   const norm = (h: [string, string][]) =>
     JSON.stringify(h.filter(([n]) => !/^(x-request-id|ratelimit-remaining|ratelimit-reset)$/i.test(n)).map(([n, v]) => [n.toLowerCase(), v]));
   return a.status === b.status && a.bytes.equals(b.bytes) && norm(a.headers) === norm(b.headers);

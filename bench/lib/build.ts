@@ -1,32 +1,46 @@
 /**
- * Bundles the processes the benchmark starts into plain JavaScript (bench/out/, git-ignored), so servers run
- * as in production: compiled code in a bare Node process, with no TypeScript loader thread adding start-up
- * time or memory. Dependencies stay external (loaded from node_modules).
+ * Compiles the processes the benchmark starts to plain JavaScript (bench/out/js/, git-ignored), file by file
+ * with the source layout kept (like `tsc`, but without type-checking, so others' work in progress cannot stop a
+ * run), so servers run as in production: compiled code in a bare Node process, with no TypeScript loader
+ * thread adding start-up time or memory. Not bundled: modules that compare `import.meta.url` with the entry
+ * script (the content CLI) would otherwise run inside the server.
  */
+import { readdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
-/** Paths of the bundled entry points. */
+/** Paths of the compiled entry points. */
 export interface Bundles {
   /** The service entry, `src/server/main.ts` (what `npm start` runs). */
   server: string;
   /** `bench/hosts-app.ts`: the app on either host. */
   hostsApp: string;
-  /** `bench/raw-baseline.js` (plain JavaScript already, not bundled). */
+  /** `bench/raw-baseline.js` (plain JavaScript already, not compiled). */
   baseline: string;
 }
 
-/** Builds both bundles (a second or two). @throws Error when esbuild fails (e.g. a syntax error in src/). */
-export async function buildBundles(): Promise<Bundles> {
-  const out = (name: string): string => `${root}bench/out/${name}`;
-  const common = { bundle: true, platform: 'node', format: 'esm', packages: 'external', target: 'node20', logLevel: 'warning' } as const;
-  await Promise.all([
-    build({ ...common, entryPoints: [`${root}src/server/main.ts`], outfile: out('server.mjs') }),
-    build({ ...common, entryPoints: [`${root}bench/hosts-app.ts`], outfile: out('hosts-app.mjs') }),
-  ]);
-  return { server: out('server.mjs'), hostsApp: out('hosts-app.mjs'), baseline: `${root}bench/raw-baseline.js` };
+/**
+ * Compiles `src/` (tests excluded) and the host app (a second or two).
+ * @param outdir where to write, inside the repository so that packages and `schemas/` resolve (default bench/out/js).
+ * @throws Error when esbuild fails.
+ */
+export async function buildBundles(outdir = `${root}bench/out/js`): Promise<Bundles> {
+  const sources = (await readdir(`${root}src`, { recursive: true }))
+    .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts') && !f.endsWith('.d.ts'))
+    .map((f) => `${root}src/${f}`);
+  await build({
+    entryPoints: [...sources, `${root}bench/hosts-app.ts`],
+    outdir,
+    outbase: root,
+    bundle: false,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    logLevel: 'warning',
+  });
+  return { server: `${outdir}/src/server/main.js`, hostsApp: `${outdir}/bench/hosts-app.js`, baseline: `${root}bench/raw-baseline.js` };
 }
 
 /** The repository root (with a trailing slash). */

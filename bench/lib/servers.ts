@@ -3,6 +3,7 @@
  * and the raw baseline, each alone in its process on core 0, listening on 127.0.0.1.
  */
 import { writeFileSync } from 'node:fs';
+import { repoRoot } from './build.js';
 import { freePort, startNode, waitUntilServing, type Child } from './proc.js';
 import type { BaselineSpec } from './capture.js';
 
@@ -62,7 +63,7 @@ export async function startServerProcess(
   const url = `http://127.0.0.1:${port}`;
   const env = { NODE_ENV: 'production', LOG_LEVEL: 'warn', ...RAISED_LIMITS, ...options.env, PORT: String(port), HOST: '127.0.0.1' };
   const startedAt = performance.now();
-  const child = startNode([...(options.nodeFlags ?? []), script, ...args], { cpu: options.cpu ?? 0, env });
+  const child = startNode([...(options.nodeFlags ?? []), script, ...args], { cpu: options.cpu ?? 0, env, cwd: repoRoot });
   try {
     const servingAt = await waitUntilServing(child, url + (options.readyPath ?? '/health'), options.timeoutMs ?? 120_000,
       options.readyStatus === 'any' ? undefined : (options.readyStatus ?? 200));

@@ -1,0 +1,22 @@
+-- wrk script: every request comes "through a trusted proxy" from a different client address, set in
+-- X-Forwarded-For (IPv4 addresses counted up from 11.0.0.0 + offset). Loopback only: the addresses are
+-- header values, no packet leaves the machine.
+-- Arguments (after --): offset (first address number, default 0).
+local counter = 0
+
+function init(args)
+  counter = tonumber(args[1] or "0")
+end
+
+local function address(n)
+  n = n + 0x0B000000
+  return string.format("%d.%d.%d.%d", math.floor(n / 16777216) % 256, math.floor(n / 65536) % 256, math.floor(n / 256) % 256, n % 256)
+end
+
+function request()
+  local headers = {}
+  for name, value in pairs(wrk.headers) do headers[name] = value end
+  headers["X-Forwarded-For"] = address(counter)
+  counter = counter + 1
+  return wrk.format(nil, nil, headers)
+end

@@ -1,0 +1,65 @@
+/**
+ * CPU profiles (`node --cpu-prof`) of the service process, taken where a target is missed: serving
+ * `/v1/catalog` under load, and a cold start. The process writes its profile when it exits after SIGTERM.
+ */
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { summariseProfile, type ProfileSummary, type ProfileWindow } from './lib/profile.js';
+import { startServerProcess } from './lib/servers.js';
+import { runWrk } from './lib/wrk.js';
+
+async function withProfileDir(fn: (dir: string) => Promise<ProfileWindow | undefined>): Promise<ProfileSummary> {
+  const dir = await mkdtemp(join(tmpdir(), 'syllabus-bench-prof-'));
+  try {
+    const window = await fn(dir);
+    const file = (await readdir(dir)).find((f) => f.endsWith('.cpuprofile'));
+    if (file === undefined) throw new Error('the service wrote no CPU profile');
+    return summariseProfile(join(dir, file), 15, window);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Profiles the service while wrk requests `path` for `seconds` (after a 1 s warm-up); only the samples of the
+ * measured load count (start-up, warm-up and shutdown are cut off by time).
+ */
+export function profileServing(
+  serverBundle: string,
+  contentDir: string,
+  path: string,
+  headers: Record<string, string>,
+  seconds: number,
+  connections: number,
+): Promise<ProfileSummary> {
+  return withProfileDir(async (dir) => {
+    const server = await startServerProcess(serverBundle, [], { env: { CONTENT_DIR: contentDir }, nodeFlags: ['--cpu-prof', `--cpu-prof-dir=${dir}`] });
+    let stopMs = 0;
+    try {
+      await runWrk({ url: server.url + path, headers, durationS: 1, connections });
+      await runWrk({ url: server.url + path, headers, durationS: seconds, connections });
+    } finally {
+      const t = performance.now();
+      await server.child.stop(30_000);
+      stopMs = performance.now() - t;
+    }
+    // A quarter second of margin at both ends of the load.
+    return { skipEndMs: stopMs + 250, lengthMs: seconds * 1000 - 500 };
+  });
+}
+
+/** Profiles a cold start of the service on `contentDir`, until `/v1/catalog` is served and start-up settles. */
+export function profileColdStart(serverBundle: string, contentDir: string): Promise<ProfileSummary> {
+  return withProfileDir(async (dir) => {
+    const server = await startServerProcess(serverBundle, [], {
+      env: { CONTENT_DIR: contentDir },
+      readyPath: '/v1/catalog',
+      timeoutMs: 300_000,
+      nodeFlags: ['--cpu-prof', `--cpu-prof-dir=${dir}`],
+    });
+    await new Promise((r) => setTimeout(r, 1000)); // the watchers finish setting up after the first request
+    await server.child.stop(30_000);
+    return undefined;
+  });
+}

@@ -1,0 +1,109 @@
+/**
+ * `npm run bench`: HTTP throughput against a raw node:http baseline, the two HatTip hosts, content cold start and
+ * reload at scale, memory under an address flood; writes docs/performance.md and docs/performance.json.
+ *
+ *   npm run bench                     the full run (about 10 minutes; run it on an otherwise idle machine)
+ *   npm run bench -- --quick          a smoke run in about two minutes (written to bench/out/ unless --out is given)
+ *   npm run bench -- --only http,content   some sections only: http, hosts, content, flood
+ *   npm run bench -- --out path/base  write <base>.md and <base>.json
+ *
+ * Servers run in their own processes pinned to core 0 and wrk to core 1 (taskset), on 127.0.0.1 only.
+ */
+import { parseArgs } from 'node:util';
+import { runContentBench } from './content-serve.js';
+import { runFloodBench } from './flood.js';
+import { runHostsBench, runHttpBench, type HttpBenchOptions } from './http.js';
+import { buildBundles, repoRoot } from './lib/build.js';
+import { hasWrk } from './lib/wrk.js';
+import { profileServing } from './profiles.js';
+import { runInfo, TARGETS, writeResults, type BenchResults } from './report.js';
+
+const SECTIONS = ['http', 'hosts', 'content', 'flood'] as const;
+
+const { values } = parseArgs({
+  options: {
+    quick: { type: 'boolean', default: false },
+    only: { type: 'string' },
+    out: { type: 'string' },
+  },
+});
+const quick = values.quick!;
+const only = new Set(values.only ? values.only.split(',').map((s) => s.trim()) : SECTIONS);
+for (const s of only) if (!(SECTIONS as readonly string[]).includes(s)) throw new Error(`--only: unknown section ${s} (known: ${SECTIONS.join(', ')})`);
+if (!hasWrk && (only.has('http') || only.has('hosts') || only.has('flood'))) {
+  throw new Error('wrk is not installed: run bench/setup.sh (npm run bench does) or use --only content');
+}
+const out = values.out ?? (quick ? `${repoRoot}bench/out/performance` : `${repoRoot}docs/performance`);
+
+const settings = quick
+  ? { warmupS: 1, measureS: 1, reps: 2, connections: 32, sizes: [1000], reloadSize: 1000, singleTrials: 2, burstFiles: 100, floodTotal: 20_000, floodChunkS: 2 }
+  : { warmupS: 1, measureS: 4, reps: 2, connections: 32, sizes: [1000, 10_000, 50_000], reloadSize: 10_000, singleTrials: 5, burstFiles: 1000, floodTotal: 1_000_000, floodChunkS: 10 };
+
+const log = (line: string): void => void process.stdout.write(`${line}\n`);
+const started = performance.now();
+const contentDir = `${repoRoot}content`;
+log(`building the service (${quick ? 'quick' : 'full'} run; results → ${out}.md)`);
+const bundles = await buildBundles();
+const results: BenchResults = {
+  run: runInfo(quick, {
+    'wrk connections': settings.connections,
+    'warm-up s': settings.warmupS,
+    'measured s': settings.measureS,
+    'runs per configuration': settings.reps,
+  }),
+  profiles: [],
+};
+const httpOptions: HttpBenchOptions = { bundles, contentDir, ...settings, log };
+
+if (only.has('http')) {
+  log('HTTP: service vs raw baseline');
+  results.http = await runHttpBench(httpOptions);
+  const catalog = results.http.scenarios.find((s) => s.name === 'catalog');
+  if (catalog && (catalog.rpsRatio < TARGETS.catalogRpsRatio || catalog.p99Ratio > TARGETS.catalogP99Ratio)) {
+    log('  /v1/catalog below target: profiling it');
+    results.profiles.push({
+      name: 'Serving /v1/catalog under load',
+      what: `The service process while wrk (${settings.connections} connections) requested \`/v1/catalog\` as a declared agent for ${quick ? 2 : 5} s after a 1 s warm-up.`,
+      summary: await profileServing(bundles.server, contentDir, '/v1/catalog', { 'User-Agent': 'bench-agent/1.0 (+https://bench.example)' }, quick ? 2 : 5, settings.connections),
+    });
+  }
+}
+if (only.has('hosts')) {
+  log('Hosts: @hono/node-server vs @hattip/adapter-node');
+  results.hosts = await runHostsBench(httpOptions);
+}
+if (only.has('content')) {
+  log('Content: cold start and reload');
+  const content = await runContentBench({
+    serverBundle: bundles.server,
+    sizes: settings.sizes,
+    reps: settings.reps,
+    reloadSize: settings.reloadSize,
+    singleTrials: settings.singleTrials,
+    burstFiles: settings.burstFiles,
+    profileAboveMs: TARGETS.coldMs10k,
+    log,
+  });
+  results.content = { cold: content.cold, reload: content.reload };
+  if (content.coldProfile) {
+    results.profiles.push({
+      name: `Cold start on ${settings.reloadSize.toLocaleString('en-US')} lessons`,
+      what: 'The service process from its start until the first `/v1/catalog` was served and the watchers were set up.',
+      summary: content.coldProfile,
+    });
+  }
+}
+if (only.has('flood')) {
+  log(`Flood: ${settings.floodTotal.toLocaleString('en-US')} distinct client addresses`);
+  results.flood = await runFloodBench({
+    serverBundle: bundles.server,
+    contentDir,
+    total: settings.floodTotal,
+    chunkS: settings.floodChunkS,
+    connections: settings.connections,
+    log,
+  });
+}
+results.run.durationS = (performance.now() - started) / 1000;
+writeResults(out, results, `${repoRoot}bench/analysis.md`);
+log(`wrote ${out}.md and ${out}.json in ${Math.round(results.run.durationS)} s`);
