@@ -1,7 +1,8 @@
 -- wrk script: every request comes "through a trusted proxy" from a different client address, set in
 -- X-Forwarded-For (IPv4 addresses counted up from 11.0.0.0 + offset). Loopback only: the addresses are
 -- header values, no packet leaves the machine.
--- Arguments (after --): offset (first address number, default 0).
+-- Arguments (after --): offset (default 0). wrk calls request() once before it starts sending and drops that
+-- request, so the addresses sent are numbers offset+1, offset+2, … (see floodAddress in bench/flood.ts).
 local counter = 0
 
 function init(args)

@@ -48,7 +48,7 @@ export interface FloodResult {
 
 const FLOOD_LUA = fileURLToPath(new URL('./flood.lua', import.meta.url));
 
-/** The address the Lua script uses for request number `n`. */
+/** The address bench/flood.lua sends for number `n` (the first request sent with offset 0 is number 1). */
 export function floodAddress(n: number): string {
   const v = n + 0x0b000000;
   return [v >>> 24, (v >>> 16) & 255, (v >>> 8) & 255, v & 255].join('.');
@@ -66,8 +66,10 @@ export async function runFloodBench(o: FloodBenchOptions): Promise<FloodResult> 
     const samples: FloodSample[] = [];
     let sent = 0;
     let seconds = 0;
+    let lastCompleted = 0;
     while (sent < o.total) {
       const r = await runWrk({ url, durationS: o.chunkS, connections: o.connections, script: FLOOD_LUA, scriptArgs: [String(sent)] });
+      lastCompleted = sent + r.requests; // requests complete in the order sent on each connection: close enough
       if (r.non2xx3xx > 0) throw new Error(`flood: ${r.non2xx3xx} responses were not 2xx/3xx (a 429 means the budgets were not raised)`);
       // Requests still in flight when wrk stopped used addresses too; skip past them so none repeats.
       sent += r.requests + o.connections;
@@ -86,8 +88,8 @@ export async function runFloodBench(o: FloodBenchOptions): Promise<FloodResult> 
       rssAfterMiB: mib(mem.rss),
       peakRssMiB: mib(mem.peak),
       samples,
-      firstAddressRemaining: await remaining(floodAddress(0)),
-      lastAddressRemaining: await remaining(floodAddress(sent - o.connections - 1)),
+      firstAddressRemaining: await remaining(floodAddress(1)),
+      lastAddressRemaining: await remaining(floodAddress(lastCompleted - o.connections)),
       freshRemaining: await remaining('203.0.113.77'),
     };
     return result;
