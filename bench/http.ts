@@ -80,6 +80,8 @@ interface Scenario {
   client: 'declared' | 'anonymous' | 'verified';
   extraHeaders?: Record<string, string>;
   expectStatus: number;
+  /** Served by a second service process at `LOG_LEVEL=info` (access log on, written to /dev/null). */
+  accessLog?: boolean;
 }
 
 function side(runs: SideResult['runs']): SideResult {
@@ -143,57 +145,71 @@ export async function runHttpBench(o: HttpBenchOptions): Promise<{ scenarios: Sc
       { name: 'health', path: '/health', client: 'declared', expectStatus: 200 },
       { name: 'catalog, anonymous', path: '/v1/catalog', client: 'anonymous', expectStatus: 200 },
       { name: 'catalog, verified agent', path: '/v1/catalog', client: 'verified', expectStatus: 200 },
+      { name: 'catalog, access log on', path: '/v1/catalog', client: 'declared', expectStatus: 200, accessLog: true },
     ];
     // Valid for the whole run (under 24 h), no nonce: wrk replays the same fields; the directory is cached.
     const signed = await agent.sign(`${ours.url}/v1/catalog`, 3600);
 
     const results: ScenarioResult[] = [];
-    for (const s of scenarios) {
-      const headers: Record<string, string> = {
-        ...(s.client === 'anonymous' ? {} : { 'User-Agent': DECLARED_UA }),
-        ...(s.client === 'verified' ? signed : {}),
-        ...s.extraHeaders,
-      };
-      const probe = await rawGet(ours.url + s.path, headers);
-      const classifiedAs = kindOfPolicy(headerOf(probe, 'ratelimit-policy'));
-      if (probe.status !== s.expectStatus) throw new Error(`${s.name}: expected ${s.expectStatus}, got ${probe.status} from ${s.path}`);
-      if (classifiedAs !== s.client) o.log(`  warning: ${s.name}: the service classified the client as ${classifiedAs}, not ${s.client}`);
-
-      const spec = await captureSpec(ours.url, [s.path.split('?')[0]!], headers);
-      const baseline = await startBaseline(o.bundles.baseline, spec, join(specDir, `${results.length}.json`), s.path);
-      try {
-        const fromBaseline = await rawGet(baseline.url + s.path, headers);
-        const fromOurs = await rawGet(ours.url + s.path, headers);
-        const oursRuns: SideResult['runs'] = [];
-        const baseRuns: SideResult['runs'] = [];
-        for (let rep = 0; rep < o.reps; rep++) {
-          oursRuns.push(await measure(ours, s.path, headers, o));
-          baseRuns.push(await measure(baseline, s.path, headers, o));
+    let logging: ServerProcess | undefined;
+    try {
+      for (const s of scenarios) {
+        if (s.accessLog && logging === undefined) {
+          const started = await startServerProcess(o.bundles.server, [], {
+            env: { CONTENT_DIR: o.contentDir, KEY_DIRECTORY_ALLOW_INSECURE: '1', LOG_LEVEL: 'info' },
+            discardStdout: true,
+          });
+          logging = { child: started.child, url: started.url };
         }
-        const oursSide = side(oursRuns);
-        const baseSide = side(baseRuns);
-        const result: ScenarioResult = {
-          name: s.name,
-          path: s.path,
-          client: s.client,
-          status: probe.status,
-          classifiedAs,
-          bodyBytes: probe.bytes.byteLength,
-          baselineIdentical: sameAnswer(fromOurs, fromBaseline),
-          ours: oursSide,
-          baseline: baseSide,
-          rpsRatio: round(oursSide.requestsPerSecond / baseSide.requestsPerSecond, 2),
-          p99Ratio: round(oursSide.p99Ms / baseSide.p99Ms, 2),
+        const server = s.accessLog ? logging! : ours;
+        const headers: Record<string, string> = {
+          ...(s.client === 'anonymous' ? {} : { 'User-Agent': DECLARED_UA }),
+          ...(s.client === 'verified' ? signed : {}),
+          ...s.extraHeaders,
         };
-        const after = await rawGet(ours.url + s.path, headers);
-        if (after.status === 429) throw new Error(`${s.name}: the service answered 429 despite the raised budgets`);
-        results.push(result);
-        o.log(
-          `  ${s.name.padEnd(26)} ours ${result.ours.requestsPerSecond} req/s p99 ${result.ours.p99Ms} ms | baseline ${result.baseline.requestsPerSecond} req/s p99 ${result.baseline.p99Ms} ms | ×${result.rpsRatio}`,
-        );
-      } finally {
-        await baseline.child.stop();
+        const probe = await rawGet(server.url + s.path, headers);
+        const classifiedAs = kindOfPolicy(headerOf(probe, 'ratelimit-policy'));
+        if (probe.status !== s.expectStatus) throw new Error(`${s.name}: expected ${s.expectStatus}, got ${probe.status} from ${s.path}`);
+        if (classifiedAs !== s.client) o.log(`  warning: ${s.name}: the service classified the client as ${classifiedAs}, not ${s.client}`);
+
+        const spec = await captureSpec(server.url, [s.path.split('?')[0]!], headers);
+        const baseline = await startBaseline(o.bundles.baseline, spec, join(specDir, `${results.length}.json`), s.path);
+        try {
+          const fromBaseline = await rawGet(baseline.url + s.path, headers);
+          const fromOurs = await rawGet(server.url + s.path, headers);
+          const oursRuns: SideResult['runs'] = [];
+          const baseRuns: SideResult['runs'] = [];
+          for (let rep = 0; rep < o.reps; rep++) {
+            oursRuns.push(await measure(server, s.path, headers, o));
+            baseRuns.push(await measure(baseline, s.path, headers, o));
+          }
+          const oursSide = side(oursRuns);
+          const baseSide = side(baseRuns);
+          const result: ScenarioResult = {
+            name: s.name,
+            path: s.path,
+            client: s.client,
+            status: probe.status,
+            classifiedAs,
+            bodyBytes: probe.bytes.byteLength,
+            baselineIdentical: sameAnswer(fromOurs, fromBaseline),
+            ours: oursSide,
+            baseline: baseSide,
+            rpsRatio: round(oursSide.requestsPerSecond / baseSide.requestsPerSecond, 2),
+            p99Ratio: round(oursSide.p99Ms / baseSide.p99Ms, 2),
+          };
+          const after = await rawGet(server.url + s.path, headers);
+          if (after.status === 429) throw new Error(`${s.name}: the service answered 429 despite the raised budgets`);
+          results.push(result);
+          o.log(
+            `  ${s.name.padEnd(26)} ours ${result.ours.requestsPerSecond} req/s p99 ${result.ours.p99Ms} ms | baseline ${result.baseline.requestsPerSecond} req/s p99 ${result.baseline.p99Ms} ms | ×${result.rpsRatio}`,
+          );
+        } finally {
+          await baseline.child.stop();
+        }
       }
+    } finally {
+      await logging?.child.stop();
     }
     return { scenarios: results, directoryFetches: agent.directoryHits() };
   } finally {

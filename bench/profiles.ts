@@ -53,12 +53,15 @@ export function profileServing(
 export function profileColdStart(serverBundle: string, contentDir: string): Promise<ProfileSummary> {
   return withProfileDir(async (dir) => {
     const server = await startServerProcess(serverBundle, [], {
-      env: { CONTENT_DIR: contentDir },
+      env: { CONTENT_DIR: contentDir, LOG_LEVEL: 'info' },
       readyPath: '/v1/catalog',
       timeoutMs: 300_000,
       nodeFlags: ['--cpu-prof', `--cpu-prof-dir=${dir}`],
     });
-    await new Promise((r) => setTimeout(r, 1000)); // the watchers finish setting up after the first request
+    // The watchers are set up after the first request can be served; the SIGTERM handler (which exits normally,
+    // writing the profile) is installed once the service logs `serving`.
+    const deadline = performance.now() + 120_000;
+    while (!server.child.output().includes('"msg":"serving"') && performance.now() < deadline) await new Promise((r) => setTimeout(r, 20));
     await server.child.stop(30_000);
     return undefined;
   });

@@ -41,13 +41,20 @@ export interface Child {
   stop(graceMs?: number): Promise<void>;
 }
 
-/** Starts `node <args>` (pinned to `cpu` when given). */
-export function startNode(args: string[], options: { cpu?: number; env?: Record<string, string>; cwd?: string } = {}): Child {
+/**
+ * Starts `node <args>` (pinned to `cpu` when given).
+ * @param options.discardStdout send stdout to /dev/null (e.g. a busy access log that this process should not
+ *   spend CPU reading); `output()` and `onLine` then see stderr only.
+ */
+export function startNode(
+  args: string[],
+  options: { cpu?: number; env?: Record<string, string>; cwd?: string; discardStdout?: boolean } = {},
+): Child {
   const [command, argv] = pinned(options.cpu, process.execPath, args);
   const child = spawn(command, argv, {
     cwd: options.cwd,
     env: { ...process.env, ...options.env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['ignore', options.discardStdout ? 'ignore' : 'pipe', 'pipe'],
   });
   let out = '';
   let partial = '';
@@ -55,7 +62,7 @@ export function startNode(args: string[], options: { cpu?: number; env?: Record<
   const keep = (chunk: Buffer): void => {
     out = (out + chunk.toString()).slice(-65536);
   };
-  child.stdout!.on('data', (chunk: Buffer) => {
+  child.stdout?.on('data', (chunk: Buffer) => {
     keep(chunk);
     partial += chunk.toString();
     const lines = partial.split('\n');
