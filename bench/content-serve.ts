@@ -180,9 +180,9 @@ export async function runContentBench(
         treeMiB: mib(generated.bytes),
         wallMs: round(wallMs, 1),
         filesPerSecond: round(generated.files / (wallMs / 1000)),
-        rssAtFirstServeMiB: median(runs.map((r) => r.rssAtFirstServeMiB)),
-        rssReadyMiB: median(runs.map((r) => r.rssReadyMiB)),
-        peakRssMiB: median(runs.map((r) => r.peakRssMiB)),
+        rssAtFirstServeMiB: round(median(runs.map((r) => r.rssAtFirstServeMiB)), 1),
+        rssReadyMiB: round(median(runs.map((r) => r.rssReadyMiB)), 1),
+        peakRssMiB: round(median(runs.map((r) => r.peakRssMiB)), 1),
         runs,
       };
       cold.push(result);

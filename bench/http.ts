@@ -89,7 +89,7 @@ function side(runs: SideResult['runs']): SideResult {
     requestsPerSecond: round(median(runs.map((r) => r.requestsPerSecond))),
     p50Ms: round(median(runs.map((r) => r.p50Ms)), 3),
     p99Ms: round(median(runs.map((r) => r.p99Ms)), 3),
-    rssMiB: median(runs.map((r) => r.rssMiB)),
+    rssMiB: round(median(runs.map((r) => r.rssMiB)), 1),
     runs,
   };
 }

@@ -95,6 +95,14 @@ function profileTable(p: BenchResults['profiles'][number]): string[] {
   for (const row of p.summary.byFile) lines.push(`| ${row.label} | ${n(row.selfMs)} | ${row.percent} % |`);
   lines.push('', 'Top functions by self time:', '', '| Function — location | Self ms | Share |', '|---|--:|--:|');
   for (const row of p.summary.byFunction) lines.push(`| ${row.label.replace(/\|/g, '\\|')} | ${n(row.selfMs)} | ${row.percent} % |`);
+  lines.push(
+    '',
+    'Charged to the nearest function of our own code on the stack (including what it called: zlib, JSON, dependencies):',
+    '',
+    '| Our function — location | ms | Share |',
+    '|---|--:|--:|',
+  );
+  for (const row of p.summary.byOwnCode) lines.push(`| ${row.label.replace(/\|/g, '\\|')} | ${n(row.selfMs)} | ${row.percent} % |`);
   lines.push('');
   return lines;
 }

@@ -31,6 +31,12 @@ export interface ProfileSummary {
   totalMs: number;
   byFunction: ProfileRow[];
   byFile: ProfileRow[];
+  /**
+   * Time charged to the nearest function of our own code (`src/`) on the stack, whatever it called (zlib,
+   * JSON, a dependency): what costs what in our terms. Samples with no `src/` frame (start-up, GC, idle) are
+   * grouped by their self label.
+   */
+  byOwnCode: ProfileRow[];
 }
 
 /** Shortens a script URL: `node_modules/<package>` for dependencies, the repository path for our files. */
@@ -73,21 +79,38 @@ export function summariseProfile(file: string, top = 15, window?: ProfileWindow)
     if (at < from || at > to) continue;
     selfUs.set(id, (selfUs.get(id) ?? 0) + delta);
   }
+  const parent = new Map<number, number>();
+  for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
+  const label = (node: ProfileNode): string => {
+    const { functionName, url, lineNumber } = node.callFrame;
+    return `${functionName || '(anonymous)'} — ${fileLabel(url)}${url ? `:${lineNumber + 1}` : ''}`;
+  };
+  const ownFrame = (id: number): ProfileNode | undefined => {
+    for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
+      const node = byId.get(at)!;
+      if (/\/src\//.test(node.callFrame.url) && !node.callFrame.url.includes('/node_modules/')) return node;
+    }
+    return undefined;
+  };
   const fn = new Map<string, number>();
   const files = new Map<string, number>();
+  const own = new Map<string, number>();
   let total = 0;
   for (const [id, us] of selfUs) {
-    const { functionName, url, lineNumber } = byId.get(id)!.callFrame;
+    const node = byId.get(id)!;
     total += us;
-    const where = fileLabel(url);
-    const name = `${functionName || '(anonymous)'} — ${where}${url ? `:${lineNumber + 1}` : ''}`;
+    const where = fileLabel(node.callFrame.url);
+    const name = label(node);
     fn.set(name, (fn.get(name) ?? 0) + us);
     files.set(where, (files.get(where) ?? 0) + us);
+    const mine = ownFrame(id);
+    const ownLabel = mine ? label(mine) : `${name} (no src/ frame)`;
+    own.set(ownLabel, (own.get(ownLabel) ?? 0) + us);
   }
   const rows = (m: Map<string, number>): ProfileRow[] =>
     [...m]
       .sort((a, b) => b[1] - a[1])
       .slice(0, top)
       .map(([label, us]) => ({ label, selfMs: Math.round(us / 1000), percent: Math.round((us / total) * 1000) / 10 }));
-  return { totalMs: Math.round(total / 1000), byFunction: rows(fn), byFile: rows(files) };
+  return { totalMs: Math.round(total / 1000), byFunction: rows(fn), byFile: rows(files), byOwnCode: rows(own) };
 }
