@@ -81,7 +81,7 @@ describe('200 bodies from the index', () => {
   it('GET /v1/health', async () => {
     const res = await get('/v1/health');
     expect(documented(res, '/v1/health', 200)).toEqual({ status: 'ok', version: 'v1' });
-    expect(res.headers['cache-control']).toBe('public, max-age=60');
+    expect(res.headers['cache-control']).toBe('no-store');
     expect(res.headers.etag).toMatch(/^"[A-Za-z0-9_-]{43}"$/);
     expect(res.headers.vary).toBe('Accept-Encoding');
     expect(res.headers['content-length']).toBe(String(res.body.length));

@@ -50,12 +50,15 @@ const V1_HEALTH = { status: 'ok', version: 'v1' } as const;
 /** How many compressions run at once: enough to keep the thread pool busy, few enough to bound memory. */
 const COMPRESSION_CONCURRENCY = 8;
 
-const json = (value: unknown): RepresentationSource => ({ contentType: 'application/json', body: JSON.stringify(value), cacheControl: DEFAULT_CACHE_CONTROL });
+const json = (value: unknown, cacheControl = DEFAULT_CACHE_CONTROL): RepresentationSource => ({ contentType: 'application/json', body: JSON.stringify(value), cacheControl });
+
+/** Health answers are about this moment: no cache may reuse them (catalog data may be reused for a minute). */
+const HEALTH_CACHE_CONTROL = 'no-store';
 
 /** The API's own entries: every 200 body of the JSON API except the dynamic `/health` and referral answers. */
 export function apiEntries(model: ContentModel): IndexEntry[] {
   const out: IndexEntry[] = [
-    ['/v1/health', json(V1_HEALTH)],
+    ['/v1/health', json(V1_HEALTH, HEALTH_CACHE_CONTROL)],
     ['/v1/catalog', json(model.catalog)],
     ['/v1/changelog', json(model.changelog)],
     ['/v1/roadmap', json(model.roadmap)],
