@@ -80,6 +80,27 @@ describe('a correct signature', () => {
   });
 });
 
+describe('behind a trusted proxy that terminates TLS (TRUST_PROXY=loopback)', () => {
+  const publicUrl = 'https://catalog.example/v1/catalog';
+  const forwarded = { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'catalog.example' };
+
+  it('a signature made for the public https URL verifies, by @authority and by @target-uri', async () => {
+    expect(await policyOf(srv, { ...forwarded, ...(await signedHeaders(srv, { signedUrl: publicUrl })) })).toBe(VERIFIED_POLICY);
+    const targetUri = await signedHeaders(srv, { signedUrl: publicUrl, components: ['@target-uri', { name: 'signature-agent', parameters: { key: 'sig1' } }] });
+    expect(await policyOf(srv, { ...forwarded, ...targetUri })).toBe(VERIFIED_POLICY);
+  });
+
+  it('the RFC 7239 Forwarded fields are not read while the proxies write X-Forwarded-*', async () => {
+    const headers = await signedHeaders(srv, { signedUrl: publicUrl });
+    expect(await policyOf(srv, { forwarded: 'proto=https;host=catalog.example', ...headers })).toBe(DECLARED_POLICY);
+  });
+
+  it('a forwarded host other than the one signed does not verify', async () => {
+    const headers = await signedHeaders(srv, { signedUrl: publicUrl });
+    expect(await policyOf(srv, { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'other.example', ...headers })).toBe(DECLARED_POLICY);
+  });
+});
+
 describe('falls back to the User-Agent kind for', () => {
   const signatureCases: [string, () => Promise<Record<string, string>>][] = [
     ['a wrong key (signed by another key under the published keyid)', () => signedHeaders(srv, { key: stranger, keyid: key.keyid })],

@@ -76,20 +76,24 @@ export type VerificationResult = { verified: true } | { verified: false; reason:
 /**
  * Verifies a request's RFC 9421 signature. Must not throw for bad input; a throw is treated as unverified.
  * @param request the incoming request.
- * @param context the client's address (for per-client limits on key-directory fetches) and the request's
- *   `@authority` (RFC 9421 §2.2.3).
+ * @param context the client's address (for per-client limits on key-directory fetches) and, behind a trusted
+ *   proxy, the URL the client addressed (from which `@authority` and `@target-uri` are derived, RFC 9421 §2.2);
+ *   without them the request's own URL stands.
  */
 export type SignatureVerifier = (
   request: Request,
-  context: { clientAddress: string; authority: string },
+  context: { clientAddress: string; url?: string; authority?: string },
 ) => Promise<VerificationResult>;
 
 /** Options of {@link clientKindStep}. */
 export interface ClientKindOptions {
   /** The signature verifier; when absent no client is verified. */
   verify?: SignatureVerifier;
-  /** The request's `@authority`; defaults to the request URL's host (port elided when default). */
-  authority?: (ctx: RequestContext) => string;
+  /**
+   * The target the client addressed, when it differs from the request URL (behind a trusted proxy: see
+   * `forwarded-target.ts`). Default: the request URL.
+   */
+  target?: (ctx: RequestContext) => { url?: string };
   /** Called when the verifier throws (a bug there must not fail the request). */
   onVerifierError?: (error: unknown, ctx: RequestContext) => void;
 }
@@ -101,12 +105,12 @@ export interface ClientKindOptions {
  */
 export function clientKindStep(options: ClientKindOptions = {}): RequestHandler {
   const { verify, onVerifierError } = options;
-  const authorityOf = options.authority ?? ((ctx: RequestContext) => ctx.url.host);
+  const targetOf = options.target ?? (() => ({}));
   return async (ctx) => {
     const headers = ctx.request.headers;
     if (verify && headers.has('signature') && headers.has('signature-input')) {
       try {
-        const result = await verify(ctx.request, { clientAddress: ctx.locals.clientAddress, authority: authorityOf(ctx) });
+        const result = await verify(ctx.request, { clientAddress: ctx.locals.clientAddress, ...targetOf(ctx) });
         if (result.verified) {
           ctx.locals.clientKind = 'verified';
           return;

@@ -8,6 +8,7 @@ import { ContentLoader, formatProblem, watchContent, type ContentModel, type Con
 import { createApp } from '../http/app.js';
 import { clientAddressStep } from '../http/client-address.js';
 import { clientKindStep, type SignatureVerifier } from '../http/client-kind.js';
+import { effectiveTarget } from '../http/forwarded-target.js';
 import { HealthReport } from '../http/health.js';
 import { MemoryStore, rateLimitStep, type RateLimitStore } from '../http/ratelimit/index.js';
 import { refuseWithPage } from '../http/html-errors.js';
@@ -136,6 +137,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     clientAddress: clientAddressStep({ trustProxy: config.trustProxy, header: config.trustProxyHeader }),
     clientKind: clientKindStep({
       verify: verifySignature,
+      target: effectiveTarget(config.trustProxy, config.trustProxyHeader),
       onVerifierError: (error, ctx) => logger.error({ err: error, request_id: ctx.locals.requestId }, 'signature verifier failed'),
     }),
     rateLimit: rateLimitStep({ store: rateLimitStore, limits: config.rateLimits, refuse: refuseWithPage, decorate: false }),
