@@ -32,9 +32,14 @@ export function profileServing(
   headers: Record<string, string>,
   seconds: number,
   connections: number,
+  env: Record<string, string> = {},
 ): Promise<ProfileSummary> {
   return withProfileDir(async (dir) => {
-    const server = await startServerProcess(serverBundle, [], { env: { CONTENT_DIR: contentDir }, nodeFlags: ['--cpu-prof', `--cpu-prof-dir=${dir}`] });
+    const server = await startServerProcess(serverBundle, [], {
+      env: { CONTENT_DIR: contentDir, ...env },
+      nodeFlags: ['--cpu-prof', `--cpu-prof-dir=${dir}`],
+      discardStdout: env.LOG_LEVEL === 'info',
+    });
     let stopMs = 0;
     try {
       await runWrk({ url: server.url + path, headers, durationS: 1, connections });

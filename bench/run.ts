@@ -36,8 +36,8 @@ if (!hasWrk && (only.has('http') || only.has('hosts') || only.has('flood'))) {
 const out = values.out ?? (quick ? `${repoRoot}bench/out/performance` : `${repoRoot}docs/performance`);
 
 const settings = quick
-  ? { warmupS: 1, measureS: 1, reps: 2, connections: 32, sizes: [1000], reloadSize: 1000, singleTrials: 2, burstFiles: 100, floodTotal: 20_000, floodChunkS: 2 }
-  : { warmupS: 1, measureS: 4, reps: 2, connections: 32, sizes: [1000, 10_000, 50_000], reloadSize: 10_000, singleTrials: 5, burstFiles: 1000, floodTotal: 1_000_000, floodChunkS: 10 };
+  ? { warmupS: 1, measureS: 1, reps: 2, coldReps: 2, connections: 32, sizes: [1000], reloadSize: 1000, singleTrials: 2, burstFiles: 100, floodTotal: 20_000, floodChunkS: 2 }
+  : { warmupS: 1, measureS: 4, reps: 3, coldReps: 2, connections: 32, sizes: [1000, 10_000, 50_000], reloadSize: 10_000, singleTrials: 5, burstFiles: 1000, floodTotal: 1_000_000, floodChunkS: 4 };
 
 const log = (line: string): void => void process.stdout.write(`${line}\n`);
 const started = performance.now();
@@ -49,7 +49,8 @@ const results: BenchResults = {
     'wrk connections': settings.connections,
     'warm-up s': settings.warmupS,
     'measured s': settings.measureS,
-    'runs per configuration': settings.reps,
+    'runs per HTTP configuration': settings.reps,
+    'cold starts per size (50k: 1)': settings.coldReps,
   }),
   profiles: [],
 };
@@ -77,7 +78,7 @@ if (only.has('content')) {
   const content = await runContentBench({
     serverBundle: bundles.server,
     sizes: settings.sizes,
-    reps: settings.reps,
+    reps: settings.coldReps,
     reloadSize: settings.reloadSize,
     singleTrials: settings.singleTrials,
     burstFiles: settings.burstFiles,
