@@ -12,7 +12,7 @@ import { generateContent } from './generate-content.js';
 import { memoryOf } from './lib/proc.js';
 import type { ProfileSummary } from './lib/profile.js';
 import { startServerProcess } from './lib/servers.js';
-import { profileColdStart } from './profiles.js';
+import { profileColdStart, withProfileDir } from './profiles.js';
 import { median, mib, round } from './lib/stats.js';
 
 /** Options of {@link runContentBench}. */
@@ -31,6 +31,8 @@ export interface ContentBenchOptions {
   burstFiles: number;
   /** Profile a cold start at `reloadSize` when it misses this many milliseconds (undefined: never). */
   profileAboveMs?: number;
+  /** Profile a single-file reload when its median misses this many milliseconds (undefined: never). */
+  profileReloadAboveMs?: number;
   log: (line: string) => void;
 }
 
@@ -153,10 +155,11 @@ async function coldStart(serverBundle: string, dir: string) {
 /** Runs the cold starts at every size, and the reloads on `reloadSize`. */
 export async function runContentBench(
   o: ContentBenchOptions,
-): Promise<{ cold: ColdResult[]; reload: ReloadResult | null; coldProfile: ProfileSummary | null }> {
+): Promise<{ cold: ColdResult[]; reload: ReloadResult | null; coldProfile: ProfileSummary | null; reloadProfile: ProfileSummary | null }> {
   const cold: ColdResult[] = [];
   let reload: ReloadResult | null = null;
   let coldProfile: ProfileSummary | null = null;
+  let reloadProfile: ProfileSummary | null = null;
   const largest = Math.max(...o.sizes);
   for (const lessons of o.sizes) {
     const dir = await mkdtemp(join(tmpdir(), `syllabus-bench-tree-${lessons}-`));
@@ -189,12 +192,15 @@ export async function runContentBench(
       if (lessons === o.reloadSize && o.profileAboveMs !== undefined && result.wallMs > o.profileAboveMs) {
         coldProfile = await profileColdStart(o.serverBundle, dir);
       }
+      if (reload !== null && lessons === o.reloadSize && o.profileReloadAboveMs !== undefined && reload.singleMedianMs > o.profileReloadAboveMs) {
+        reloadProfile = await profileReload(o.serverBundle, dir);
+      }
       o.log(`  ${lessons} lessons (${generated.files} files, ${result.treeMiB} MiB): first request served after ${result.wallMs} ms, ${result.filesPerSecond} files/s, RSS ${result.rssReadyMiB} MiB (peak ${result.peakRssMiB})`);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
   }
-  return { cold, reload, coldProfile };
+  return { cold, reload, coldProfile, reloadProfile };
 }
 
 async function measureReload(url: string, dir: string, lines: LogLine[], o: ContentBenchOptions): Promise<ReloadResult> {
@@ -249,4 +255,31 @@ async function measureReload(url: string, dir: string, lines: LogLine[], o: Cont
     `  reload on ${ids.length} lessons: one file served after ${result.singleMedianMs} ms (median of ${singleMs.length}, max ${result.singleMaxMs}); burst of ${burst.length} written in ${burstWriteMs} ms, all served after ${result.burstServedMs} ms, ${result.burstRebuilds} rebuild(s)`,
   );
   return result;
+}
+
+/**
+ * Profiles one single-file reload: the service process from the write of one lesson file until its new title
+ * is served (the samples of that window only; the polling requests are in it too).
+ */
+function profileReload(serverBundle: string, dir: string): Promise<ProfileSummary> {
+  return withProfileDir(async (profileDir) => {
+    const server = await startServerProcess(serverBundle, [], {
+      env: { CONTENT_DIR: dir, LOG_LEVEL: 'info' },
+      readyPath: '/v1/catalog',
+      timeoutMs: 300_000,
+      nodeFlags: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`],
+    });
+    const deadline = performance.now() + 120_000;
+    while (!server.child.output().includes('"msg":"serving"') && performance.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    await new Promise((r) => setTimeout(r, 600));
+    const files = await lessonFiles(dir);
+    const id = [...files.keys()][Math.floor(files.size / 3)]!;
+    const title = `Profiled reload ${Date.now()}`;
+    const written = performance.now();
+    await retitle(files.get(id)!, title);
+    const served = await servedWithTitle(server.url, id, title, 60_000);
+    await server.child.stop(30_000);
+    const stopped = performance.now();
+    return { skipEndMs: stopped - served, lengthMs: served - written };
+  });
 }

@@ -9,7 +9,8 @@ import { summariseProfile, type ProfileSummary, type ProfileWindow } from './lib
 import { startServerProcess } from './lib/servers.js';
 import { runWrk } from './lib/wrk.js';
 
-async function withProfileDir(fn: (dir: string) => Promise<ProfileWindow | undefined>): Promise<ProfileSummary> {
+/** Runs `fn` with a fresh profile folder and summarises the profile the process wrote there (over `fn`'s window). */
+export async function withProfileDir(fn: (dir: string) => Promise<ProfileWindow | undefined>): Promise<ProfileSummary> {
   const dir = await mkdtemp(join(tmpdir(), 'syllabus-bench-prof-'));
   try {
     const window = await fn(dir);

@@ -83,6 +83,7 @@ if (only.has('content')) {
     singleTrials: settings.singleTrials,
     burstFiles: settings.burstFiles,
     profileAboveMs: TARGETS.coldMs10k,
+    profileReloadAboveMs: TARGETS.singleReloadMs,
     log,
   });
   results.content = { cold: content.cold, reload: content.reload };
@@ -91,6 +92,13 @@ if (only.has('content')) {
       name: `Cold start on ${settings.reloadSize.toLocaleString('en-US')} lessons`,
       what: 'The service process from its start until the first `/v1/catalog` was served and the watchers were set up.',
       summary: content.coldProfile,
+    });
+  }
+  if (content.reloadProfile) {
+    results.profiles.push({
+      name: `Reload of one changed lesson on ${settings.reloadSize.toLocaleString('en-US')} lessons`,
+      what: 'The service process from the write of one lesson file until its new title was served (polled every millisecond or so).',
+      summary: content.reloadProfile,
     });
   }
 }
