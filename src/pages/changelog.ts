@@ -70,7 +70,6 @@ ${months.length > 0 ? months : html`<p>Nothing has shipped yet.</p>`}`;
     path: '/changelog',
     publicBaseUrl: ctx.publicBaseUrl,
     stylesheetVersion: ctx.stylesheetVersion,
-    revision: ctx.revision,
     apiPath: '/v1/changelog',
     alternates: [
       { type: 'application/atom+xml', href: '/changelog.atom', title: 'Syllabus changelog (Atom)' },

@@ -6,9 +6,7 @@ import { html, type SafeHtml } from './html.js';
 export interface RenderContext {
   /** Absolute base URL of the site, no trailing slash (e.g. `https://catalog.syllabus.dev`). */
   publicBaseUrl: string;
-  /** Content revision of the model being rendered. */
-  revision: string;
-  /** Version tag of this build's stylesheet. */
+  /** Version tag of this build's stylesheet (a digest of its bytes). */
   stylesheetVersion: string;
 }
 

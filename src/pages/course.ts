@@ -73,7 +73,6 @@ ${course.classes.map((k, i) => classSection(k, i + 1))}
     path: coursePath(course.id),
     publicBaseUrl: ctx.publicBaseUrl,
     stylesheetVersion: ctx.stylesheetVersion,
-    revision: ctx.revision,
     apiPath: courseApiPath(course.id),
     alternates: [{ type: 'application/json', href: courseApiPath(course.id), title: `${course.title} (JSON)` }],
     body,

@@ -43,7 +43,6 @@ ${catalog.courses.map(courseCard)}
     path: '/',
     publicBaseUrl: ctx.publicBaseUrl,
     stylesheetVersion: ctx.stylesheetVersion,
-    revision: ctx.revision,
     apiPath: '/v1/catalog',
     alternates: [{ type: 'application/json', href: '/v1/catalog', title: 'Catalog (JSON)' }],
     body,

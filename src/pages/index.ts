@@ -3,6 +3,7 @@
  * one page per course, the changelog, its Atom feed, the roadmap, and the site's stylesheet and icon.
  * The index stores them by path, computes ETags and compressed bodies, and serves them like any representation.
  */
+import { createHash } from 'node:crypto';
 import type { ContentModel } from '../content/model.js';
 import type { Renderer } from '../index/build.js';
 import { ASSET_HEADERS, HTML_TYPE, PAGE_HEADERS } from './headers.js';
@@ -47,11 +48,13 @@ export interface RenderPagesOptions {
  */
 export function renderPages(model: ContentModel, opts: RenderPagesOptions): [string, PageEntry][] {
   const publicBaseUrl = normalizeBaseUrl(opts.publicBaseUrl);
+  const stylesheet = renderStylesheet(model.catalog.courses);
   const ctx: RenderContext = {
     publicBaseUrl,
-    revision: model.revision,
-    // A new revision may bring new course colours: a new stylesheet URL makes browsers fetch them at once.
-    stylesheetVersion: model.revision.replace(/^sha256:/, '').slice(0, 12),
+    // New course colours make a new stylesheet URL, so browsers fetch them at once. Versioned by the stylesheet's
+    // own bytes, not the content revision: a page's bytes then change only when what it shows changes, and a
+    // reload recompresses only those pages.
+    stylesheetVersion: createHash('sha256').update(stylesheet).digest('hex').slice(0, 12),
   };
   const htmlEntry = (body: string): PageEntry => ({ contentType: HTML_TYPE, body, headers: PAGE_HEADERS });
   const entries: [string, PageEntry][] = [
@@ -60,7 +63,7 @@ export function renderPages(model: ContentModel, opts: RenderPagesOptions): [str
     ['/changelog', htmlEntry(renderChangelogPage(model.changelog, ctx))],
     ['/roadmap', htmlEntry(renderRoadmapPage(model.roadmap, model.changelog, ctx))],
     [FEED_PATH, { contentType: FEED_TYPE, body: renderAtomFeed(model.changelog, publicBaseUrl), headers: ASSET_HEADERS }],
-    [STYLESHEET_PATH, { contentType: 'text/css; charset=utf-8', body: renderStylesheet(model.catalog.courses), headers: ASSET_HEADERS }],
+    [STYLESHEET_PATH, { contentType: 'text/css; charset=utf-8', body: stylesheet, headers: ASSET_HEADERS }],
     [ICON_PATH, { contentType: 'image/svg+xml', body: FAVICON_SVG, headers: ASSET_HEADERS }],
   ];
   return entries;

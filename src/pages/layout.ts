@@ -30,8 +30,6 @@ export interface PageOptions {
   alternates?: readonly Alternate[];
   /** The API resource this page shows, linked in the footer for people. */
   apiPath?: string;
-  /** Content revision shown in the footer. */
-  revision?: string;
   body: Interpolation;
 }
 
@@ -88,17 +86,10 @@ ${o.body}
 <li><a href="/roadmap">Roadmap</a></li>
 <li><a href="/docs">API reference</a></li>${o.apiPath ? html`\n<li><a href="${o.apiPath}">This page as JSON</a></li>` : ''}
 </ul></nav>
-${o.revision ? html`<p>Content revision <code>${shortRevision(o.revision)}</code></p>` : ''}
 </div>
 </footer>
 </body>
 </html>
 `;
   return doc.value;
-}
-
-/** A Git commit or `sha256:<hex>` digest, shortened for display. */
-function shortRevision(revision: string): string {
-  const hex = revision.replace(/^sha256:/, '');
-  return hex.length > 12 ? hex.slice(0, 12) : hex;
 }

@@ -129,6 +129,15 @@ describe('renderPages', () => {
     expect(css).toContain(':focus-visible');
   });
 
+  it('gives bytes that depend on what a page shows, not on the content revision (a reload recompresses only changed pages)', () => {
+    const other = new Map(renderPages({ ...model, revision: 'f'.repeat(40) }, { publicBaseUrl: `${BASE}/` }));
+    for (const [path, entry] of pages) expect(other.get(path)!.body, path).toEqual(entry.body);
+    const courses = model.catalog.courses;
+    const recoloured = { ...model, catalog: { courses: courses.map((c, i) => (i === 0 ? { ...c, color: '#123456' } : c)) } };
+    const css = (m: typeof model) => String(new Map(renderPages(m, { publicBaseUrl: BASE })).get('/')!.body).match(/site\.css\?v=([\w-]+)/)![1];
+    expect(css(recoloured)).not.toBe(css(model));
+  });
+
   it('renders an empty catalog, changelog and roadmap without failing', () => {
     const empty = new Map<string, PageEntry>(
       renderPages({ revision: 'abc', catalog: { courses: [] }, changelog: { entries: [] }, roadmap: { stages: [] } }, { publicBaseUrl: BASE }),

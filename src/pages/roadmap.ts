@@ -48,7 +48,6 @@ ${stages.length > 0 ? stages : html`<p>The roadmap is empty for now.</p>`}`;
     path: '/roadmap',
     publicBaseUrl: ctx.publicBaseUrl,
     stylesheetVersion: ctx.stylesheetVersion,
-    revision: ctx.revision,
     apiPath: '/v1/roadmap',
     alternates: [{ type: 'application/json', href: '/v1/roadmap', title: 'Roadmap (JSON)' }],
     body,
