@@ -1,7 +1,7 @@
 /**
  * Loads a content folder into a {@link ContentModel}, re-parsing only files that changed since the last load.
  */
-import { closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
+import { closeSync, fstatSync, lstatSync, openSync, readSync, statSync } from 'node:fs';
 import { join, posix, sep } from 'node:path';
 import type { ContentModel, LoadResult, Problem } from './model.js';
 import { buildModel } from './build-model.js';
@@ -30,7 +30,7 @@ export interface ContentLoaderOptions {
 /**
  * Loads one content folder, keeping every parsed file in memory (its frontmatter and step count, never its
  * lesson text) so that the next {@link ContentLoader.load} re-parses only files whose mtime, size or inode
- * changed, or that were {@link ContentLoader.invalidate}d.
+ * changed; {@link ContentLoader.loadChanged} re-reads only the files a watcher reported.
  *
  * Concurrent calls to {@link ContentLoader.load} run one after another.
  */
@@ -38,7 +38,11 @@ export class ContentLoader {
   readonly dir: string;
   private readonly displayRoot: string;
   private readonly cache = new Map<string, CacheEntry>();
+  /** Files that could not be read at the last attempt (permissions, size), reported until they can. */
+  private readonly unreadable = new Map<string, Problem>();
   private queue: Promise<unknown> = Promise.resolve();
+  /** Whether a full load has filled the cache (incremental loads build on it). */
+  private loaded = false;
   /** How many files the last load parsed (the rest came from the cache). */
   lastParsedCount = 0;
 
@@ -48,23 +52,32 @@ export class ContentLoader {
     this.displayRoot = root === '.' ? '' : root;
   }
 
-  /** Forgets the parsed form of a file (path relative to the folder, `/`-separated) so the next load re-reads it. */
-  invalidate(rel: string): void {
-    this.cache.delete(rel);
-  }
-
   /**
    * Reads the folder and returns the model, or every problem found.
    * Never throws for bad content; a missing or unreadable folder is reported as a problem too.
    * Calls made while a load runs wait for it, then load again (they share the cache, one at a time).
    */
   load(): Promise<LoadResult> {
-    const next = this.queue.then(() => this.loadOnce());
+    return this.enqueue(() => this.loadAll());
+  }
+
+  /**
+   * Loads again after a watcher reported `changed` paths (relative to the folder, `/`-separated; a path ending in
+   * `/` is a removed folder): only those files are read; every other file comes from the cache without even a
+   * `stat`, so a one-file edit in a tree of ten thousand costs one read, not ten thousand. Before the first full
+   * {@link load}, this is a full load.
+   */
+  loadChanged(changed: readonly string[]): Promise<LoadResult> {
+    return this.enqueue(() => (this.loaded ? this.loadIncrementally(changed) : this.loadAll()));
+  }
+
+  private enqueue(task: () => Promise<LoadResult>): Promise<LoadResult> {
+    const next = this.queue.then(task);
     this.queue = next.catch(() => undefined);
     return next;
   }
 
-  private async loadOnce(): Promise<LoadResult> {
+  private async loadAll(): Promise<LoadResult> {
     let rels: string[];
     try {
       rels = await listMarkdownFiles(this.dir);
@@ -74,9 +87,8 @@ export class ContentLoader {
     }
     const present = new Set(rels);
     for (const rel of this.cache.keys()) if (!present.has(rel)) this.cache.delete(rel);
+    this.unreadable.clear();
 
-    const files: ParsedFile[] = [];
-    const unreadable: Problem[] = [];
     let parsed = 0;
     let sliceStart = performance.now();
     for (const rel of rels) {
@@ -87,30 +99,66 @@ export class ContentLoader {
         await new Promise<void>((resolve) => setImmediate(resolve));
         sliceStart = performance.now();
       }
-      const abs = join(this.dir, rel);
       const cached = this.cache.get(rel);
       try {
-        if (cached && stampOf(statSync(abs)) === cached.stamp) {
-          files.push(cached.file);
-          continue;
-        }
-        const { bytes, stamp } = readSmallFile(abs);
-        const file = parseFile(rel, bytes);
-        parsed++;
-        this.cache.set(rel, { stamp, file });
-        files.push(file);
-      } catch (err) {
-        const code = (err as NodeJS.ErrnoException).code;
-        this.cache.delete(rel);
-        if (code === 'ENOENT') continue; // removed since the listing: it is simply not part of this build
-        const message = code === 'EFBIG' ? `the file is larger than ${MAX_FILE_BYTES / 1048576} MiB` : `cannot read the file (${code ?? String(err)})`;
-        unreadable.push({ path: this.display(rel), line: 1, column: 1, message });
+        if (cached && stampOf(statSync(join(this.dir, rel))) === cached.stamp) continue;
+      } catch {
+        // Fall through: readInto reports what is wrong with it.
       }
+      if (this.readInto(rel)) parsed++;
     }
     this.lastParsedCount = parsed;
-    files.sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0)); // reads finish in any order
+    this.loaded = true;
+    return this.finish();
+  }
+
+  private async loadIncrementally(changed: readonly string[]): Promise<LoadResult> {
+    let parsed = 0;
+    for (const rel of changed) {
+      if (rel.endsWith('/')) {
+        // A removed folder: everything under it is gone.
+        for (const key of this.cache.keys()) if (key.startsWith(rel)) this.cache.delete(key);
+        for (const key of this.unreadable.keys()) if (key.startsWith(rel)) this.unreadable.delete(key);
+      } else if (this.readInto(rel)) parsed++;
+    }
+    this.lastParsedCount = parsed;
+    return this.finish();
+  }
+
+  /**
+   * Reads and parses one file into the cache, as {@link listMarkdownFiles} would list it: a regular `*.md` file in no
+   * hidden folder. A file that is gone (or not content) leaves the cache; an unreadable one is remembered as a problem.
+   * @returns whether the file was parsed.
+   */
+  private readInto(rel: string): boolean {
+    this.unreadable.delete(rel);
+    const abs = join(this.dir, rel);
+    try {
+      if (!rel.endsWith('.md') || rel.split('/').some((part) => part.startsWith('.')) || !lstatSync(abs).isFile()) {
+        this.cache.delete(rel);
+        return false;
+      }
+      const { bytes, stamp } = readSmallFile(abs);
+      this.cache.set(rel, { stamp, file: parseFile(rel, bytes) });
+      return true;
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      this.cache.delete(rel);
+      if (code === 'ENOENT' || code === 'ENOTDIR') return false; // removed since the listing or the event
+      const message = code === 'EFBIG' ? `the file is larger than ${MAX_FILE_BYTES / 1048576} MiB` : `cannot read the file (${code ?? String(err)})`;
+      this.unreadable.set(rel, { path: this.display(rel), line: 1, column: 1, message });
+      return false;
+    }
+  }
+
+  /** The model of the files in the cache, or every problem. */
+  private async finish(): Promise<LoadResult> {
+    const files: ParsedFile[] = [];
+    for (const entry of this.cache.values()) files.push(entry.file);
+    files.sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
 
     const { problems, model } = buildModel(files);
+    const unreadable = [...this.unreadable.values()];
     if (problems.length > 0 || unreadable.length > 0 || !model) {
       return { ok: false, problems: [...unreadable, ...problems.map((p) => ({ path: this.display(p.rel), line: p.line, column: p.column, message: p.message }))] };
     }

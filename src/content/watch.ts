@@ -19,7 +19,11 @@ export interface WatchContentOptions {
    * `onReload` throws). Default: `process.emitWarning`.
    */
   onError?(error: unknown): void;
-  /** Quiet time after the last change before reloading, in milliseconds. Default 150. */
+  /**
+   * Quiet time after the last change before reloading, in milliseconds. Default 50: the files of a `git pull` or
+   * checkout arrive well under a millisecond apart, so a short quiet time still folds a burst into one reload
+   * while a single edit is served quickly.
+   */
   debounceMs?: number;
   /**
    * Longest wait after the first change of a burst before reloading anyway, in milliseconds, so a folder
@@ -43,7 +47,7 @@ export interface ContentWatch {
  * @returns once the initial scan is done, so changes made after it are seen.
  */
 export async function watchContent(dir: string, options: WatchContentOptions): Promise<ContentWatch> {
-  const debounceMs = options.debounceMs ?? 150;
+  const debounceMs = options.debounceMs ?? 50;
   const maxWaitMs = Math.max(options.maxWaitMs ?? 2_000, debounceMs);
   const loader = options.loader ?? new ContentLoader(dir);
   const pending = new Set<string>();
@@ -66,10 +70,9 @@ export async function watchContent(dir: string, options: WatchContentOptions): P
     if (running) return; // the running reload schedules another when it ends
     const changed = [...pending].sort();
     pending.clear();
-    for (const rel of changed) loader.invalidate(rel);
     running = (async () => {
       try {
-        const result = await loader.load();
+        const result = await loader.loadChanged(changed);
         if (!closed) options.onReload(result, changed);
       } catch (err) {
         report(err);

@@ -1,0 +1,66 @@
+import { mkdir, rename, rm, symlink, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { removeTree, writeContentFixture } from '../../test/helpers/content-fixture.js';
+import { ContentLoader, MAX_FILE_BYTES } from './loader.js';
+
+const LESSON = 'courses/python-basics/first-steps/hello-world.md';
+let dir: string;
+let loader: ContentLoader;
+
+beforeEach(async () => {
+  dir = await writeContentFixture();
+  loader = new ContentLoader(dir);
+  expect((await loader.load()).ok).toBe(true);
+});
+afterEach(() => removeTree(dir));
+
+const titleOf = (result: Awaited<ReturnType<ContentLoader['load']>>, id: string) => {
+  if (!result.ok) throw new Error(result.problems.map((p) => p.message).join('\n'));
+  return result.model.catalog.courses.flatMap((c) => c.classes.flatMap((k) => k.lessons)).find((l) => l.id === id)?.title;
+};
+
+describe('ContentLoader.loadChanged', () => {
+  it('reads only the reported files and takes the rest from the cache', async () => {
+    await writeFile(join(dir, LESSON), (await import('node:fs')).readFileSync(join(dir, LESSON), 'utf8').replace('Hello, world', 'Hello again'));
+    const result = await loader.loadChanged([LESSON]);
+    expect(loader.lastParsedCount).toBe(1);
+    expect(titleOf(result, 'hello-world')).toBe('Hello again');
+  });
+
+  it('trusts the report: a file changed but not reported is not read until a full load', async () => {
+    const path = join(dir, 'courses/python-basics/first-steps/variables.md');
+    await writeFile(path, (await import('node:fs')).readFileSync(path, 'utf8').replace('title: Variables', 'title: Names'));
+    expect(titleOf(await loader.loadChanged([]), 'variables')).toBe('Variables');
+    expect(titleOf(await loader.load(), 'variables')).toBe('Names');
+  });
+
+  it('drops a removed folder and everything under it', async () => {
+    await rm(join(dir, 'courses/rust-intro'), { recursive: true });
+    const result = await loader.loadChanged(['courses/rust-intro/']);
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.problems.map((p) => p.message).join('\n')).toMatch(/rust-intro/);
+  });
+
+  it('treats a file that became a symbolic link, or moved into a hidden folder, as gone — like a full listing', async () => {
+    const abs = join(dir, LESSON);
+    await mkdir(join(dir, '.trash'));
+    await rename(abs, join(dir, '.trash/hello-world.md'));
+    await symlink(join(dir, '.trash/hello-world.md'), abs);
+    const incremental = await loader.loadChanged([LESSON, '.trash/hello-world.md']);
+    const full = await new ContentLoader(dir).load();
+    expect(incremental).toEqual(full);
+    expect(incremental.ok).toBe(false);
+  });
+
+  it('reports a file it cannot take (too large) until it is fixed', async () => {
+    const abs = join(dir, LESSON);
+    const original = (await import('node:fs')).readFileSync(abs, 'utf8');
+    await writeFile(abs, original + 'x'.repeat(MAX_FILE_BYTES));
+    const broken = await loader.loadChanged([LESSON]);
+    expect(broken.ok).toBe(false);
+    if (!broken.ok) expect(broken.problems).toContainEqual({ path: `${dir}/${LESSON}`, line: 1, column: 1, message: 'the file is larger than 8 MiB' });
+    await writeFile(abs, original);
+    expect((await loader.loadChanged([LESSON])).ok).toBe(true);
+  });
+});
