@@ -49,6 +49,25 @@ describe('content hot reload', () => {
     expect((await rawRequest(srv.url, '/v1/lessons/hello-world', { headers: { 'if-none-match': before.headers.etag! } })).status).toBe(200);
   });
 
+  it('serves a changed aggregate at once and its br and gzip forms once compressed, under one ETag', async () => {
+    const catalogBlurb = async () => ((await json('/v1/catalog')) as { courses: Array<{ blurb: string | null }> }).courses[0]!.blurb;
+    const courseFile = join(srv.contentDir, 'courses/python-basics/index.md');
+    const text = await readFile(courseFile, 'utf8');
+    // A blurb long enough that /v1/catalog is worth compressing.
+    const blurb = 'Learn Python by writing small programs, one step at a time. '.repeat(8).trim();
+    await writeFile(courseFile, text.replace(/^blurb: .*$/m, `blurb: ${blurb}`));
+    await eventually(async () => (await catalogBlurb()) === blurb);
+    const identity = await rawRequest(srv.url, '/v1/catalog');
+    await eventually(async () => (await rawRequest(srv.url, '/v1/catalog', { headers: { 'accept-encoding': 'br' } })).headers['content-encoding'] === 'br');
+    const br = await rawRequest(srv.url, '/v1/catalog', { headers: { 'accept-encoding': 'br' } });
+    const gzip = await rawRequest(srv.url, '/v1/catalog', { headers: { 'accept-encoding': 'gzip' } });
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(br.headers.etag).toBe(identity.headers.etag);
+    expect(gzip.headers.etag).toBe(identity.headers.etag);
+    await writeFile(courseFile, text);
+    await eventually(async () => (await catalogBlurb()) !== blurb);
+  });
+
   it('keeps serving the last good revision when an edit is invalid, and reports it on /health', async () => {
     const good = await rawRequest(srv.url, '/v1/catalog');
     const text = await readFile(lessonFile(), 'utf8');

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { sampleModel } from '../../test/helpers/sample-model.js';
-import { buildIndex } from './build.js';
+import { buildIndex, completeCompression } from './build.js';
 import { MIN_COMPRESSIBLE_BYTES } from './representation.js';
 import { IndexHolder } from './holder.js';
 
@@ -108,5 +108,57 @@ describe('IndexHolder', () => {
     expect(holder.current).toBe(second);
     expect(holder.status()).toMatchObject({ revision: 'sha256:0002', last_reload_error: '' });
     expect(seen).toEqual(['content/x.md:1:1: bad', '']);
+  });
+});
+
+describe('deferred compression', () => {
+  const bigModel = () => {
+    const model = sampleModel({ withDeprecation: false });
+    model.catalog.courses[1] = { ...model.catalog.courses[1]!, blurb: 'Coming later. '.repeat(40) };
+    return model;
+  };
+
+  it('serves new bodies uncompressed at once, and completeCompression adds gzip and br with the same bodies and ETags', async () => {
+    const deferred = await buildIndex(bigModel(), { publicBaseUrl: BASE, deferCompression: true });
+    const catalog = deferred.representations.get('/v1/catalog')!;
+    expect(catalog.body.byteLength).toBeGreaterThanOrEqual(MIN_COMPRESSIBLE_BYTES);
+    expect(catalog.gzip).toBeNull();
+    expect(catalog.br).toBeNull();
+
+    const full = await completeCompression(deferred);
+    expect(full).not.toBe(deferred);
+    expect(full.revision).toBe(deferred.revision);
+    expect(full.builtAt).toBe(deferred.builtAt);
+    const compressed = full.representations.get('/v1/catalog')!;
+    expect(compressed.etag).toBe(catalog.etag);
+    expect(compressed.body).toBe(catalog.body);
+    expect(text(gunzipSync(compressed.gzip!))).toBe(text(catalog.body));
+    expect(text(brotliDecompressSync(compressed.br!))).toBe(text(catalog.body));
+    // Small bodies are shared as they were; a complete index is returned as is.
+    expect(full.representations.get('/v1/health')).toBe(deferred.representations.get('/v1/health'));
+    expect(await completeCompression(full)).toBe(full);
+  });
+
+  it('a deferred rebuild reuses the compressed forms of unchanged bodies', async () => {
+    const first = await completeCompression(await buildIndex(bigModel(), { publicBaseUrl: BASE }));
+    const model = bigModel();
+    model.changelog.entries[0] = { ...model.changelog.entries[0]!, title: 'Changed' };
+    const next = await buildIndex(model, { publicBaseUrl: BASE, previous: first, deferCompression: true });
+    expect(next.representations.get('/v1/catalog')).toBe(first.representations.get('/v1/catalog'));
+    expect(next.representations.get('/v1/changelog')).not.toBe(first.representations.get('/v1/changelog'));
+  });
+
+  it('IndexHolder.upgrade swaps only while the index it replaces is still served', async () => {
+    const a = await buildIndex(bigModel(), { publicBaseUrl: BASE, deferCompression: true });
+    const holder = new IndexHolder(a);
+    const statusBefore = holder.status();
+    const aFull = await completeCompression(a);
+    expect(holder.upgrade(a, aFull)).toBe(true);
+    expect(holder.current).toBe(aFull);
+    expect(holder.status()).toEqual(statusBefore);
+    const b = await buildIndex(bigModel(), { publicBaseUrl: BASE, deferCompression: true });
+    holder.swap(b);
+    expect(holder.upgrade(aFull, await completeCompression(aFull))).toBe(false);
+    expect(holder.current).toBe(b);
   });
 });

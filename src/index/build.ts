@@ -6,7 +6,7 @@
 import type { ContentModel } from '../content/model.js';
 import { matchRoute } from '../routes.js';
 import { routeDeprecations, type RouteDeprecations } from './deprecation.js';
-import { buildOrReuse, DEFAULT_CACHE_CONTROL, type RepresentationSource } from './representation.js';
+import { buildOrReuse, compressRepresentation, DEFAULT_CACHE_CONTROL, needsCompression, type RepresentationSource } from './representation.js';
 import type { CatalogIndex, Representation } from './types.js';
 
 /** What a renderer may know besides the model. */
@@ -40,6 +40,11 @@ export interface BuildIndexOptions {
   staticEntries?: Iterable<IndexEntry>;
   /** The index being replaced: unchanged bodies are reused instead of recompressed. */
   previous?: CatalogIndex;
+  /**
+   * Leave new bodies uncompressed, so the index can be served at once; {@link completeCompression} then gives
+   * the same index with every compressed form. Default false: everything compressed before returning.
+   */
+  deferCompression?: boolean;
   /** Clock, for tests. */
   now?: () => Date;
 }
@@ -112,9 +117,24 @@ export async function buildIndex(model: ContentModel, opts: BuildIndexOptions): 
   }
 
   const previous = opts.previous?.representations;
-  const reps = await mapLimited(entries, COMPRESSION_CONCURRENCY, ([path, source]) => buildOrReuse(source, previous?.get(path)));
+  const defer = opts.deferCompression ?? false;
+  const reps = await mapLimited(entries, COMPRESSION_CONCURRENCY, ([path, source]) => buildOrReuse(source, previous?.get(path), defer));
   const representations = new Map<string, Representation>();
   entries.forEach(([path], i) => representations.set(path, reps[i]!));
 
   return Object.freeze({ revision: model.revision, builtAt, model, representations, deprecations });
+}
+
+/**
+ * The same index with every body that is big enough compressed (gzip and br): same revision, build time, bodies
+ * and ETags, so a client cannot tell the two apart but by `Content-Encoding`. Returns `index` itself when nothing
+ * was left to compress. Compression runs on the thread pool, a few bodies at a time.
+ */
+export async function completeCompression(index: CatalogIndex): Promise<CatalogIndex> {
+  const pending = [...index.representations].filter(([, rep]) => needsCompression(rep));
+  if (pending.length === 0) return index;
+  const compressed = await mapLimited(pending, COMPRESSION_CONCURRENCY, ([, rep]) => compressRepresentation(rep));
+  const representations = new Map(index.representations);
+  pending.forEach(([path], i) => representations.set(path, compressed[i]!));
+  return Object.freeze({ ...index, representations });
 }

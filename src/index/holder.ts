@@ -41,6 +41,17 @@ export class IndexHolder {
     this.#notify();
   }
 
+  /**
+   * Replaces the served index by an equivalent one (the same revision, e.g. with its bodies now compressed) if
+   * `from` is still the one served; a reload that swapped in meanwhile wins. Reload status is unchanged.
+   * @returns whether `to` is now served.
+   */
+  upgrade(from: CatalogIndex, to: CatalogIndex): boolean {
+    if (this.#current !== from) return false;
+    this.#current = to;
+    return true;
+  }
+
   /** Records a failed reload; the current index stays served. */
   recordReloadError(message: string, at: Date = new Date()): void {
     this.#lastReloadError = message;

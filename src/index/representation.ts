@@ -84,19 +84,37 @@ async function compress(body: Uint8Array, contentType: string): Promise<{ gzip: 
   return { gzip: view(gz), br: view(br) };
 }
 
-/** Compresses a body both ways (when big enough to gain) and tags it. */
-export async function buildRepresentation(source: RepresentationSource): Promise<Representation> {
+/**
+ * A representation with its identity body and ETag only: servable at once (identity is always acceptable,
+ * RFC 9110 §12.5.3), its compressed forms added later by {@link compressRepresentation}.
+ */
+export function prepareRepresentation(source: RepresentationSource): Representation {
   const body = typeof source.body === 'string' ? encoder.encode(source.body) : source.body;
-  const { gzip: gz, br } = await compress(body, source.contentType);
   return {
     contentType: source.contentType,
     body,
-    gzip: gz,
-    br,
+    gzip: null,
+    br: null,
     etag: strongEtag(body),
     cacheControl: source.cacheControl ?? DEFAULT_CACHE_CONTROL,
     headers: source.headers ?? {},
   };
+}
+
+/** Whether a representation still lacks the compressed forms its size calls for. */
+export function needsCompression(rep: Representation): boolean {
+  return rep.body.byteLength >= MIN_COMPRESSIBLE_BYTES && (rep.gzip === null || rep.br === null);
+}
+
+/** The same representation with its compressed forms (itself when it has them or is too small to gain). */
+export async function compressRepresentation(rep: Representation): Promise<Representation> {
+  if (!needsCompression(rep)) return rep;
+  return { ...rep, ...(await compress(rep.body, rep.contentType)) };
+}
+
+/** Compresses a body both ways (when big enough to gain) and tags it. */
+export async function buildRepresentation(source: RepresentationSource): Promise<Representation> {
+  return compressRepresentation(prepareRepresentation(source));
 }
 
 /** True when two header records have the same names and values. */
@@ -114,8 +132,9 @@ function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
 /**
  * {@link buildRepresentation}, reusing `previous` when it has the same body and labels: a reload that
  * changed one lesson recompresses one lesson (and the aggregates containing it), not the whole catalog.
+ * @param deferCompression prepare a new body without compressing it ({@link prepareRepresentation}).
  */
-export async function buildOrReuse(source: RepresentationSource, previous: Representation | undefined): Promise<Representation> {
+export async function buildOrReuse(source: RepresentationSource, previous: Representation | undefined, deferCompression = false): Promise<Representation> {
   const body = typeof source.body === 'string' ? encoder.encode(source.body) : source.body;
   if (
     previous &&
@@ -126,5 +145,6 @@ export async function buildOrReuse(source: RepresentationSource, previous: Repre
   ) {
     return previous;
   }
-  return buildRepresentation({ ...source, body });
+  const prepared = prepareRepresentation({ ...source, body });
+  return deferCompression ? prepared : compressRepresentation(prepared);
 }

@@ -12,7 +12,7 @@ import { effectiveTarget } from '../http/forwarded-target.js';
 import { HealthReport } from '../http/health.js';
 import { MemoryStore, rateLimitStep, type RateLimitStore } from '../http/ratelimit/index.js';
 import { refuseWithPage } from '../http/html-errors.js';
-import { buildIndex, type IndexEntry, type Renderer } from '../index/build.js';
+import { buildIndex, completeCompression, type IndexEntry, type Renderer } from '../index/build.js';
 import { docsRepresentations } from '../index/docs-assets.js';
 import { IndexHolder } from '../index/holder.js';
 import { openApiRepresentation } from '../index/openapi-document.js';
@@ -97,9 +97,23 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   }
 
   const fixed = staticEntries(config);
+  // New bodies are served as soon as they are serialised; their gzip and br forms follow (compressServed).
   const build = (model: ContentModel, previous?: CatalogIndex) =>
-    buildIndex(model, { publicBaseUrl: config.publicBaseUrl, renderers: renderers(), staticEntries: fixed, previous });
+    buildIndex(model, { publicBaseUrl: config.publicBaseUrl, renderers: renderers(), staticEntries: fixed, previous, deferCompression: true });
   const holder = new IndexHolder(await build(first.model));
+  /** Compresses a served index's new bodies and serves the compressed index, unless a newer one was swapped in. */
+  const compressServed = async (index: CatalogIndex): Promise<void> => {
+    const t0 = performance.now();
+    try {
+      const compressed = await completeCompression(index);
+      if (compressed !== index && holder.upgrade(index, compressed)) {
+        logger.debug({ revision: index.revision, compress_ms: Math.round(performance.now() - t0) }, 'index compressed');
+      }
+    } catch (error) {
+      // Identity bodies stay served: slower for clients, never wrong.
+      logger.error({ err: error }, 'index compression failed; serving identity bodies');
+    }
+  };
 
   const referrals = new ReferralStore(config.referralsFile);
   try {
@@ -161,11 +175,13 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     throw error;
   }
 
+  // Index work (reload builds, compression) runs one step at a time on this chain; close() waits for it.
+  let chain: Promise<void> = compressServed(holder.current);
   let contentWatch: ContentWatch | undefined;
   try {
     if (options.watch ?? true) {
-      // Builds run one after another, in the order reloads finished, so the newest content always wins.
-      let chain: Promise<void> = Promise.resolve();
+      // Builds run one after another, in the order reloads finished, so the newest content always wins; each
+      // waits for the previous index's compression, so unchanged bodies are reused compressed.
       contentWatch = await watchContent(config.contentDir, {
         loader,
         ...(options.contentDebounceMs !== undefined && { debounceMs: options.contentDebounceMs }),
@@ -178,13 +194,17 @@ export async function startServer(config: Config, options: StartOptions = {}): P
               logger.warn({ problems, changed }, 'content reload rejected; still serving the previous revision');
               return;
             }
+            let next: CatalogIndex;
             try {
-              holder.swap(await build(result.model, holder.current));
-              logger.info({ revision: result.model.revision, changed: changed.length, build_ms: Math.round(performance.now() - t0) }, 'content reloaded');
+              next = await build(result.model, holder.current);
             } catch (error) {
               holder.recordReloadError((error as Error).message);
               logger.error({ err: error }, 'index build failed; still serving the previous revision');
+              return;
             }
+            holder.swap(next);
+            logger.info({ revision: result.model.revision, changed: changed.length, build_ms: Math.round(performance.now() - t0) }, 'content reloaded');
+            await compressServed(next);
           });
         },
         onError: (error) => logger.error({ err: error }, 'content watcher failed'),
@@ -206,6 +226,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     throw error;
   }
 
+  // Serving started with identity bodies; callers (tests, the process entry) get the compressed index.
+  await chain;
   logger.info(
     {
       url: host.url,
@@ -222,6 +244,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     (closing ??= (async () => {
       await contentWatch?.close();
       await referrals.close();
+      await chain;
       await host.close(config.shutdownTimeoutSeconds * 1000);
       await rateLimitStore.close();
     })());
