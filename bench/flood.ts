@@ -6,7 +6,7 @@
 import { fileURLToPath } from 'node:url';
 import { headerOf, rawGet } from './lib/capture.js';
 import { memoryOf } from './lib/proc.js';
-import { RAISED_LIMITS, startServerProcess } from './lib/servers.js';
+import { RAISED_LIMITS, startServerProcess, waitUntilCompressed } from './lib/servers.js';
 import { mib, round } from './lib/stats.js';
 import { runWrk } from './lib/wrk.js';
 
@@ -59,6 +59,7 @@ export async function runFloodBench(o: FloodBenchOptions): Promise<FloodResult> 
   const path = '/v1/health';
   const server = await startServerProcess(o.serverBundle, [], { env: { CONTENT_DIR: o.contentDir, TRUST_PROXY: '127.0.0.1' } });
   try {
+    await waitUntilCompressed(server.url, '/v1/catalog');
     const url = server.url + path;
     // Warm the process (one address) before the baseline reading.
     await runWrk({ url, durationS: 1, connections: o.connections, headers: { 'X-Forwarded-For': '198.51.100.1' } });

@@ -7,8 +7,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { captureSpec, headerOf, rawGet } from './lib/capture.js';
-import { memoryOf } from './lib/proc.js';
-import { kindOfPolicy, startBaseline, startServerProcess, type ServerProcess } from './lib/servers.js';
+import { cpuTimeUs, memoryOf } from './lib/proc.js';
+import { kindOfPolicy, startBaseline, startServerProcess, waitUntilCompressed, type ServerProcess } from './lib/servers.js';
 import { startBenchAgent } from './lib/signing.js';
 import { median, mib, round } from './lib/stats.js';
 import { runWrk, type WrkResult } from './lib/wrk.js';
@@ -38,8 +38,10 @@ export interface SideResult {
   p99Ms: number;
   /** Server RSS after the measured runs, MiB (median over runs). */
   rssMiB: number;
+  /** Server CPU time (user + system) per request during the measured runs, microseconds (median over runs). */
+  cpuUsPerRequest: number;
   /** Every measured run (requests/s, p50, p99), for the JSON. */
-  runs: { requestsPerSecond: number; p50Ms: number; p99Ms: number; non2xx3xx: number; socketErrors: number; rssMiB: number }[];
+  runs: { requestsPerSecond: number; p50Ms: number; p99Ms: number; non2xx3xx: number; socketErrors: number; rssMiB: number; cpuUsPerRequest: number }[];
 }
 
 /** One configuration: a path and a client, served by ours and by the baseline. */
@@ -60,6 +62,8 @@ export interface ScenarioResult {
   rpsRatio: number;
   /** ours / baseline p99 latency. */
   p99Ratio: number;
+  /** baseline / ours server CPU time per request: the throughput ratio an otherwise idle core would give. */
+  cpuRatio: number;
 }
 
 /** The host comparison (same app, two hosts, and the baseline for scale). */
@@ -90,6 +94,7 @@ function side(runs: SideResult['runs']): SideResult {
     p50Ms: round(median(runs.map((r) => r.p50Ms)), 3),
     p99Ms: round(median(runs.map((r) => r.p99Ms)), 3),
     rssMiB: round(median(runs.map((r) => r.rssMiB)), 1),
+    cpuUsPerRequest: round(median(runs.map((r) => r.cpuUsPerRequest)), 1),
     runs,
   };
 }
@@ -98,7 +103,9 @@ function side(runs: SideResult['runs']): SideResult {
 async function measure(server: ServerProcess, path: string, headers: Record<string, string>, o: HttpBenchOptions): Promise<SideResult['runs'][number]> {
   const url = server.url + path;
   await runWrk({ url, headers, durationS: o.warmupS, connections: o.connections });
+  const cpuBefore = cpuTimeUs(server.child.pid);
   const r: WrkResult = await runWrk({ url, headers, durationS: o.measureS, connections: o.connections });
+  const cpuUsed = cpuTimeUs(server.child.pid) - cpuBefore;
   return {
     requestsPerSecond: round(r.requestsPerSecond),
     p50Ms: round(r.p50Ms, 3),
@@ -106,6 +113,7 @@ async function measure(server: ServerProcess, path: string, headers: Record<stri
     non2xx3xx: r.non2xx3xx,
     socketErrors: r.socketErrors,
     rssMiB: mib(memoryOf(server.child.pid).rss),
+    cpuUsPerRequest: r.requests > 0 ? round(cpuUsed / r.requests, 1) : 0,
   };
 }
 
@@ -127,6 +135,7 @@ export async function runHttpBench(o: HttpBenchOptions): Promise<{ scenarios: Sc
     env: { CONTENT_DIR: o.contentDir, KEY_DIRECTORY_ALLOW_INSECURE: '1' },
   });
   try {
+    await waitUntilCompressed(ours.url, '/v1/catalog');
     const catalog = JSON.parse((await rawGet(`${ours.url}/v1/catalog`, { 'User-Agent': DECLARED_UA })).bytes.toString()) as {
       courses: { id: string; status: string; classes: { lessons: { id: string }[] }[] }[];
     };
@@ -160,6 +169,7 @@ export async function runHttpBench(o: HttpBenchOptions): Promise<{ scenarios: Sc
             discardStdout: true,
           });
           logging = { child: started.child, url: started.url };
+          await waitUntilCompressed(logging.url, '/v1/catalog');
         }
         const server = s.accessLog ? logging! : ours;
         const headers: Record<string, string> = {
@@ -197,12 +207,13 @@ export async function runHttpBench(o: HttpBenchOptions): Promise<{ scenarios: Sc
             baseline: baseSide,
             rpsRatio: round(oursSide.requestsPerSecond / baseSide.requestsPerSecond, 2),
             p99Ratio: round(oursSide.p99Ms / baseSide.p99Ms, 2),
+            cpuRatio: oursSide.cpuUsPerRequest > 0 ? round(baseSide.cpuUsPerRequest / oursSide.cpuUsPerRequest, 2) : 0,
           };
           const after = await rawGet(server.url + s.path, headers);
           if (after.status === 429) throw new Error(`${s.name}: the service answered 429 despite the raised budgets`);
           results.push(result);
           o.log(
-            `  ${s.name.padEnd(26)} ours ${result.ours.requestsPerSecond} req/s p99 ${result.ours.p99Ms} ms | baseline ${result.baseline.requestsPerSecond} req/s p99 ${result.baseline.p99Ms} ms | ×${result.rpsRatio}`,
+            `  ${s.name.padEnd(26)} ours ${result.ours.requestsPerSecond} req/s p99 ${result.ours.p99Ms} ms | baseline ${result.baseline.requestsPerSecond} req/s p99 ${result.baseline.p99Ms} ms | ×${result.rpsRatio} (CPU/request ${result.ours.cpuUsPerRequest} vs ${result.baseline.cpuUsPerRequest} µs: ×${result.cpuRatio})`,
           );
         } finally {
           await baseline.child.stop();
@@ -239,7 +250,9 @@ export async function runHostsBench(o: HttpBenchOptions): Promise<HostsResult> {
     const result: HostsResult = { path, hono: side(runs.hono), hattip: side(runs.hattip), baseline: side(runs.baseline), honoRatio: 0, hattipRatio: 0 };
     result.honoRatio = round(result.hono.requestsPerSecond / result.baseline.requestsPerSecond, 2);
     result.hattipRatio = round(result.hattip.requestsPerSecond / result.baseline.requestsPerSecond, 2);
-    o.log(`  hono ${result.hono.requestsPerSecond} req/s (×${result.honoRatio}) | hattip adapter-node ${result.hattip.requestsPerSecond} req/s (×${result.hattipRatio}) | baseline ${result.baseline.requestsPerSecond} req/s`);
+    o.log(
+      `  hono ${result.hono.requestsPerSecond} req/s (×${result.honoRatio}, ${result.hono.cpuUsPerRequest} µs CPU/request) | hattip adapter-node ${result.hattip.requestsPerSecond} req/s (×${result.hattipRatio}, ${result.hattip.cpuUsPerRequest} µs) | baseline ${result.baseline.requestsPerSecond} req/s (${result.baseline.cpuUsPerRequest} µs)`,
+    );
     return result;
   } finally {
     await Promise.all([hono.child.stop(), hattip.child.stop(), baseline?.child.stop()]);

@@ -6,7 +6,7 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { summariseProfile, type ProfileSummary, type ProfileWindow } from './lib/profile.js';
-import { startServerProcess } from './lib/servers.js';
+import { startServerProcess, waitUntilCompressed } from './lib/servers.js';
 import { runWrk } from './lib/wrk.js';
 
 /** Runs `fn` with a fresh profile folder and summarises the profile the process wrote there (over `fn`'s window). */
@@ -43,6 +43,7 @@ export function profileServing(
     });
     let stopMs = 0;
     try {
+      await waitUntilCompressed(server.url, '/v1/catalog');
       await runWrk({ url: server.url + path, headers, durationS: 1, connections });
       await runWrk({ url: server.url + path, headers, durationS: seconds, connections });
     } finally {

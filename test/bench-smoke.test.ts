@@ -14,7 +14,7 @@ import { buildBundles, repoRoot, type Bundles } from '../bench/lib/build.js';
 import { captureSpec, headerOf, rawGet } from '../bench/lib/capture.js';
 import { summariseProfile } from '../bench/lib/profile.js';
 import { memoryOf } from '../bench/lib/proc.js';
-import { kindOfPolicy, RAISED_LIMITS, startBaseline, startServerProcess, type ServerProcess } from '../bench/lib/servers.js';
+import { kindOfPolicy, RAISED_LIMITS, startBaseline, startServerProcess, waitUntilCompressed, type ServerProcess } from '../bench/lib/servers.js';
 import { startBenchAgent, type BenchAgent } from '../bench/lib/signing.js';
 import { hasWrk, runWrk } from '../bench/lib/wrk.js';
 import { renderMarkdown, runInfo } from '../bench/report.js';
@@ -38,6 +38,7 @@ beforeAll(async () => {
   ours = await startServerProcess(bundles.server, [], {
     env: { CONTENT_DIR: tree, KEY_DIRECTORY_ALLOW_INSECURE: '1', TRUST_PROXY: '127.0.0.1' },
   });
+  await waitUntilCompressed(ours.url, '/v1/catalog');
   const spec = await captureSpec(ours.url, ['/v1/catalog'], UA);
   baseline = await startBaseline(bundles.baseline, spec, join(work, 'spec.json'), '/v1/catalog');
 });
@@ -133,7 +134,7 @@ describe('report', () => {
 
   it('renders the machine, Node version, date and a row per measured configuration', async () => {
     const plain = await rawGet(`${ours.url}/v1/catalog`, UA);
-    const sideOf = { requestsPerSecond: 1000, p50Ms: 1, p99Ms: 2, rssMiB: 50, runs: [] };
+    const sideOf = { requestsPerSecond: 1000, p50Ms: 1, p99Ms: 2, rssMiB: 50, cpuUsPerRequest: 30, runs: [] };
     const md = renderMarkdown(
       {
         run: runInfo(true, { 'wrk connections': 4 }),
@@ -142,7 +143,7 @@ describe('report', () => {
           scenarios: [
             {
               name: 'catalog', path: '/v1/catalog', client: 'declared', status: plain.status, classifiedAs: 'declared',
-              bodyBytes: plain.bytes.byteLength, baselineIdentical: true, ours: sideOf, baseline: sideOf, rpsRatio: 1, p99Ratio: 1,
+              bodyBytes: plain.bytes.byteLength, baselineIdentical: true, ours: sideOf, baseline: sideOf, rpsRatio: 1, p99Ratio: 1, cpuRatio: 1,
             },
           ],
         },

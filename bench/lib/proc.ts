@@ -92,6 +92,24 @@ export function memoryOf(pid: number): { rss: number; peak: number } {
   }
 }
 
+const CLOCK_TICKS_PER_SECOND = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
+
+/**
+ * CPU time a process has used so far (user + system, /proc/<pid>/stat), in microseconds; Linux only (0
+ * elsewhere). Resolution: one clock tick (usually 10 ms). Unlike throughput, CPU time per request barely
+ * depends on what else runs on the machine.
+ */
+export function cpuTimeUs(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name (which may hold spaces) start at ")"; utime and stime are fields 14 and 15.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_SECOND) * 1e6;
+  } catch {
+    return 0;
+  }
+}
+
 /**
  * Polls `url` until it answers with `status` (any status when omitted), the child exits, or `timeoutMs` passes.
  * @returns milliseconds (performance.now()) at which the first matching answer arrived.

@@ -5,7 +5,7 @@
 import { writeFileSync } from 'node:fs';
 import { repoRoot } from './build.js';
 import { freePort, startNode, waitUntilServing, type Child } from './proc.js';
-import type { BaselineSpec } from './capture.js';
+import { headerOf, rawGet, type BaselineSpec } from './capture.js';
 
 /**
  * Budgets raised far beyond what a run can spend (1e9 per minute, the configuration's maximum), so no 429
@@ -73,6 +73,23 @@ export async function startServerProcess(
   } catch (error) {
     await child.stop();
     throw error;
+  }
+}
+
+/**
+ * Waits until `path` is served gzip-encoded to a client accepting gzip. The service serves a new index as soon
+ * as its bodies are serialised and swaps the compressed forms in afterwards; measuring before that would
+ * measure identity bodies.
+ * @returns performance.now() of the first compressed answer.
+ * @throws Error after `timeoutMs`.
+ */
+export async function waitUntilCompressed(url: string, path: string, timeoutMs = 120_000): Promise<number> {
+  const deadline = performance.now() + timeoutMs;
+  for (;;) {
+    const answer = await rawGet(url + path, { 'Accept-Encoding': 'gzip', 'User-Agent': 'bench-agent/1.0 (+https://bench.example)' });
+    if (headerOf(answer, 'content-encoding') === 'gzip') return performance.now();
+    if (performance.now() > deadline) throw new Error(`${path} was not served compressed within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 5));
   }
 }
 
