@@ -16,6 +16,8 @@ import { canPin } from './lib/proc.js';
 export interface RunInfo {
   date: string;
   quick: boolean;
+  /** `git describe --always --dirty` of the measured tree (uncommitted work of others included when dirty). */
+  commit: string;
   node: string;
   os: string;
   cpu: string;
@@ -50,9 +52,11 @@ export const TARGETS = {
 /** Describes the machine and tools of this run. */
 export function runInfo(quick: boolean, settings: RunInfo['settings']): RunInfo {
   const wrk = spawnSync('wrk', ['--version'], { encoding: 'utf8' });
+  const git = spawnSync('git', ['describe', '--always', '--dirty'], { encoding: 'utf8', cwd: new URL('..', import.meta.url) });
   return {
     date: new Date().toISOString(),
     quick,
+    commit: git.status === 0 ? git.stdout.trim() : 'unknown',
     node: process.version,
     os: `${osType()} ${release()}`,
     cpu: cpus()[0]?.model.trim() ?? 'unknown',
@@ -124,6 +128,7 @@ export function renderMarkdown(r: BenchResults, analysis: string): string {
     `| Memory | ${run.memoryGiB} GiB |`,
     `| OS | ${run.os} |`,
     `| Node.js | ${run.node} |`,
+    `| Code measured | \`${run.commit}\` (compiled from the working tree) |`,
     `| Load generator | ${run.wrk} |`,
     `| Pinning | ${run.pinned ? 'server on core 0, wrk on core 1 (`taskset`)' : 'none (taskset unavailable)'} |`,
     `| Settings | ${Object.entries(run.settings).map(([k, v]) => `${k} ${v}`).join(', ')} |`,
