@@ -41,6 +41,23 @@ export interface Child {
   stop(graceMs?: number): Promise<void>;
 }
 
+/** Children still running, killed if the benchmark itself is interrupted or fails. */
+const live = new Set<ChildProcess>();
+let cleanupInstalled = false;
+function installCleanup(): void {
+  if (cleanupInstalled) return;
+  cleanupInstalled = true;
+  process.on('exit', () => {
+    for (const child of live) child.kill('SIGKILL');
+  });
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      for (const child of live) child.kill('SIGKILL');
+      process.exit(130);
+    });
+  }
+}
+
 /**
  * Starts `node <args>` (pinned to `cpu` when given).
  * @param options.discardStdout send stdout to /dev/null (e.g. a busy access log that this process should not
@@ -70,7 +87,14 @@ export function startNode(
     for (const line of lines) for (const l of listeners) l(line);
   });
   child.stderr!.on('data', keep);
-  const exited = new Promise<number | string>((resolve) => child.on('exit', (code, signal) => resolve(code ?? signal ?? 'unknown')));
+  installCleanup();
+  live.add(child);
+  const exited = new Promise<number | string>((resolve) =>
+    child.on('exit', (code, signal) => {
+      live.delete(child);
+      resolve(code ?? signal ?? 'unknown');
+    }),
+  );
   const stop = async (graceMs = 5000): Promise<void> => {
     if (child.exitCode !== null || child.signalCode !== null) return;
     child.kill('SIGTERM');
