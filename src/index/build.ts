@@ -133,7 +133,12 @@ export async function buildIndex(model: ContentModel, opts: BuildIndexOptions): 
 export async function completeCompression(index: CatalogIndex): Promise<CatalogIndex> {
   const pending = [...index.representations].filter(([, rep]) => needsCompression(rep));
   if (pending.length === 0) return index;
-  const compressed = await mapLimited(pending, COMPRESSION_CONCURRENCY, ([, rep]) => compressRepresentation(rep));
+  const compressed = await mapLimited(pending, COMPRESSION_CONCURRENCY, async ([, rep]) => {
+    // Small bodies compress synchronously; yield to the event loop before each so requests keep being answered
+    // while a whole index is compressed in the background.
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    return compressRepresentation(rep);
+  });
   const representations = new Map(index.representations);
   pending.forEach(([path], i) => representations.set(path, compressed[i]!));
   return Object.freeze({ ...index, representations });

@@ -22,7 +22,6 @@ import { buildReferralAnswers } from '../referrals/answers.js';
 import { ReferralStore } from '../referrals/store.js';
 import type { Config } from './config.js';
 import { startHost, type Host } from './host.js';
-import { RedisStore } from './redis-store.js';
 import { createReleasesHandler } from './releases.js';
 import { createNodeSignatureVerifier } from '../signatures/index.js';
 import { createLogger } from './logger.js';
@@ -126,7 +125,10 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   // RATE_LIMIT_STORE=redis://…: shared counters; the store starts even while Redis is down (fail open).
   const rateLimitStore =
     options.rateLimitStore ??
-    (config.rateLimitStore.kind === 'redis' ? await RedisStore.open({ url: config.rateLimitStore.url, commandTimeoutMs: config.rateLimitStoreTimeoutMs, logger }) : new MemoryStore());
+    (config.rateLimitStore.kind === 'redis'
+      ? // Loaded only when configured: the Redis client alone costs about 150 ms of start-up.
+        await (await import('./redis-store.js')).RedisStore.open({ url: config.rateLimitStore.url, commandTimeoutMs: config.rateLimitStoreTimeoutMs, logger })
+      : new MemoryStore());
   const health = new HealthReport({ version: serviceVersion(), ...holder.status(), referrals_reload_error: '' });
   holder.subscribe((status) => health.set({ ...status }));
   health.addProvider(() => {
