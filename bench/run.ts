@@ -6,9 +6,12 @@
  *   npm run bench -- --quick          a smoke run in about two minutes (written to bench/out/ unless --out is given)
  *   npm run bench -- --only http,content   some sections only: http, hosts, content, flood
  *   npm run bench -- --out path/base  write <base>.md and <base>.json
+ *   npm run bench -- --render         re-render docs/performance.md from docs/performance.json (after editing
+ *                                     bench/analysis.md), measuring nothing
  *
  * Servers run in their own processes pinned to core 0 and wrk to core 1 (taskset), on 127.0.0.1 only.
  */
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { runContentBench } from './content-serve.js';
 import { runFloodBench } from './flood.js';
@@ -25,6 +28,7 @@ const { values } = parseArgs({
     quick: { type: 'boolean', default: false },
     only: { type: 'string' },
     out: { type: 'string' },
+    render: { type: 'boolean', default: false },
   },
 });
 const quick = values.quick!;
@@ -34,6 +38,12 @@ if (!hasWrk && (only.has('http') || only.has('hosts') || only.has('flood'))) {
   throw new Error('wrk is not installed: run bench/setup.sh (npm run bench does) or use --only content');
 }
 const out = values.out ?? (quick ? `${repoRoot}bench/out/performance` : `${repoRoot}docs/performance`);
+if (values.render) {
+  const saved = JSON.parse(readFileSync(`${out}.json`, 'utf8')) as BenchResults;
+  writeResults(out, saved, `${repoRoot}bench/analysis.md`);
+  process.stdout.write(`re-rendered ${out}.md from ${out}.json\n`);
+  process.exit(0);
+}
 
 const settings = quick
   ? { warmupS: 1, measureS: 1, reps: 2, coldReps: 2, connections: 32, sizes: [1000], reloadSize: 1000, singleTrials: 2, burstFiles: 100, floodTotal: 20_000, floodChunkS: 2 }
