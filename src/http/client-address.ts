@@ -85,7 +85,7 @@ export function forwardedForNodes(header: string): string[] {
 }
 
 /** Splits on `separator` except inside double-quoted strings (with backslash escapes), as RFC 7239 §4 requires. */
-function splitOutsideQuotes(text: string, separator: string): string[] {
+export function splitOutsideQuotes(text: string, separator: string): string[] {
   const parts: string[] = [];
   let start = 0;
   let quoted = false;

@@ -10,7 +10,7 @@
  * As in Express, the leftmost value is the one the client-facing proxy saw.
  */
 import type { RequestContext } from '@hattip/compose';
-import { canonicalAddress, compileTrust, type ForwardingHeader, type TrustProxySetting } from './client-address.js';
+import { canonicalAddress, compileTrust, splitOutsideQuotes, type ForwardingHeader, type TrustProxySetting } from './client-address.js';
 
 /** The effective target of a request: absent fields mean "as the request URL says". */
 export interface ForwardedTarget {
@@ -31,15 +31,15 @@ function leftmost(value: string | null): string | undefined {
 
 /** `proto` and `host` of the first element of an RFC 7239 `Forwarded` field (quoted values unquoted). */
 function forwardedParams(field: string | null): { proto?: string; host?: string } {
-  const first = leftmost(field);
-  if (first === undefined) return {};
+  if (field === null) return {};
+  const first = splitOutsideQuotes(field, ',')[0]!;
   const out: { proto?: string; host?: string } = {};
-  for (const pair of first.split(';')) {
+  for (const pair of splitOutsideQuotes(first, ';')) {
     const eq = pair.indexOf('=');
     if (eq < 0) continue;
     const name = pair.slice(0, eq).trim().toLowerCase();
     let value = pair.slice(eq + 1).trim();
-    if (value.startsWith('"') && value.endsWith('"') && value.length >= 2) value = value.slice(1, -1);
+    if (value.startsWith('"') && value.endsWith('"') && value.length >= 2) value = value.slice(1, -1).replace(/\\(.)/g, '$1');
     if (name === 'proto') out.proto = value;
     else if (name === 'host') out.host = value;
   }
