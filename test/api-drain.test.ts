@@ -8,6 +8,7 @@ import { Agent, request } from 'node:http';
 import { afterAll, describe, expect, it } from 'vitest';
 import { MemoryStore, type HitResult, type RateLimitStore } from '../src/http/ratelimit/index.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
+import { eventually } from './helpers/eventually.js';
 
 /** A store that parks every counted request until `open()`. */
 class GatedStore implements RateLimitStore {
@@ -56,13 +57,7 @@ function get(url: string, agent: Agent | false): Promise<{ status: number; body:
   });
 }
 
-async function until(check: () => boolean): Promise<void> {
-  const deadline = Date.now() + 15_000;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('condition not reached');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
+const until = (check: () => boolean): Promise<void> => eventually(check, { everyMs: 10 });
 
 describe('graceful drain', () => {
   it('answers in-flight requests, refuses new connections, then resolves', async () => {

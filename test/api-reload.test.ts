@@ -7,19 +7,12 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { codeDigest } from '../src/referrals/digests.js';
+import { eventually } from './helpers/eventually.js';
 import { rawRequest } from './helpers/http.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 
 let srv: TestServer;
 
-/** Polls `check` every 50 ms until it returns true; fails after `limitMs` (a bound, not a timing assertion). */
-async function eventually(check: () => Promise<boolean>, limitMs = 15_000): Promise<void> {
-  const deadline = Date.now() + limitMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not reached');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 const json = async (path: string) => (await rawRequest(srv.url, path)).json() as Record<string, unknown>;
 

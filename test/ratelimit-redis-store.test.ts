@@ -3,6 +3,7 @@ import { decide } from '../src/http/ratelimit/budgets.js';
 import { RedisStore, storeHealthFields, type StoreLogger } from '../src/server/redis-store.js';
 import type { StoreHealth } from '../src/http/ratelimit/store.js';
 import { startRedis, type RedisServer } from './helpers/redis-server.js';
+import { eventually } from './helpers/eventually.js';
 
 let redis: RedisServer;
 const stores: RedisStore[] = [];
@@ -28,13 +29,7 @@ async function open(extra: Partial<Parameters<typeof RedisStore.open>[0]> = {}) 
   return store;
 }
 
-async function until(condition: () => boolean, what: string, ms = 15_000) {
-  const end = Date.now() + ms;
-  while (!condition()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
+const until = (condition: () => boolean, what: string): Promise<void> => eventually(condition, { what, everyMs: 25 });
 
 beforeAll(async () => {
   redis = await startRedis();
