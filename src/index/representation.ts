@@ -73,10 +73,9 @@ function gzipOptions(size: number): ZlibOptions {
 
 const view = (b: Buffer): Uint8Array => new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
 
-/** Both compressed forms of a body, or nulls for a body under {@link MIN_COMPRESSIBLE_BYTES}. */
-async function compress(body: Uint8Array, contentType: string): Promise<{ gzip: Uint8Array | null; br: Uint8Array | null }> {
+/** Both compressed forms of a body (one {@link needsCompression} selected). */
+async function compress(body: Uint8Array, contentType: string): Promise<{ gzip: Uint8Array; br: Uint8Array }> {
   const size = body.byteLength;
-  if (size < MIN_COMPRESSIBLE_BYTES) return { gzip: null, br: null };
   if (size <= SYNC_COMPRESSION_MAX_BYTES) {
     return { gzip: view(gzipSync(body, gzipOptions(size))), br: view(brotliCompressSync(body, brotliOptions(size, contentType))) };
   }
