@@ -25,6 +25,11 @@ export interface ContentLoaderOptions {
    * `new ContentLoader('content')` reports `content/catalog.md:1:1: …`.
    */
   displayRoot?: string;
+  /**
+   * The revision of every model this loader builds, when the caller knows it (the Git follower checks out one
+   * commit per folder). Default: {@link contentRevision} of the folder.
+   */
+  revision?: string;
 }
 
 /**
@@ -37,6 +42,7 @@ export interface ContentLoaderOptions {
 export class ContentLoader {
   readonly dir: string;
   private readonly displayRoot: string;
+  private readonly revision: string | undefined;
   private readonly cache = new Map<string, CacheEntry>();
   /** Files that could not be read at the last attempt (permissions, size), reported until they can. */
   private readonly unreadable = new Map<string, Problem>();
@@ -50,6 +56,7 @@ export class ContentLoader {
     this.dir = dir;
     const root = (options.displayRoot ?? dir).split(sep).join('/').replace(/\/+$/, '');
     this.displayRoot = root === '.' ? '' : root;
+    this.revision = options.revision;
   }
 
   /**
@@ -162,7 +169,7 @@ export class ContentLoader {
     if (problems.length > 0 || unreadable.length > 0 || !model) {
       return { ok: false, problems: [...unreadable, ...problems.map((p) => ({ path: this.display(p.rel), line: p.line, column: p.column, message: p.message }))] };
     }
-    const revision = await contentRevision(this.dir, files);
+    const revision = this.revision ?? (await contentRevision(this.dir, files));
     const result: ContentModel = { revision, ...model };
     return { ok: true, model: result };
   }
