@@ -7,7 +7,8 @@ describe('loadConfig', () => {
     expect(c).toMatchObject({
       port: 8080,
       host: '0.0.0.0',
-      contentDir: '/srv/app/content',
+      contentSource: { kind: 'folder', dir: '/srv/app/content' },
+      admin: undefined,
       referralsFile: '/srv/app/referrals.sample.txt',
       publicBaseUrl: 'http://localhost:8080',
       logLevel: 'info',
@@ -89,5 +90,60 @@ describe('loadConfig', () => {
 
   it('never prints a Redis password', () => {
     expect(() => loadConfig({ RATE_LIMIT_STORE: 'http://user:secret@host' })).toThrow(/user:\*\*\*@/);
+  });
+
+  it('reads the Git follower settings, with their defaults', () => {
+    const c = loadConfig({ CONTENT_GIT_URL: 'https://git.example.com/org/content.git' }, '/srv');
+    expect(c.contentSource).toMatchObject({ kind: 'git', url: 'https://git.example.com/org/content.git', ref: 'main', path: 'content', pollSeconds: 30, webhookSecret: undefined });
+    expect(c.contentSource.kind === 'git' && c.contentSource.cacheDir).toMatch(/content-git$/);
+    const d = loadConfig(
+      {
+        CONTENT_GIT_URL: '/srv/repos/content.git',
+        CONTENT_GIT_REF: 'release/2026',
+        CONTENT_GIT_PATH: 'docs/catalog/',
+        CONTENT_GIT_POLL: '5',
+        CONTENT_GIT_CACHE: 'cache',
+        CONTENT_GIT_WEBHOOK_SECRET: 'a-long-enough-shared-secret',
+        ADMIN_PORT: '9090',
+      },
+      '/srv',
+    );
+    expect(d.contentSource).toEqual({
+      kind: 'git',
+      url: '/srv/repos/content.git',
+      ref: 'release/2026',
+      path: 'docs/catalog',
+      pollSeconds: 5,
+      cacheDir: '/srv/cache',
+      webhookSecret: 'a-long-enough-shared-secret',
+    });
+    expect(d.admin).toEqual({ port: 9090, host: '127.0.0.1' });
+  });
+
+  it('refuses CONTENT_DIR with CONTENT_GIT_URL, bad refs and paths, a short secret, a webhook without the admin listener', () => {
+    const problems = (env: Record<string, string>): string[] => {
+      try {
+        loadConfig(env);
+      } catch (e) {
+        return [...(e as ConfigError).problems];
+      }
+      return [];
+    };
+    expect(problems({ CONTENT_DIR: 'content', CONTENT_GIT_URL: 'https://h.example/r.git' })).toEqual([
+      'CONTENT_DIR and CONTENT_GIT_URL: set one or the other (a watched folder, or a Git branch this service follows)',
+    ]);
+    for (const ref of ['-main', 'a..b', 'a b', 'refs/heads/main', 'x.lock', 'a//b', '.hidden', 'a~1', 'a:b']) {
+      expect(problems({ CONTENT_GIT_URL: 'r', CONTENT_GIT_REF: ref })[0], ref).toMatch(/^CONTENT_GIT_REF: /);
+    }
+    for (const path of ['/abs', '../up', 'a/../b', '-x']) {
+      expect(problems({ CONTENT_GIT_URL: 'r', CONTENT_GIT_PATH: path })[0], path).toMatch(/^CONTENT_GIT_PATH: /);
+    }
+    expect(problems({ CONTENT_GIT_URL: 'r', CONTENT_GIT_WEBHOOK_SECRET: 'short', ADMIN_PORT: '9090' })[0]).toMatch(/^CONTENT_GIT_WEBHOOK_SECRET: use at least 16/);
+    expect(problems({ CONTENT_GIT_URL: 'r', CONTENT_GIT_WEBHOOK_SECRET: 'a-long-enough-shared-secret' })).toEqual([
+      'CONTENT_GIT_WEBHOOK_SECRET: the webhook is served on the admin listener; set ADMIN_PORT too',
+    ]);
+    expect(problems({ CONTENT_GIT_REF: 'main' })).toEqual(['CONTENT_GIT_REF: only used with CONTENT_GIT_URL, which is not set']);
+    expect(problems({ PORT: '9000', ADMIN_PORT: '9000' })).toEqual(['ADMIN_PORT: 9000 is also PORT; the admin listener needs a port of its own']);
+    expect(problems({ CONTENT_GIT_URL: 'https://user:hunter2@h.example/r', CONTENT_GIT_REF: '-x' }).join('\n')).not.toContain('hunter2');
   });
 });

@@ -3,8 +3,10 @@
  * A bad value is reported by name with what was wrong and what is allowed; all bad values are reported together.
  * The README's configuration table documents the same variables (keep them in step).
  */
-import { resolve } from 'node:path';
+import { isAbsolute, join, resolve } from 'node:path';
+import envPaths from 'env-paths';
 import proxyAddr from 'proxy-addr';
+import { redactUrl } from '../source/redact.js';
 
 /** pino's levels, plus `silent`. */
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -35,14 +37,48 @@ export interface RateLimits {
   referrals: number;
 }
 
+/**
+ * Where the content comes from. `folder` (`CONTENT_DIR`): a folder on this machine, watched; it may be a symbolic
+ * link, swapped by git-sync or a deploy. `git` (`CONTENT_GIT_*`): this service follows a branch of a repository.
+ */
+export type ContentSourceConfig =
+  | {
+      kind: 'folder';
+      /** Absolute path of the content folder (`CONTENT_DIR`). */
+      dir: string;
+    }
+  | {
+      kind: 'git';
+      /** What `git clone` accepts: https, ssh, a local path, `file://` (`CONTENT_GIT_URL`). May hold credentials: never log it as is. */
+      url: string;
+      /** Branch followed (`CONTENT_GIT_REF`). */
+      ref: string;
+      /** The content folder inside the repository, `/`-separated and relative (`CONTENT_GIT_PATH`). */
+      path: string;
+      /** Seconds between fetches (`CONTENT_GIT_POLL`). */
+      pollSeconds: number;
+      /** Absolute path of the working folder: clones and checkouts (`CONTENT_GIT_CACHE`). */
+      cacheDir: string;
+      /** Shared secret of the push webhook, or `undefined` when the webhook is off (`CONTENT_GIT_WEBHOOK_SECRET`). */
+      webhookSecret: string | undefined;
+    };
+
+/** The admin listener (`ADMIN_PORT`, `ADMIN_HOST`): operators' endpoints, never on the public port. */
+export interface AdminListenerConfig {
+  port: number;
+  host: string;
+}
+
 /** The validated configuration. Paths are absolute. */
 export interface Config {
   /** TCP port to listen on (`PORT`, 0 = any free port). */
   port: number;
   /** Address to listen on (`HOST`). */
   host: string;
-  /** Absolute path of the content folder (`CONTENT_DIR`). */
-  contentDir: string;
+  /** Where the content comes from (`CONTENT_DIR`, or `CONTENT_GIT_URL` and its companions). */
+  contentSource: ContentSourceConfig;
+  /** The admin listener, or `undefined` when `ADMIN_PORT` is not set. */
+  admin: AdminListenerConfig | undefined;
   /** Absolute path of the referral digests file (`REFERRALS_FILE`). */
   referralsFile: string;
   /** Public origin (and optional path prefix) of the service, no trailing slash (`PUBLIC_BASE_URL`). */
@@ -104,7 +140,16 @@ export const DEFAULTS = {
   WORKERS: 1,
   SIGNATURE_CLOCK_SKEW: 30,
   SHUTDOWN_TIMEOUT: 10,
+  CONTENT_GIT_REF: 'main',
+  CONTENT_GIT_PATH: 'content',
+  CONTENT_GIT_POLL: 30,
+  /** Under the OS cache folder (`$XDG_CACHE_HOME/syllabus` on Linux). */
+  CONTENT_GIT_CACHE: join(envPaths('syllabus', { suffix: '' }).cache, 'content-git'),
+  ADMIN_HOST: '127.0.0.1',
 } as const;
+
+/** The shortest webhook secret accepted, in characters: a guessable secret would let anyone trigger fetches. */
+export const MIN_WEBHOOK_SECRET_LENGTH = 16;
 
 /**
  * Reads and validates the configuration.
@@ -132,7 +177,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
   const host = get('HOST') ?? DEFAULTS.HOST;
   if (/\s|\//.test(host)) problems.push(`HOST: ${JSON.stringify(host)} is not a host name or IP address`);
 
-  const contentDir = resolve(cwd, get('CONTENT_DIR') ?? DEFAULTS.CONTENT_DIR);
+  const contentSource = parseContentSource(get, int, cwd, problems);
   const referralsFile = resolve(cwd, get('REFERRALS_FILE') ?? DEFAULTS.REFERRALS_FILE);
   const releasesRaw = get('RELEASES_DIR');
   const releasesDir = releasesRaw === undefined ? undefined : resolve(cwd, releasesRaw);
@@ -171,11 +216,22 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
   const signatureClockSkewSeconds = int('SIGNATURE_CLOCK_SKEW', DEFAULTS.SIGNATURE_CLOCK_SKEW, 0, 3600);
   const shutdownTimeoutSeconds = int('SHUTDOWN_TIMEOUT', DEFAULTS.SHUTDOWN_TIMEOUT, 0, 3600);
 
+  let admin: AdminListenerConfig | undefined;
+  if (get('ADMIN_PORT') !== undefined) {
+    admin = { port: int('ADMIN_PORT', 0, 0, 65535), host: get('ADMIN_HOST') ?? DEFAULTS.ADMIN_HOST };
+    if (/\s|\//.test(admin.host)) problems.push(`ADMIN_HOST: ${JSON.stringify(admin.host)} is not a host name or IP address`);
+    if (admin.port !== 0 && admin.port === port) problems.push(`ADMIN_PORT: ${admin.port} is also PORT; the admin listener needs a port of its own`);
+  }
+  if (contentSource.kind === 'git' && contentSource.webhookSecret !== undefined && admin === undefined) {
+    problems.push('CONTENT_GIT_WEBHOOK_SECRET: the webhook is served on the admin listener; set ADMIN_PORT too');
+  }
+
   if (problems.length > 0) throw new ConfigError(problems);
   return {
     port,
     host,
-    contentDir,
+    contentSource,
+    admin,
     referralsFile,
     publicBaseUrl,
     publicBaseUrlSet: get('PUBLIC_BASE_URL') !== undefined,
@@ -191,6 +247,56 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     releasesDir,
     shutdownTimeoutSeconds,
   };
+}
+
+/** `CONTENT_DIR` (folder mode) or `CONTENT_GIT_*` (Git follower mode); both at once are a mistake. */
+function parseContentSource(
+  get: (name: string) => string | undefined,
+  int: (name: string, dflt: number, min: number, max: number) => number,
+  cwd: string,
+  problems: string[],
+): ContentSourceConfig {
+  const url = get('CONTENT_GIT_URL');
+  const gitOnly = ['CONTENT_GIT_REF', 'CONTENT_GIT_PATH', 'CONTENT_GIT_POLL', 'CONTENT_GIT_CACHE', 'CONTENT_GIT_WEBHOOK_SECRET'];
+  if (url === undefined) {
+    for (const name of gitOnly) if (get(name) !== undefined) problems.push(`${name}: only used with CONTENT_GIT_URL, which is not set`);
+    return { kind: 'folder', dir: resolve(cwd, get('CONTENT_DIR') ?? DEFAULTS.CONTENT_DIR) };
+  }
+  if (get('CONTENT_DIR') !== undefined) {
+    problems.push('CONTENT_DIR and CONTENT_GIT_URL: set one or the other (a watched folder, or a Git branch this service follows)');
+  }
+  if (url.startsWith('-') || /[\u0000-\u001f\u007f]/.test(url)) problems.push(`CONTENT_GIT_URL: ${JSON.stringify(redactUrl(url))} is not a repository URL or path`);
+  const ref = get('CONTENT_GIT_REF') ?? DEFAULTS.CONTENT_GIT_REF;
+  const refProblem = branchNameProblem(ref);
+  if (refProblem) problems.push(`CONTENT_GIT_REF: ${JSON.stringify(ref)} ${refProblem}`);
+  const pathRaw = (get('CONTENT_GIT_PATH') ?? DEFAULTS.CONTENT_GIT_PATH).replace(/\/+$/, '');
+  const path = pathRaw === '' ? '.' : pathRaw;
+  if (isAbsolute(path) || path.split('/').some((part) => part === '..' || part === '') || path.startsWith('-') || /[\u0000-\u001f\u007f\\]/.test(path)) {
+    problems.push(`CONTENT_GIT_PATH: ${JSON.stringify(path)} must be a folder inside the repository, relative, without ".." (e.g. content)`);
+  }
+  const pollSeconds = int('CONTENT_GIT_POLL', DEFAULTS.CONTENT_GIT_POLL, 1, 86_400);
+  const cacheDir = resolve(cwd, get('CONTENT_GIT_CACHE') ?? DEFAULTS.CONTENT_GIT_CACHE);
+  const webhookSecret = get('CONTENT_GIT_WEBHOOK_SECRET');
+  if (webhookSecret !== undefined && webhookSecret.length < MIN_WEBHOOK_SECRET_LENGTH) {
+    problems.push(`CONTENT_GIT_WEBHOOK_SECRET: use at least ${MIN_WEBHOOK_SECRET_LENGTH} random characters (e.g. openssl rand -hex 32)`);
+  }
+  return { kind: 'git', url, ref, path, pollSeconds, cacheDir, webhookSecret };
+}
+
+/**
+ * Why `name` is not a branch name git accepts (the rules of `git check-ref-format --branch`, plus no leading
+ * `-` so it can never be read as an option), or `undefined` when it is one.
+ */
+export function branchNameProblem(name: string): string | undefined {
+  if (name.startsWith('-')) return 'must not start with "-"';
+  if (name.startsWith('refs/')) return 'is a branch name such as main, not a full ref';
+  if (/[\u0000-\u0020\u007f~^:?*[\\]/.test(name)) return 'has a character git does not allow in a branch name (space, control, ~ ^ : ? * [ \\)';
+  if (name.includes('..') || name.includes('@{') || name === '@') return 'has ".." or "@{", which git does not allow';
+  if (name.split('/').some((part) => part === '' || part.startsWith('.') || part.endsWith('.lock'))) {
+    return 'has an empty part, a part starting with "." or ending with ".lock"';
+  }
+  if (name.endsWith('.')) return 'must not end with "."';
+  return undefined;
 }
 
 function parseBaseUrl(raw: string | undefined, port: number, problems: string[]): string {
@@ -239,11 +345,6 @@ function parseStore(raw: string | undefined, problems: string[]): RateLimitStore
   }
   problems.push(`RATE_LIMIT_STORE: ${JSON.stringify(redactUrl(raw))} is neither "memory" nor a redis:// or rediss:// URL`);
   return { kind: 'memory' };
-}
-
-/** Hides a password in a URL so a bad value can be printed. */
-function redactUrl(raw: string): string {
-  return raw.replace(/\/\/([^:/@]*):[^@/]*@/, '//$1:***@');
 }
 
 function parseBool(name: string, raw: string | undefined, problems: string[]): boolean {
