@@ -30,7 +30,11 @@ if (hostKind !== 'hono' && hostKind !== 'hattip') {
 }
 const config = loadConfig();
 const logger = createLogger(config.logLevel);
-const loaded = await new ContentLoader(config.contentDir).load();
+if (config.contentSource.kind !== 'folder') {
+  process.stderr.write('hosts-app serves a content folder: set CONTENT_DIR, not CONTENT_GIT_URL\n');
+  process.exit(2);
+}
+const loaded = await new ContentLoader(config.contentSource.dir).load();
 if (!loaded.ok) {
   process.stderr.write(`invalid content:\n${loaded.problems.map(formatProblem).join('\n')}\n`);
   process.exit(1);

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Installs what the test suite needs from Debian (Chromium for browser tests, redis-server for the
-# shared rate-limit store). Idempotent: does nothing when both are already present.
+# shared rate-limit store, git for the Git follower). Idempotent: does nothing when all are already present.
 set -euo pipefail
 need=()
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
 command -v redis-server >/dev/null 2>&1 || need+=(redis-server)
+command -v git >/dev/null 2>&1 || need+=(git)
 [ ${#need[@]} -eq 0 ] && exit 0
 sudo=""
 if [ "$(id -u)" -ne 0 ]; then

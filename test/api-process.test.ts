@@ -3,7 +3,6 @@
  * SIGTERM drains in-flight requests and exits 0; invalid content or configuration stops start-up with a
  * clear message and a non-zero exit code.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { Agent, request } from 'node:http';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -11,36 +10,13 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { codeDigest } from '../src/referrals/digests.js';
 import { writeContentFixture } from './helpers/content-fixture.js';
+import { killServers, servingUrl, spawnServer } from './helpers/server-process.js';
 
-const ROOT = join(import.meta.dirname, '..');
 const temps: string[] = [];
-const children: ChildProcess[] = [];
 afterAll(async () => {
-  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+  killServers();
   for (const d of temps) await rm(d, { recursive: true, force: true });
 });
-
-interface Spawned {
-  child: ChildProcess;
-  stdout: () => string;
-  stderr: () => string;
-  exited: Promise<number | null>;
-}
-
-function spawnServer(env: Record<string, string>): Spawned {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', HOST: '127.0.0.1', PORT: '0', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  let out = '';
-  let err = '';
-  child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
-  child.stderr!.on('data', (c: Buffer) => (err += c.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return { child, stdout: () => out, stderr: () => err, exited };
-}
 
 async function fixture(edit?: Parameters<typeof writeContentFixture>[1]): Promise<{ contentDir: string; referralsFile: string }> {
   const root = await mkdtemp(join(tmpdir(), 'syllabus-process-'));
@@ -49,17 +25,6 @@ async function fixture(edit?: Parameters<typeof writeContentFixture>[1]): Promis
   const referralsFile = join(root, 'referrals.txt');
   await writeFile(referralsFile, `${codeDigest('WELCOME-2026')}\n`);
   return { contentDir, referralsFile };
-}
-
-/** Resolves with the URL from the "serving" log line. */
-async function servingUrl(s: Spawned): Promise<string> {
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const line = s.stdout().split('\n').find((l) => l.includes('"msg":"serving"'));
-    if (line) return (JSON.parse(line) as { url: string }).url;
-    if (s.child.exitCode !== null || Date.now() > deadline) throw new Error(`server did not start:\n${s.stderr()}\n${s.stdout()}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 function get(url: string, agent: Agent): Promise<{ status: number; bytes: number }> {
@@ -116,6 +81,13 @@ describe('the server process', () => {
     expect(await s.exited).toBe(2);
     expect(s.stderr()).toContain('PORT: "eighty" is not a whole number from 0 to 65535');
     expect(s.stderr()).toContain('LOG_LEVEL: "loud" is not one of');
+  });
+
+  it('refuses a content folder and a Git repository at once, exit 2', async () => {
+    const s = spawnServer({ CONTENT_DIR: 'content', CONTENT_GIT_URL: 'https://user:hunter2@git.example.com/content.git' });
+    expect(await s.exited).toBe(2);
+    expect(s.stderr()).toContain('CONTENT_DIR and CONTENT_GIT_URL: set one or the other');
+    expect(s.stderr()).not.toContain('hunter2');
   });
 
   it('refuses to start without a readable referral file', async () => {

@@ -1,6 +1,7 @@
 /**
  * The service's entry point (`npm start`, `node dist/src/server/main.js`): reads the configuration, starts
- * the server (or `WORKERS` worker processes sharing the port), and drains on SIGTERM/SIGINT, exiting 0.
+ * the server (or `WORKERS` worker processes sharing the port), drains on SIGTERM/SIGINT, exiting 0, and reads
+ * the content and the referral codes again on SIGHUP.
  * Start-up failures print a clear message (every bad setting, every content problem) and exit non-zero:
  * 2 for bad configuration, 1 for anything else.
  */
@@ -10,6 +11,10 @@ import { StartupError, startServer } from './start.js';
 
 /** Runs one server in this process until a signal asks it to stop. */
 async function serve(config: Config): Promise<void> {
+  // A SIGHUP during start-up (whose default action would end the process) is answered once serving.
+  let hupDuringStart = false;
+  const hupEarly = (): void => void (hupDuringStart = true);
+  process.on('SIGHUP', hupEarly);
   let server;
   try {
     server = await startServer(config);
@@ -38,6 +43,11 @@ async function serve(config: Config): Promise<void> {
   };
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
+  process.off('SIGHUP', hupEarly);
+  process.on('SIGHUP', () => {
+    if (!stopping) running.reload('SIGHUP');
+  });
+  if (hupDuringStart) running.reload('SIGHUP');
 }
 
 /** The primary of `WORKERS` > 1: forks workers, forwards signals, exits when they all have. */
@@ -51,6 +61,9 @@ function supervise(config: Config): void {
   };
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
+  process.on('SIGHUP', () => {
+    for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGHUP');
+  });
   cluster.on('exit', (worker, code, signal) => {
     if (!stopping) {
       // A worker that died unasked (start-up failure or crash) takes the service down: a supervisor

@@ -70,10 +70,9 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const codes = options.referralCodes ?? TEST_REFERRAL_CODES;
   await writeFile(referralsFile, `# test codes\n${codes.map((c) => codeDigest(c)).join('\n')}\n`);
 
-  const config = loadConfig(
-    { ...GENEROUS_LIMITS, PORT: '0', HOST: '127.0.0.1', CONTENT_DIR: contentDir, REFERRALS_FILE: referralsFile, LOG_LEVEL: 'info', ...options.env },
-    root,
-  );
+  // A test that follows a Git repository names it in CONTENT_GIT_URL; the fixture folder is then unused.
+  const folder = options.env?.CONTENT_GIT_URL === undefined ? { CONTENT_DIR: contentDir } : {};
+  const config = loadConfig({ ...GENEROUS_LIMITS, PORT: '0', HOST: '127.0.0.1', ...folder, REFERRALS_FILE: referralsFile, LOG_LEVEL: 'info', ...options.env }, root);
   const logs: Array<Record<string, unknown>> = [];
   const sink = new Writable({
     write(chunk: Buffer, _enc, done) {

@@ -1,0 +1,99 @@
+/**
+ * Runs the `git` command line: fixed argument arrays through `execFile` (no shell), bounded in time and output,
+ * never prompting, in the C locale so failures can be sorted into categories. Credentials come only from Git's
+ * own mechanisms (SSH keys, credential helpers, `GIT_ASKPASS`), which the inherited environment keeps working.
+ */
+import { execFile } from 'node:child_process';
+import { redactUrl } from './redact.js';
+
+/** Why a git command failed, in words an operator can act on (shown on `/health`: no path, no secret). */
+export type GitFailureCategory = 'git-missing' | 'timeout' | 'branch-missing' | 'repository-missing' | 'auth' | 'network' | 'failed';
+
+const CATEGORY_TEXT: Record<GitFailureCategory, string> = {
+  'git-missing': 'the git command is not installed',
+  timeout: 'git did not finish in time',
+  'branch-missing': 'the branch was not found on the remote',
+  'repository-missing': 'the repository cannot be found',
+  auth: 'the remote refused the credentials (or none were available)',
+  network: 'the remote cannot be reached',
+  failed: 'git failed',
+};
+
+/** A failed git command: its category and git's first line of complaint, with every URL's credentials hidden. */
+export class GitError extends Error {
+  readonly category: GitFailureCategory;
+  /** git's exit code, or `undefined` when it did not exit by itself. */
+  readonly exitCode: number | undefined;
+  /** The first meaningful line git wrote to stderr, credentials hidden (for logs, not `/health`). */
+  readonly detail: string;
+  constructor(category: GitFailureCategory, detail: string, exitCode?: number) {
+    super(`${CATEGORY_TEXT[category]}${detail ? `: ${detail}` : ''}`);
+    this.name = 'GitError';
+    this.category = category;
+    this.detail = detail;
+    this.exitCode = exitCode;
+  }
+  /** The category as a sentence, safe for public status. */
+  get summary(): string {
+    return CATEGORY_TEXT[this.category];
+  }
+}
+
+/** Options of {@link runGit}. */
+export interface GitRunOptions {
+  /** Longest run, in milliseconds; the process is killed after it. */
+  timeoutMs: number;
+  /** Largest stdout or stderr kept, in bytes (default 1 MiB); more is an error. */
+  maxOutputBytes?: number;
+  /** Extra environment variables (e.g. `GIT_INDEX_FILE`). */
+  env?: Record<string, string>;
+}
+
+/**
+ * Runs `git <args>` and resolves with its stdout.
+ * @throws GitError with a category when git is missing, times out, or exits non-zero.
+ */
+export function runGit(args: readonly string[], options: GitRunOptions): Promise<string> {
+  return new Promise((resolve, reject) => {
+    execFile(
+      'git',
+      args,
+      {
+        timeout: options.timeoutMs,
+        killSignal: 'SIGKILL',
+        maxBuffer: options.maxOutputBytes ?? 1024 * 1024,
+        encoding: 'utf8',
+        // LC_ALL=C: messages in English, so they can be categorised; no prompt can ever hang the service.
+        env: { ...process.env, ...options.env, GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C' },
+      },
+      (error, stdout, stderr) => {
+        if (!error) return resolve(stdout);
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code === 'ENOENT') return reject(new GitError('git-missing', ''));
+        const detail = firstComplaint(stderr);
+        if ((error as { killed?: boolean }).killed) return reject(new GitError('timeout', detail));
+        reject(new GitError(categorise(stderr), detail, typeof error.code === 'number' ? error.code : undefined));
+      },
+    );
+  });
+}
+
+/** Sorts git's stderr into a category (messages of git 2.x in the C locale). */
+export function categorise(stderr: string): GitFailureCategory {
+  if (/couldn't find remote ref|remote branch .* not found/i.test(stderr)) return 'branch-missing';
+  if (/authentication failed|could not read (username|password)|terminal prompts disabled|permission denied \(publickey|http basic: access denied|403/i.test(stderr)) {
+    return 'auth';
+  }
+  if (/does not appear to be a git repository|repository .* not found|not a git repository|no such file or directory/i.test(stderr)) return 'repository-missing';
+  if (/could not resolve host|connection (refused|timed out|reset)|network is unreachable|unable to access|timed out|could not connect/i.test(stderr)) {
+    return 'network';
+  }
+  return 'failed';
+}
+
+/** The first `fatal:`/`error:` line of stderr (else its first line), trimmed, bounded and with credentials hidden. */
+function firstComplaint(stderr: string): string {
+  const lines = stderr.split('\n').map((l) => l.trim()).filter((l) => l !== '');
+  const line = lines.find((l) => /^(fatal|error):/.test(l)) ?? lines[0] ?? '';
+  return redactUrl(line).replace(/[\u0000-\u001f\u007f]/g, ' ').slice(0, 300);
+}
