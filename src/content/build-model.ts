@@ -3,7 +3,7 @@
  * derivation of the model: the API response shapes with every count and ordering computed.
  */
 import type { Catalog, Changelog, ChangelogEntry, Course, Klass, Lesson, Roadmap, RoadmapItem } from '../schemas/types.generated.js';
-import { FILE_START, locate, type LocalProblem } from './frontmatter.js';
+import { FILE_START, FrontmatterLocator, type LocalProblem } from './frontmatter.js';
 import { CATALOG_PATH, ROADMAP_PATH, changelogPath, classPath, coursePath, lessonPath } from './layout.js';
 import type { ParsedFile } from './parse-file.js';
 
@@ -27,7 +27,17 @@ export interface DerivedModel {
  * @returns all problems (those of single files first, by path) and the model when there are none
  */
 export function buildModel(files: Iterable<ParsedFile>): { problems: RelProblem[]; model?: DerivedModel } {
-  const tree = new Tree(files);
+  try {
+    return checkAndDerive(new Tree(files));
+  } finally {
+    locators.clear(); // a syntax tree lives only as long as one build's checks
+  }
+}
+
+/** One locator per file with cross-file problems during a {@link buildModel} call: one parse per file. */
+const locators = new Map<ParsedFile, FrontmatterLocator>();
+
+function checkAndDerive(tree: Tree): { problems: RelProblem[]; model?: DerivedModel } {
   const problems: RelProblem[] = [];
   for (const file of tree.all) for (const p of file.problems) problems.push({ rel: file.rel, ...p });
   checkCatalog(tree, problems);
@@ -68,7 +78,10 @@ class Tree {
 }
 
 function at(file: ParsedFile, path: readonly (string | number)[], message: string): RelProblem {
-  return { rel: file.rel, ...(path.length === 0 ? FILE_START : locate(file.yaml, path)), message };
+  if (path.length === 0) return { rel: file.rel, ...FILE_START, message };
+  let locator = locators.get(file);
+  if (!locator) locators.set(file, (locator = new FrontmatterLocator(file.yaml)));
+  return { rel: file.rel, ...locator.at(path), message };
 }
 
 function checkCatalog(tree: Tree, problems: RelProblem[]): void {

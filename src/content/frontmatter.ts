@@ -91,29 +91,65 @@ export function splitFile(text: string): SplitFile {
 }
 
 /**
- * The position of the value at `path` in a frontmatter block: for a key of a mapping, where the key is written;
- * for an item of a list, where the item starts. Falls back to the deepest ancestor found, then to the file start.
- * Re-parses `yaml` (a few hundred bytes) so parsed files need not keep their syntax trees in memory.
+ * Finds where values are written in one frontmatter block: for a key of a mapping, where the key is written; for
+ * an item of a list, where the item starts. The block is parsed on the first question only and each mapping's keys
+ * indexed on first use, so a file with thousands of problems costs one parse, not one per problem; parsed files
+ * keep no syntax tree in memory (a locator lives as long as one file's checks).
  */
-export function locate(yaml: string, path: readonly (string | number)[]): Position {
-  const lineCounter = new LineCounter();
-  const doc = parseDocument(yaml, { ...YAML_OPTIONS, lineCounter });
-  let node: unknown = doc.contents;
-  let offset: number | undefined;
-  for (const segment of path) {
-    if (isMap(node)) {
-      const pair = node.items.find((p) => isScalar(p.key) && String(p.key.value) === String(segment));
-      if (!pair) break;
-      offset = (pair.key as Node).range?.[0] ?? offset;
-      node = pair.value;
-    } else if (isSeq(node) && typeof segment === 'number') {
-      const item = node.items[segment] as Node | undefined;
-      if (!item) break;
-      offset = item.range?.[0] ?? offset;
-      node = item;
-    } else break;
+export class FrontmatterLocator {
+  readonly #yaml: string;
+  #parsed: { doc: ReturnType<typeof parseDocument>; lineCounter: LineCounter } | undefined;
+  readonly #pairs = new WeakMap<object, Map<string, KeyedPair>>();
+
+  constructor(yaml: string) {
+    this.#yaml = yaml;
   }
-  return offset === undefined ? FILE_START : toPosition(lineCounter, offset);
+
+  /**
+   * The position of the value at `path` (`['stages', 1, 'key']`). Falls back to the deepest ancestor found, then
+   * to the file start.
+   */
+  at(path: readonly (string | number)[]): Position {
+    this.#parsed ??= (() => {
+      const lineCounter = new LineCounter();
+      return { doc: parseDocument(this.#yaml, { ...YAML_OPTIONS, lineCounter }), lineCounter };
+    })();
+    let node: unknown = this.#parsed.doc.contents;
+    let offset: number | undefined;
+    for (const segment of path) {
+      if (isMap(node)) {
+        const pair = this.#pairsOf(node).get(String(segment));
+        if (!pair) break;
+        offset = pair.key.range?.[0] ?? offset;
+        node = pair.value;
+      } else if (isSeq(node) && typeof segment === 'number') {
+        const item = node.items[segment] as Node | undefined;
+        if (!item) break;
+        offset = item.range?.[0] ?? offset;
+        node = item;
+      } else break;
+    }
+    return offset === undefined ? FILE_START : toPosition(this.#parsed.lineCounter, offset);
+  }
+
+  /** A mapping's pairs by their key's text (the first when duplicated), indexed once per mapping. */
+  #pairsOf(map: { items: { key: unknown; value: unknown }[] }): Map<string, KeyedPair> {
+    let pairs = this.#pairs.get(map);
+    if (!pairs) {
+      pairs = new Map();
+      for (const { key, value } of map.items) {
+        if (isScalar(key) && !pairs.has(String(key.value))) pairs.set(String(key.value), { key, value });
+      }
+      this.#pairs.set(map, pairs);
+    }
+    return pairs;
+  }
+}
+
+/** A mapping entry whose key is a scalar. */
+interface KeyedPair {
+  key: Node;
+  value: unknown;
 }
 
 function toPosition(lineCounter: LineCounter, offset: number): Position {

@@ -13,7 +13,7 @@ import type {
   RoadmapItemFrontmatter,
 } from '../schemas/types.generated.js';
 import { dayNumber } from './calendar.js';
-import { FILE_START, locate, splitFile, type LocalProblem } from './frontmatter.js';
+import { FILE_START, FrontmatterLocator, splitFile, type LocalProblem } from './frontmatter.js';
 import { idProblem } from './ids.js';
 import { LAYOUT_SUMMARY, roleOf, type FileRole } from './layout.js';
 import { singleParagraph } from './paragraph.js';
@@ -76,7 +76,8 @@ export function parseFile(rel: string, content: string | Uint8Array): ParsedFile
   }
   const split = splitFile(text);
   problems.push(...split.problems);
-  const at = (path: readonly (string | number)[]): { line: number; column: number } => locate(split.yaml, path);
+  const locator = new FrontmatterLocator(split.yaml); // parses only if a problem needs a position
+  const at = (path: readonly (string | number)[]): { line: number; column: number } => locator.at(path);
   let valid = split.data !== undefined;
   if (split.data !== undefined) {
     for (const p of validateFrontmatter(role.kind, split.data)) {
