@@ -1,12 +1,12 @@
 /**
  * Loads a content folder into a {@link ContentModel}, re-parsing only files that changed since the last load.
  */
-import { closeSync, fstatSync, lstatSync, openSync, readSync, statSync } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, statSync } from 'node:fs';
 import { join, posix, sep } from 'node:path';
 import type { ContentModel, LoadResult, Problem } from './model.js';
 import { buildModel } from './build-model.js';
 import { parseFile, type ParsedFile } from './parse-file.js';
-import { listMarkdownFiles } from './read-tree.js';
+import { entryKind, LINK_PROBLEM, listContentTree } from './read-tree.js';
 import { contentRevision } from './revision.js';
 
 /** Longest stretch of synchronous reading before yielding to the event loop, in milliseconds. */
@@ -44,7 +44,10 @@ export class ContentLoader {
   private readonly displayRoot: string;
   private readonly revision: string | undefined;
   private readonly cache = new Map<string, CacheEntry>();
-  /** Files that could not be read at the last attempt (permissions, size), reported until they can. */
+  /**
+   * Entries that cannot be content, reported until fixed: files that could not be read at the last attempt
+   * (permissions, size) and symbolic links.
+   */
   private readonly unreadable = new Map<string, Problem>();
   private queue: Promise<unknown> = Promise.resolve();
   /** Whether a full load has filled the cache (incremental loads build on it). */
@@ -86,8 +89,9 @@ export class ContentLoader {
 
   private async loadAll(): Promise<LoadResult> {
     let rels: string[];
+    let links: string[];
     try {
-      rels = await listMarkdownFiles(this.dir);
+      ({ markdown: rels, links } = await listContentTree(this.dir));
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code ?? 'error';
       return { ok: false, problems: [{ path: this.displayRoot || '.', line: 1, column: 1, message: `cannot read the content folder (${code})` }] };
@@ -95,6 +99,7 @@ export class ContentLoader {
     const present = new Set(rels);
     for (const rel of this.cache.keys()) if (!present.has(rel)) this.cache.delete(rel);
     this.unreadable.clear();
+    for (const rel of links) this.unreadable.set(rel, this.linkProblem(rel));
 
     let parsed = 0;
     let sliceStart = performance.now();
@@ -121,7 +126,12 @@ export class ContentLoader {
 
   private async loadIncrementally(changed: readonly string[]): Promise<LoadResult> {
     let parsed = 0;
+    let sliceStart = performance.now();
     for (const rel of changed) {
+      if (performance.now() - sliceStart > YIELD_EVERY_MS) {
+        await new Promise<void>((resolve) => setImmediate(resolve)); // a burst of files must not stall serving
+        sliceStart = performance.now();
+      }
       if (rel.endsWith('/')) {
         // A removed folder: everything under it is gone.
         for (const key of this.cache.keys()) if (key.startsWith(rel)) this.cache.delete(key);
@@ -133,15 +143,18 @@ export class ContentLoader {
   }
 
   /**
-   * Reads and parses one file into the cache, as {@link listMarkdownFiles} would list it: a regular `*.md` file in no
-   * hidden folder. A file that is gone (or not content) leaves the cache; an unreadable one is remembered as a problem.
+   * Reads and parses one entry into the cache by the rule of {@link listContentTree}: a Markdown file is parsed; a
+   * symbolic link is a problem; anything else, or an entry that is gone, leaves the cache. An unreadable file is
+   * remembered as a problem.
    * @returns whether the file was parsed.
    */
   private readInto(rel: string): boolean {
     this.unreadable.delete(rel);
     const abs = join(this.dir, rel);
     try {
-      if (!rel.endsWith('.md') || rel.split('/').some((part) => part.startsWith('.')) || !lstatSync(abs).isFile()) {
+      const kind = entryKind(rel, lstatSync(abs));
+      if (kind === 'link') this.unreadable.set(rel, this.linkProblem(rel));
+      if (kind !== 'markdown') {
         this.cache.delete(rel);
         return false;
       }
@@ -152,6 +165,10 @@ export class ContentLoader {
       const code = (err as NodeJS.ErrnoException).code;
       this.cache.delete(rel);
       if (code === 'ENOENT' || code === 'ENOTDIR') return false; // removed since the listing or the event
+      if (code === 'ELOOP') {
+        this.unreadable.set(rel, this.linkProblem(rel)); // became a link since it was listed
+        return false;
+      }
       const message = code === 'EFBIG' ? `the file is larger than ${MAX_FILE_BYTES / 1048576} MiB` : `cannot read the file (${code ?? String(err)})`;
       this.unreadable.set(rel, { path: this.display(rel), line: 1, column: 1, message });
       return false;
@@ -172,6 +189,10 @@ export class ContentLoader {
     const revision = this.revision ?? (await contentRevision(this.dir, files));
     const result: ContentModel = { revision, ...model };
     return { ok: true, model: result };
+  }
+
+  private linkProblem(rel: string): Problem {
+    return { path: this.display(rel), line: 1, column: 1, message: LINK_PROBLEM };
   }
 
   private display(rel: string): string {
@@ -202,7 +223,8 @@ let readBuffer = Buffer.allocUnsafe(64 * 1024);
  * per-file allocations were a large share of a cold load's garbage collection), and its stamp.
  */
 function readSmallFile(abs: string): { bytes: Uint8Array; stamp: string } {
-  const fd = openSync(abs, 'r');
+  // O_NOFOLLOW: a file swapped for a link since it was listed is refused (ELOOP), never followed.
+  const fd = openSync(abs, constants.O_RDONLY | constants.O_NOFOLLOW);
   try {
     // Stat before reading: a write racing with us leaves an older stamp, so the next load reads again.
     const stamp = stampOf(fstatSync(fd));

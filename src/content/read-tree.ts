@@ -1,16 +1,54 @@
-/** Lists the Markdown files of a content folder. */
+/**
+ * What a content tree holds, by one rule shared by the loader, the watcher and `syllabus-content validate`:
+ *
+ * - entries whose name starts with `.` are skipped, with everything under them (`.git`, editor swap files);
+ * - a symbolic link, wherever it is and whatever it points at, is never followed: it is a content problem at its
+ *   path ({@link LINK_PROBLEM}), so a link to `/usr` can neither be read nor make the watcher walk `/usr`;
+ * - plain `*.md` files in plain folders are content; other plain files are ignored.
+ *
+ * The content folder itself (the root handed to the loader) may be a link: deployments swap it.
+ */
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 
+/** The message of a symbolic link inside the content tree, reported at its path, line 1, column 1. */
+export const LINK_PROBLEM = 'a symbolic link: content is plain files and folders, and links are not followed';
+
+/** What kind of entry a path of the tree is, by the rule above. */
+export type EntryKind = 'skipped' | 'link' | 'folder' | 'markdown' | 'other';
+
+/** Whether any part of `rel` (`/`-separated, relative to the content folder) starts with `.`. */
+export function isHiddenPath(rel: string): boolean {
+  return rel.split('/').some((part) => part.startsWith('.'));
+}
+
 /**
- * Every `*.md` file under `dir`, as `/`-separated paths relative to it, sorted by code point.
- *
- * Entries whose name starts with `.` are skipped (`.git`, editor swap and backup files such as `.x.md.swp`),
- * and so are symbolic links: content is plain files in plain folders. Other non-Markdown files are ignored.
+ * The kind of the entry at `rel`, from its name and its `lstat` (never `stat`: a link is judged as a link).
+ * @param entry anything with the `fs.Dirent`/`fs.Stats` type tests.
+ */
+export function entryKind(rel: string, entry: { isSymbolicLink(): boolean; isDirectory(): boolean; isFile(): boolean }): EntryKind {
+  if (isHiddenPath(rel)) return 'skipped';
+  if (entry.isSymbolicLink()) return 'link';
+  if (entry.isDirectory()) return 'folder';
+  if (entry.isFile()) return rel.endsWith('.md') ? 'markdown' : 'other';
+  return 'other'; // sockets, FIFOs, devices: not content, never opened
+}
+
+/** A content tree's entries that matter, as `/`-separated paths relative to its folder, sorted by code point. */
+export interface ContentTree {
+  /** Every Markdown file. */
+  markdown: string[];
+  /** Every symbolic link (each a problem). */
+  links: string[];
+}
+
+/**
+ * Walks `dir` by the rule of the module comment, never following a link below it.
  * @throws the `readdir` error (e.g. `ENOENT`, `ENOTDIR`) when `dir` itself cannot be read.
  */
-export async function listMarkdownFiles(dir: string): Promise<string[]> {
-  const found: string[] = [];
+export async function listContentTree(dir: string): Promise<ContentTree> {
+  const markdown: string[] = [];
+  const links: string[] = [];
   const walk = async (abs: string, rel: string): Promise<void> => {
     let entries;
     try {
@@ -22,13 +60,27 @@ export async function listMarkdownFiles(dir: string): Promise<string[]> {
     }
     const subdirs: Promise<void>[] = [];
     for (const entry of entries) {
-      if (entry.name.startsWith('.')) continue;
       const childRel = rel === '' ? entry.name : `${rel}/${entry.name}`;
-      if (entry.isDirectory()) subdirs.push(walk(join(abs, entry.name), childRel));
-      else if (entry.isFile() && entry.name.endsWith('.md')) found.push(childRel);
+      switch (entryKind(childRel, entry)) {
+        case 'folder':
+          subdirs.push(walk(join(abs, entry.name), childRel));
+          break;
+        case 'markdown':
+          markdown.push(childRel);
+          break;
+        case 'link':
+          links.push(childRel);
+          break;
+        default:
+          break;
+      }
     }
     await Promise.all(subdirs);
   };
   await walk(dir, '');
-  return found.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  return { markdown: markdown.sort(byCodePoint), links: links.sort(byCodePoint) };
+}
+
+function byCodePoint(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }

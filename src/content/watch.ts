@@ -5,6 +5,7 @@ import { relative, sep } from 'node:path';
 import { watch } from 'chokidar';
 import type { LoadResult } from './model.js';
 import { ContentLoader } from './loader.js';
+import { entryKind, isHiddenPath } from './read-tree.js';
 
 /** Options of {@link watchContent}. */
 export interface WatchContentOptions {
@@ -91,9 +92,9 @@ export async function watchContent(dir: string, options: WatchContentOptions): P
 
   const onChange = (path: string): void => {
     if (closed) return;
-    const rel = relative(dir, path).split(sep).join('/');
-    if (!rel.endsWith('.md')) return;
-    pending.add(rel);
+    // Markdown files, and symbolic links whatever their name (the loader reports them); chokidar's `ignored`
+    // below already drops other plain files.
+    pending.add(relative(dir, path).split(sep).join('/'));
     schedule();
   };
 
@@ -108,10 +109,13 @@ export async function watchContent(dir: string, options: WatchContentOptions): P
     ignoreInitial: true,
     // Editors that save by rename (write temp, rename over) produce unlink+add: `atomic` folds them into a change.
     atomic: true,
+    // A link inside the tree is reported, never followed (see read-tree.ts): a link to /usr must not be walked.
+    followSymlinks: false,
     ignored: (path: string, stats) => {
-      const name = path.slice(path.lastIndexOf(sep) + 1);
-      if (path !== dir && name.startsWith('.')) return true; // .git, swap and backup files
-      return stats?.isFile() === true && !name.endsWith('.md');
+      if (path === dir) return false;
+      const rel = relative(dir, path).split(sep).join('/');
+      if (isHiddenPath(rel)) return true; // .git, swap and backup files
+      return stats !== undefined && entryKind(rel, stats) === 'other';
     },
   });
   watcher.on('add', onChange).on('change', onChange).on('unlink', onChange).on('unlinkDir', onDirRemoved);
