@@ -15,6 +15,8 @@ export interface WatchContentOptions {
    * Exceptions it throws are caught and passed to `onError`.
    */
   onReload(result: LoadResult, changedPaths: string[]): void;
+  /** Called when a reload begins, with the paths it reads (for logs: a reload's start and end bracket its work). */
+  onReloadStart?(changedPaths: string[]): void;
   /**
    * Called when watching or reloading fails outside the content's own problems (the watcher errors, or
    * `onReload` throws). Default: `process.emitWarning`.
@@ -73,6 +75,7 @@ export async function watchContent(dir: string, options: WatchContentOptions): P
     pending.clear();
     running = (async () => {
       try {
+        options.onReloadStart?.(changed);
         const result = await loader.loadChanged(changed);
         if (!closed) options.onReload(result, changed);
       } catch (err) {

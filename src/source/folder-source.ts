@@ -30,7 +30,7 @@ export const FOLDER_SOURCE_DEFAULTS = {
 export interface FolderSourceOptions {
   /** The content folder as configured (absolute). It, or any folder above it, may be a symbolic link. */
   dir: string;
-  logger: Pick<Logger, 'info' | 'warn' | 'error'>;
+  logger: Pick<Logger, 'debug' | 'info' | 'warn' | 'error'>;
   /** Quiet time of the watcher, in milliseconds (default: the watcher's). */
   debounceMs?: number;
   /** See {@link FOLDER_SOURCE_DEFAULTS}. */
@@ -195,6 +195,7 @@ export class FolderSource implements ContentSource {
           if (this.#loader !== loader) return;
           this.#deliver({ result, reason: changed.length === 1 ? changed[0]! : `${changed.length} changed paths`, changedFiles: loader.lastParsedCount });
         },
+        onReloadStart: (changed) => this.#opts.logger.debug({ changed: changed.length }, 'content reload started'),
         onError: (error) => this.#watchFailed(loader, error),
       });
     } catch (error) {
