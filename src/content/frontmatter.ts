@@ -112,7 +112,9 @@ export class FrontmatterLocator {
   at(path: readonly (string | number)[]): Position {
     this.#parsed ??= (() => {
       const lineCounter = new LineCounter();
-      return { doc: parseDocument(this.#yaml, { ...YAML_OPTIONS, lineCounter }), lineCounter };
+      // Positions only: duplicate keys were reported when the data was parsed, and checking them again is
+      // quadratic in the number of keys.
+      return { doc: parseDocument(this.#yaml, { ...YAML_OPTIONS, uniqueKeys: false, lineCounter }), lineCounter };
     })();
     let node: unknown = this.#parsed.doc.contents;
     let offset: number | undefined;
