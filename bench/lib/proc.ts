@@ -4,21 +4,14 @@
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import getPort from 'get-port';
 
 /** Whether `taskset` can pin processes here (util-linux). */
 export const canPin: boolean = spawnSync('taskset', ['-c', '0', 'true']).status === 0;
 
-/** A free TCP port on 127.0.0.1 (bound, read, released). */
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
+/** A free TCP port on 127.0.0.1. */
+export function freePort(): Promise<number> {
+  return getPort({ host: '127.0.0.1' });
 }
 
 /** Prefixes a command with `taskset -c <cpu>` when pinning is possible. */

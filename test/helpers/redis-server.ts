@@ -4,7 +4,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { createServer } from 'node:net';
+import getPort from 'get-port';
 
 /** A running redis-server. */
 export interface RedisServer {
@@ -24,17 +24,6 @@ export interface RedisServer {
   stop(): Promise<void>;
 }
 
-/** A port that was free a moment ago. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const address = server.address();
-  server.close();
-  await once(server, 'close');
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return address.port;
-}
 
 async function launch(port: number): Promise<ChildProcess> {
   const child = spawn(
@@ -78,7 +67,7 @@ async function killChild(child: ChildProcess | undefined): Promise<void> {
 /** Starts a redis-server on a free loopback port. */
 export async function startRedis(): Promise<RedisServer> {
   for (let attempt = 0; ; attempt++) {
-    const port = await freePort();
+    const port = await getPort({ host: '127.0.0.1' });
     let child: ChildProcess;
     try {
       child = await launch(port);

@@ -4,6 +4,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
+import getPort from 'get-port';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const children: ChildProcess[] = [];
@@ -64,14 +65,6 @@ export function killServers(): void {
 }
 
 /** A TCP port free on 127.0.0.1 right now (for a test that must know the port before the server says it). */
-export async function freePort(): Promise<number> {
-  const { createServer } = await import('node:net');
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
+export function freePort(): Promise<number> {
+  return getPort({ host: '127.0.0.1' });
 }
