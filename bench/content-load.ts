@@ -61,9 +61,18 @@ async function measure(dir: string): Promise<Measurement> {
   const steps = result.ok ? result.model.catalog.courses.reduce((n, c) => n + c.classes.reduce((m, k) => m + k.exercises, 0), 0) : 0;
   if (!result.ok) for (const p of result.problems.slice(0, 10)) console.error(`${p.path}:${p.line}:${p.column}: ${p.message}`);
   return {
-    coldMs, coldCpuMs, cachedReloadMs, warmFullMs, files, lessons, steps,
-    rssBeforeMb: mb(rssBefore), rssAfterMb: mb(after.rss), peakRssMb: mb(process.resourceUsage().maxRSS * 1024),
-    heapUsedMb: mb(after.heapUsed), problems: result.ok ? 0 : result.problems.length,
+    coldMs,
+    coldCpuMs,
+    cachedReloadMs,
+    warmFullMs,
+    files,
+    lessons,
+    steps,
+    rssBeforeMb: mb(rssBefore),
+    rssAfterMb: mb(after.rss),
+    peakRssMb: mb(process.resourceUsage().maxRSS * 1024),
+    heapUsedMb: mb(after.heapUsed),
+    problems: result.ok ? 0 : result.problems.length,
   };
 }
 
@@ -100,19 +109,30 @@ async function main(): Promise<void> {
   try {
     let t = performance.now();
     const generated = await generateContent(dir, { lessons });
-    console.log(`generated ${generated.lessons} lessons, ${generated.files} files, ${mb(generated.bytes)} MB in ${Math.round(performance.now() - t)} ms (${dir})`);
+    console.log(
+      `generated ${generated.lessons} lessons, ${generated.files} files, ${mb(generated.bytes)} MB in ${Math.round(performance.now() - t)} ms (${dir})`,
+    );
     // Measure compiled JavaScript in a plain Node process, as the server runs it: no TypeScript loader
     // thread skewing memory or start-up time.
     const bundle = fileURLToPath(new URL('./out/content-load.mjs', import.meta.url));
     await build({
-      entryPoints: [fileURLToPath(import.meta.url)], outfile: bundle, bundle: true, platform: 'node', format: 'esm',
-      packages: 'external', target: 'node20', sourcemap: false, logLevel: 'warning',
+      entryPoints: [fileURLToPath(import.meta.url)],
+      outfile: bundle,
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      packages: 'external',
+      target: 'node20',
+      sourcemap: false,
+      logLevel: 'warning',
     });
     const runs: Measurement[] = [];
     for (let i = 0; i < Number(values.runs); i++) runs.push(await measureInChild(bundle, dir));
     for (const m of runs) {
       if (m.problems > 0 || m.lessons !== generated.lessons || m.steps !== generated.steps) {
-        throw new Error(`load disagrees with the generator: ${m.problems} problems, ${m.lessons}/${generated.lessons} lessons, ${m.steps}/${generated.steps} steps`);
+        throw new Error(
+          `load disagrees with the generator: ${m.problems} problems, ${m.lessons}/${generated.lessons} lessons, ${m.steps}/${generated.steps} steps`,
+        );
       }
     }
     const ms = (xs: number[]): string => `median ${Math.round(median(xs))} ms, best ${Math.round(Math.min(...xs))} ms`;
@@ -128,12 +148,19 @@ async function main(): Promise<void> {
       ['peak RSS of the process', `${Math.max(...runs.map((m) => m.peakRssMb))} MB (worst run)`],
       ['heap used after load (after GC)', `${median(runs.map((m) => m.heapUsedMb))} MB`],
       ['steps counted', `${runs[0]!.steps} (generator: ${generated.steps})`],
-      ['machine', `${cpus().length} CPUs, load average ${loadavg().map((x) => x.toFixed(1)).join(' ')}`],
+      [
+        'machine',
+        `${cpus().length} CPUs, load average ${loadavg()
+          .map((x) => x.toFixed(1))
+          .join(' ')}`,
+      ],
     ];
     for (const [k, v] of rows) console.log(`${k.padEnd(44)} ${v}`);
     const timeOk = median(cold) < TARGET_MS;
     const rssOk = Math.max(...runs.map((m) => m.peakRssMb)) < TARGET_RSS_MB;
-    console.log(`target < ${TARGET_MS} ms (median wall): ${timeOk ? 'met' : 'MISSED'}; target < ${TARGET_RSS_MB} MB peak RSS: ${rssOk ? 'met' : 'MISSED'}`);
+    console.log(
+      `target < ${TARGET_MS} ms (median wall): ${timeOk ? 'met' : 'MISSED'}; target < ${TARGET_RSS_MB} MB peak RSS: ${rssOk ? 'met' : 'MISSED'}`,
+    );
   } finally {
     if (!values.keep) await rm(dir, { recursive: true, force: true });
   }

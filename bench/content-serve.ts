@@ -201,7 +201,9 @@ export async function runContentBench(
       if (reload !== null && lessons === o.reloadSize && o.profileReloadAboveMs !== undefined && reload.singleMedianMs > o.profileReloadAboveMs) {
         reloadProfile = await profileReload(o.serverBundle, dir);
       }
-      o.log(`  ${lessons} lessons (${generated.files} files, ${result.treeMiB} MiB): first request served after ${result.wallMs} ms (compressed after ${result.compressedMs} ms), ${result.filesPerSecond} files/s, RSS ${result.rssReadyMiB} MiB (peak ${result.peakRssMiB})`);
+      o.log(
+        `  ${lessons} lessons (${generated.files} files, ${result.treeMiB} MiB): first request served after ${result.wallMs} ms (compressed after ${result.compressedMs} ms), ${result.filesPerSecond} files/s, RSS ${result.rssReadyMiB} MiB (peak ${result.peakRssMiB})`,
+      );
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

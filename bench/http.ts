@@ -41,7 +41,15 @@ export interface SideResult {
   /** Server CPU time (user + system) per request during the measured runs, microseconds (median over runs). */
   cpuUsPerRequest: number;
   /** Every measured run (requests/s, p50, p99), for the JSON. */
-  runs: { requestsPerSecond: number; p50Ms: number; p99Ms: number; non2xx3xx: number; socketErrors: number; rssMiB: number; cpuUsPerRequest: number }[];
+  runs: {
+    requestsPerSecond: number;
+    p50Ms: number;
+    p99Ms: number;
+    non2xx3xx: number;
+    socketErrors: number;
+    rssMiB: number;
+    cpuUsPerRequest: number;
+  }[];
 }
 
 /** One configuration: a path and a client, served by ours and by the baseline. */
@@ -100,7 +108,12 @@ function side(runs: SideResult['runs']): SideResult {
 }
 
 /** A warm-up run then a measured run of wrk against `server`, with the server's RSS afterwards. */
-async function measure(server: ServerProcess, path: string, headers: Record<string, string>, o: HttpBenchOptions): Promise<SideResult['runs'][number]> {
+async function measure(
+  server: ServerProcess,
+  path: string,
+  headers: Record<string, string>,
+  o: HttpBenchOptions,
+): Promise<SideResult['runs'][number]> {
   const url = server.url + path;
   await runWrk({ url, headers, durationS: o.warmupS, connections: o.connections });
   const cpuBefore = cpuTimeUs(server.child.pid);
@@ -247,7 +260,14 @@ export async function runHostsBench(o: HttpBenchOptions): Promise<HostsResult> {
       runs.hattip.push(await measure(hattip, path, headers, o));
       runs.baseline.push(await measure(baseline, path, headers, o));
     }
-    const result: HostsResult = { path, hono: side(runs.hono), hattip: side(runs.hattip), baseline: side(runs.baseline), honoRatio: 0, hattipRatio: 0 };
+    const result: HostsResult = {
+      path,
+      hono: side(runs.hono),
+      hattip: side(runs.hattip),
+      baseline: side(runs.baseline),
+      honoRatio: 0,
+      hattipRatio: 0,
+    };
     result.honoRatio = round(result.hono.requestsPerSecond / result.baseline.requestsPerSecond, 2);
     result.hattipRatio = round(result.hattip.requestsPerSecond / result.baseline.requestsPerSecond, 2);
     o.log(

@@ -62,7 +62,11 @@ export function runInfo(quick: boolean, settings: RunInfo['settings']): RunInfo 
     cpu: cpus()[0]?.model.trim() ?? 'unknown',
     cores: cpus().length,
     memoryGiB: Math.round(totalmem() / 2 ** 30),
-    wrk: (wrk.stdout || wrk.stderr || '').split('\n')[0]?.replace(/ Copyright.*/, '').trim() || 'not installed',
+    wrk:
+      (wrk.stdout || wrk.stderr || '')
+        .split('\n')[0]
+        ?.replace(/ Copyright.*/, '')
+        .trim() || 'not installed',
     pinned: canPin,
     settings,
   };
@@ -75,20 +79,30 @@ function targetRows(r: BenchResults): string[] {
   const rows: string[] = [];
   const catalog = r.http?.scenarios.find((s) => s.name === 'catalog');
   if (catalog) {
-    rows.push(`| \`/v1/catalog\` requests/s vs raw baseline | ≥ ${TARGETS.catalogRpsRatio}× | ${catalog.rpsRatio}× (${n(catalog.ours.requestsPerSecond)} vs ${n(catalog.baseline.requestsPerSecond)}) | ${met(catalog.rpsRatio >= TARGETS.catalogRpsRatio)} |`);
-    rows.push(`| \`/v1/catalog\` p99 vs raw baseline | ≤ ${TARGETS.catalogP99Ratio}× | ${catalog.p99Ratio}× (${catalog.ours.p99Ms} ms vs ${catalog.baseline.p99Ms} ms) | ${met(catalog.p99Ratio <= TARGETS.catalogP99Ratio)} |`);
+    rows.push(
+      `| \`/v1/catalog\` requests/s vs raw baseline | ≥ ${TARGETS.catalogRpsRatio}× | ${catalog.rpsRatio}× (${n(catalog.ours.requestsPerSecond)} vs ${n(catalog.baseline.requestsPerSecond)}) | ${met(catalog.rpsRatio >= TARGETS.catalogRpsRatio)} |`,
+    );
+    rows.push(
+      `| \`/v1/catalog\` p99 vs raw baseline | ≤ ${TARGETS.catalogP99Ratio}× | ${catalog.p99Ratio}× (${catalog.ours.p99Ms} ms vs ${catalog.baseline.p99Ms} ms) | ${met(catalog.p99Ratio <= TARGETS.catalogP99Ratio)} |`,
+    );
     rows.push(
       `| \`/v1/catalog\` server CPU per request, baseline ÷ ours (the throughput ratio on an idle core; less sensitive to other load) | ≥ ${TARGETS.catalogRpsRatio}× | ${catalog.cpuRatio}× (${catalog.ours.cpuUsPerRequest} µs vs ${catalog.baseline.cpuUsPerRequest} µs) | ${met(catalog.cpuRatio >= TARGETS.catalogRpsRatio)} |`,
     );
   }
   const cold10k = r.content?.cold.find((c) => c.lessons === 10_000);
   if (cold10k) {
-    rows.push(`| cold start, 10,000 lessons, to first served request | < ${n(TARGETS.coldMs10k)} ms | ${n(cold10k.wallMs)} ms | ${met(cold10k.wallMs < TARGETS.coldMs10k)} |`);
-    rows.push(`| RSS after the 10,000-lesson build (peak) | < ${TARGETS.coldRssMiB10k} MB | ${cold10k.peakRssMiB} MiB | ${met(cold10k.peakRssMiB < TARGETS.coldRssMiB10k)} |`);
+    rows.push(
+      `| cold start, 10,000 lessons, to first served request | < ${n(TARGETS.coldMs10k)} ms | ${n(cold10k.wallMs)} ms | ${met(cold10k.wallMs < TARGETS.coldMs10k)} |`,
+    );
+    rows.push(
+      `| RSS after the 10,000-lesson build (peak) | < ${TARGETS.coldRssMiB10k} MB | ${cold10k.peakRssMiB} MiB | ${met(cold10k.peakRssMiB < TARGETS.coldRssMiB10k)} |`,
+    );
   }
   const reload = r.content?.reload;
   if (reload) {
-    rows.push(`| one changed lesson served after the write (${n(reload.lessons)} lessons) | < ${TARGETS.singleReloadMs} ms | ${n(reload.singleMedianMs)} ms (median; max ${n(reload.singleMaxMs)}) | ${met(reload.singleMedianMs < TARGETS.singleReloadMs)} |`);
+    rows.push(
+      `| one changed lesson served after the write (${n(reload.lessons)} lessons) | < ${TARGETS.singleReloadMs} ms | ${n(reload.singleMedianMs)} ms (median; max ${n(reload.singleMaxMs)}) | ${met(reload.singleMedianMs < TARGETS.singleReloadMs)} |`,
+    );
   }
   return rows;
 }
@@ -98,7 +112,16 @@ function side(s: { requestsPerSecond: number; p50Ms: number; p99Ms: number; rssM
 }
 
 function profileTable(p: BenchResults['profiles'][number]): string[] {
-  const lines = [`#### ${p.name}`, '', p.what, '', `Sampled ${n(p.summary.totalMs)} ms. Self time by file or package:`, '', '| File / package | Self ms | Share |', '|---|--:|--:|'];
+  const lines = [
+    `#### ${p.name}`,
+    '',
+    p.what,
+    '',
+    `Sampled ${n(p.summary.totalMs)} ms. Self time by file or package:`,
+    '',
+    '| File / package | Self ms | Share |',
+    '|---|--:|--:|',
+  ];
   for (const row of p.summary.byFile) lines.push(`| ${row.label} | ${n(row.selfMs)} | ${row.percent} % |`);
   lines.push('', 'Top functions by self time:', '', '| Function — location | Self ms | Share |', '|---|--:|--:|');
   for (const row of p.summary.byFunction) lines.push(`| ${row.label.replace(/\|/g, '\\|')} | ${n(row.selfMs)} | ${row.percent} % |`);
@@ -131,7 +154,9 @@ export function renderMarkdown(r: BenchResults, analysis: string): string {
     `| Code measured | \`${run.commit}\` (compiled from the working tree) |`,
     `| Load generator | ${run.wrk} |`,
     `| Pinning | ${run.pinned ? 'server on core 0, wrk on core 1 (`taskset`)' : 'none (taskset unavailable)'} |`,
-    `| Settings | ${Object.entries(run.settings).map(([k, v]) => `${k} ${v}`).join(', ')} |`,
+    `| Settings | ${Object.entries(run.settings)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ')} |`,
     ...(run.durationS !== undefined ? [`| Run time | ${Math.round(run.durationS)} s |`] : []),
     '',
     '## Targets',
@@ -150,7 +175,7 @@ export function renderMarkdown(r: BenchResults, analysis: string): string {
       '"access log on" row: `LOG_LEVEL=info`, the default, one JSON line per request written to /dev/null — budgets raised to',
       '10⁹ per minute so the rate-limit step runs but never refuses) and by `bench/raw-baseline.js` replaying the response captured',
       'from the service (same status, header fields and body bytes). Medians of the measured runs; latency in ms; RSS in MiB after',
-      'the runs. CPU = the server process\'s user + system time per request during the measured runs, in µs (from /proc; it',
+      "the runs. CPU = the server process's user + system time per request during the measured runs, in µs (from /proc; it",
       'depends far less on other load than requests/s do). Ratios: req/s and p99 ours ÷ baseline; CPU baseline ÷ ours (the',
       'throughput ratio one idle core would give).',
       '',

@@ -33,7 +33,8 @@ const { values } = parseArgs({
 });
 const quick = values.quick!;
 const only = new Set(values.only ? values.only.split(',').map((s) => s.trim()) : SECTIONS);
-for (const s of only) if (!(SECTIONS as readonly string[]).includes(s)) throw new Error(`--only: unknown section ${s} (known: ${SECTIONS.join(', ')})`);
+for (const s of only)
+  if (!(SECTIONS as readonly string[]).includes(s)) throw new Error(`--only: unknown section ${s} (known: ${SECTIONS.join(', ')})`);
 if (!hasWrk && (only.has('http') || only.has('hosts') || only.has('flood'))) {
   throw new Error('wrk is not installed: run bench/setup.sh (npm run bench does) or use --only content');
 }
@@ -46,8 +47,32 @@ if (values.render) {
 }
 
 const settings = quick
-  ? { warmupS: 1, measureS: 1, reps: 2, coldReps: 2, connections: 32, sizes: [1000], reloadSize: 1000, singleTrials: 2, burstFiles: 100, floodTotal: 20_000, floodChunkS: 2 }
-  : { warmupS: 1, measureS: 4, reps: 3, coldReps: 2, connections: 32, sizes: [1000, 10_000, 50_000], reloadSize: 10_000, singleTrials: 5, burstFiles: 1000, floodTotal: 1_000_000, floodChunkS: 4 };
+  ? {
+      warmupS: 1,
+      measureS: 1,
+      reps: 2,
+      coldReps: 2,
+      connections: 32,
+      sizes: [1000],
+      reloadSize: 1000,
+      singleTrials: 2,
+      burstFiles: 100,
+      floodTotal: 20_000,
+      floodChunkS: 2,
+    }
+  : {
+      warmupS: 1,
+      measureS: 4,
+      reps: 3,
+      coldReps: 2,
+      connections: 32,
+      sizes: [1000, 10_000, 50_000],
+      reloadSize: 10_000,
+      singleTrials: 5,
+      burstFiles: 1000,
+      floodTotal: 1_000_000,
+      floodChunkS: 4,
+    };
 
 const log = (line: string): void => void process.stdout.write(`${line}\n`);
 const started = performance.now();
@@ -75,7 +100,14 @@ if (only.has('http')) {
     results.profiles.push({
       name: 'Serving /v1/catalog under load',
       what: `The service process while wrk (${settings.connections} connections) requested \`/v1/catalog\` as a declared agent for ${quick ? 2 : 5} s after a 1 s warm-up.`,
-      summary: await profileServing(bundles.server, contentDir, '/v1/catalog', { 'User-Agent': 'bench-agent/1.0 (+https://bench.example)' }, quick ? 2 : 5, settings.connections),
+      summary: await profileServing(
+        bundles.server,
+        contentDir,
+        '/v1/catalog',
+        { 'User-Agent': 'bench-agent/1.0 (+https://bench.example)' },
+        quick ? 2 : 5,
+        settings.connections,
+      ),
     });
   }
 }

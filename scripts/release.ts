@@ -79,7 +79,9 @@ export async function buildClientBundle(outfile: string, version: string): Promi
     legalComments: 'eof',
     logLevel: 'warning',
     // Bundled CommonJS dependencies (commander, ajv) call require() for Node built-ins.
-    banner: { js: "import { createRequire as __syllabusCreateRequire } from 'node:module';\nconst require = __syllabusCreateRequire(import.meta.url);" },
+    banner: {
+      js: "import { createRequire as __syllabusCreateRequire } from 'node:module';\nconst require = __syllabusCreateRequire(import.meta.url);",
+    },
     define: {
       __SYLLABUS_CLI_VERSION__: JSON.stringify(version),
       ...(pkg.homepage ? { __SYLLABUS_CLI_HOMEPAGE__: JSON.stringify(pkg.homepage) } : {}),

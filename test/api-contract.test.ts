@@ -59,7 +59,17 @@ function documented(res: RawResponse, route: string, status: number): unknown {
 function expectCommonHeaders(res: RawResponse): void {
   expect(res.headers['access-control-allow-origin']).toBe('*');
   const exposed = res.headers['access-control-expose-headers']!.split(/,\s*/);
-  for (const h of ['ETag', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy', 'Retry-After', 'Deprecation', 'Sunset', 'Link']) {
+  for (const h of [
+    'ETag',
+    'RateLimit-Limit',
+    'RateLimit-Remaining',
+    'RateLimit-Reset',
+    'RateLimit-Policy',
+    'Retry-After',
+    'Deprecation',
+    'Sunset',
+    'Link',
+  ]) {
     expect(exposed).toContain(h);
   }
   expect(res.headers['x-request-id']).toMatch(/^[A-Za-z0-9._:-]{1,128}$/);
@@ -237,19 +247,37 @@ describe('422 in the FastAPI / Pydantic v2 shape', () => {
       `/v1/courses/${'a'.repeat(65)}`,
       '/v1/courses/{course_id}',
       'string_too_long',
-      { type: 'string_too_long', loc: ['path', 'course_id'], msg: 'String should have at most 64 characters', input: 'a'.repeat(65), ctx: { max_length: 64 } },
+      {
+        type: 'string_too_long',
+        loc: ['path', 'course_id'],
+        msg: 'String should have at most 64 characters',
+        input: 'a'.repeat(65),
+        ctx: { max_length: 64 },
+      },
     ],
     [
       '/v1/courses/Python-Basics',
       '/v1/courses/{course_id}',
       'string_pattern_mismatch',
-      { type: 'string_pattern_mismatch', loc: ['path', 'course_id'], msg: `String should match pattern '${ID_PATTERN}'`, input: 'Python-Basics', ctx: { pattern: ID_PATTERN } },
+      {
+        type: 'string_pattern_mismatch',
+        loc: ['path', 'course_id'],
+        msg: `String should match pattern '${ID_PATTERN}'`,
+        input: 'Python-Basics',
+        ctx: { pattern: ID_PATTERN },
+      },
     ],
     [
       '/v1/lessons/a--b',
       '/v1/lessons/{lesson_id}',
       'string_pattern_mismatch',
-      { type: 'string_pattern_mismatch', loc: ['path', 'lesson_id'], msg: `String should match pattern '${ID_PATTERN}'`, input: 'a--b', ctx: { pattern: ID_PATTERN } },
+      {
+        type: 'string_pattern_mismatch',
+        loc: ['path', 'lesson_id'],
+        msg: `String should match pattern '${ID_PATTERN}'`,
+        input: 'a--b',
+        ctx: { pattern: ID_PATTERN },
+      },
     ],
     [
       '/v1/referrals/abc',
@@ -261,31 +289,61 @@ describe('422 in the FastAPI / Pydantic v2 shape', () => {
       `/v1/referrals/${'A'.repeat(65)}`,
       '/v1/referrals/{code}',
       'string_too_long',
-      { type: 'string_too_long', loc: ['path', 'code'], msg: 'String should have at most 64 characters', input: 'A'.repeat(65), ctx: { max_length: 64 } },
+      {
+        type: 'string_too_long',
+        loc: ['path', 'code'],
+        msg: 'String should have at most 64 characters',
+        input: 'A'.repeat(65),
+        ctx: { max_length: 64 },
+      },
     ],
     [
       '/v1/referrals/not%20a%20code',
       '/v1/referrals/{code}',
       'string_pattern_mismatch (percent-decoded first)',
-      { type: 'string_pattern_mismatch', loc: ['path', 'code'], msg: `String should match pattern '${CODE_PATTERN}'`, input: 'not a code', ctx: { pattern: CODE_PATTERN } },
+      {
+        type: 'string_pattern_mismatch',
+        loc: ['path', 'code'],
+        msg: `String should match pattern '${CODE_PATTERN}'`,
+        input: 'not a code',
+        ctx: { pattern: CODE_PATTERN },
+      },
     ],
     [
       '/v1/courses/%ZZ',
       '/v1/courses/{course_id}',
       'invalid percent-encoding kept literally',
-      { type: 'string_pattern_mismatch', loc: ['path', 'course_id'], msg: `String should match pattern '${ID_PATTERN}'`, input: '%ZZ', ctx: { pattern: ID_PATTERN } },
+      {
+        type: 'string_pattern_mismatch',
+        loc: ['path', 'course_id'],
+        msg: `String should match pattern '${ID_PATTERN}'`,
+        input: '%ZZ',
+        ctx: { pattern: ID_PATTERN },
+      },
     ],
     [
       '/v1/lessons/ab%C3',
       '/v1/lessons/{lesson_id}',
       'invalid UTF-8 replaced',
-      { type: 'string_pattern_mismatch', loc: ['path', 'lesson_id'], msg: `String should match pattern '${ID_PATTERN}'`, input: 'ab\uFFFD', ctx: { pattern: ID_PATTERN } },
+      {
+        type: 'string_pattern_mismatch',
+        loc: ['path', 'lesson_id'],
+        msg: `String should match pattern '${ID_PATTERN}'`,
+        input: 'ab\uFFFD',
+        ctx: { pattern: ID_PATTERN },
+      },
     ],
     [
       '/v1/courses/a%2Fb',
       '/v1/courses/{course_id}',
       'an encoded slash stays in the parameter',
-      { type: 'string_pattern_mismatch', loc: ['path', 'course_id'], msg: `String should match pattern '${ID_PATTERN}'`, input: 'a/b', ctx: { pattern: ID_PATTERN } },
+      {
+        type: 'string_pattern_mismatch',
+        loc: ['path', 'course_id'],
+        msg: `String should match pattern '${ID_PATTERN}'`,
+        input: 'a/b',
+        ctx: { pattern: ID_PATTERN },
+      },
     ],
   ];
 

@@ -33,7 +33,9 @@ describe('the app on the Fetch API alone', () => {
     expect(course.headers.get('etag')).toBe(index.representations.get('/v1/courses/python-basics')!.etag);
     expect((await course.json()) as unknown).toEqual(index.model.catalog.courses[0]);
 
-    const roadmap = await app(context('https://catalog.example/v1/roadmap', { headers: { 'if-none-match': index.representations.get('/v1/roadmap')!.etag } }));
+    const roadmap = await app(
+      context('https://catalog.example/v1/roadmap', { headers: { 'if-none-match': index.representations.get('/v1/roadmap')!.etag } }),
+    );
     expect(roadmap.status).toBe(304);
     expect(roadmap.headers.get('deprecation')).toMatch(/^@\d+$/);
 
@@ -58,7 +60,9 @@ describe('the app on the Fetch API alone', () => {
     };
     walk(dir);
     expect(files.length).toBeGreaterThan(10);
-    const offenders = files.filter((f) => /from\s+['"]node:|require\(['"]node:|from\s+['"](fs|path|http|zlib|crypto|os|net)['"]/.test(readFileSync(f, 'utf8')));
+    const offenders = files.filter((f) =>
+      /from\s+['"]node:|require\(['"]node:|from\s+['"](fs|path|http|zlib|crypto|os|net)['"]/.test(readFileSync(f, 'utf8')),
+    );
     expect(offenders).toEqual([]);
   });
 });

@@ -13,7 +13,6 @@ import { startTestServer, type TestServer } from './helpers/server.js';
 
 let srv: TestServer;
 
-
 const json = async (path: string) => (await rawRequest(srv.url, path)).json() as Record<string, unknown>;
 
 beforeAll(async () => {
@@ -51,7 +50,9 @@ describe('content hot reload', () => {
     await writeFile(courseFile, text.replace(/^blurb: .*$/m, `blurb: ${blurb}`));
     await eventually(async () => (await catalogBlurb()) === blurb);
     const identity = await rawRequest(srv.url, '/v1/catalog');
-    await eventually(async () => (await rawRequest(srv.url, '/v1/catalog', { headers: { 'accept-encoding': 'br' } })).headers['content-encoding'] === 'br');
+    await eventually(
+      async () => (await rawRequest(srv.url, '/v1/catalog', { headers: { 'accept-encoding': 'br' } })).headers['content-encoding'] === 'br',
+    );
     const br = await rawRequest(srv.url, '/v1/catalog', { headers: { 'accept-encoding': 'br' } });
     const gzip = await rawRequest(srv.url, '/v1/catalog', { headers: { 'accept-encoding': 'gzip' } });
     expect(gzip.headers['content-encoding']).toBe('gzip');

@@ -79,7 +79,8 @@ describe('raw baseline', () => {
 
 describe('clients as the service classifies them under the raised budgets', () => {
   it('declared, anonymous, and a verified agent whose directory is fetched once and then cached', async () => {
-    const policy = async (headers: Record<string, string>) => kindOfPolicy(headerOf(await rawGet(`${ours.url}/v1/catalog`, headers), 'ratelimit-policy'));
+    const policy = async (headers: Record<string, string>) =>
+      kindOfPolicy(headerOf(await rawGet(`${ours.url}/v1/catalog`, headers), 'ratelimit-policy'));
     expect(await policy(UA)).toBe('declared');
     expect(await policy({})).toBe('anonymous');
     const signed = await agent.sign(`${ours.url}/v1/catalog`, 600);
@@ -142,8 +143,18 @@ describe('report', () => {
           directoryFetches: 1,
           scenarios: [
             {
-              name: 'catalog', path: '/v1/catalog', client: 'declared', status: plain.status, classifiedAs: 'declared',
-              bodyBytes: plain.bytes.byteLength, baselineIdentical: true, ours: sideOf, baseline: sideOf, rpsRatio: 1, p99Ratio: 1, cpuRatio: 1,
+              name: 'catalog',
+              path: '/v1/catalog',
+              client: 'declared',
+              status: plain.status,
+              classifiedAs: 'declared',
+              bodyBytes: plain.bytes.byteLength,
+              baselineIdentical: true,
+              ours: sideOf,
+              baseline: sideOf,
+              rpsRatio: 1,
+              p99Ratio: 1,
+              cpuRatio: 1,
             },
           ],
         },

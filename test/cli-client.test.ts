@@ -16,12 +16,28 @@ const servers: LoopbackServer[] = [];
 const CATALOG = {
   courses: [
     {
-      id: 'python-basics', title: 'Python basics', tagline: null, blurb: null, color: '#3366ff', status: 'live',
-      classes: [], classes_total: 2, classes_live: 1, lessons_live: 5,
+      id: 'python-basics',
+      title: 'Python basics',
+      tagline: null,
+      blurb: null,
+      color: '#3366ff',
+      status: 'live',
+      classes: [],
+      classes_total: 2,
+      classes_live: 1,
+      lessons_live: 5,
     },
     {
-      id: 'sql-joins', title: 'SQL joins', tagline: 'Tables together', blurb: null, color: '#aa0000', status: 'soon',
-      classes: [], classes_total: 3, classes_live: 0, lessons_live: 0,
+      id: 'sql-joins',
+      title: 'SQL joins',
+      tagline: 'Tables together',
+      blurb: null,
+      color: '#aa0000',
+      status: 'soon',
+      classes: [],
+      classes_total: 3,
+      classes_live: 0,
+      lessons_live: 0,
     },
   ],
 };
@@ -155,7 +171,13 @@ describe('HTTP behaviour', () => {
         if (!answered429) {
           answered429 = true;
           return void res
-            .writeHead(429, { 'content-type': 'application/json', 'retry-after': '1', 'ratelimit-limit': '120', 'ratelimit-remaining': '0', 'ratelimit-reset': '1' })
+            .writeHead(429, {
+              'content-type': 'application/json',
+              'retry-after': '1',
+              'ratelimit-limit': '120',
+              'ratelimit-remaining': '0',
+              'ratelimit-reset': '1',
+            })
             .end('{"detail":"Too Many Requests"}');
         }
         res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(CATALOG));
@@ -169,9 +191,7 @@ describe('HTTP behaviour', () => {
   });
 
   it('gives up after the one retry with exit 1 and a sentence', async () => {
-    const service = await serve(
-      startLoopback((_req, res) => void res.writeHead(429, { 'retry-after': '1' }).end('{"detail":"Too Many Requests"}')),
-    );
+    const service = await serve(startLoopback((_req, res) => void res.writeHead(429, { 'retry-after': '1' }).end('{"detail":"Too Many Requests"}')));
     const r = await runCli(bundle, ['catalog', '--base-url', service.url], cliEnv(dir));
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/still refused the request as too many \(429\) after waiting; try again in 1 s\.\n$/);

@@ -131,7 +131,13 @@ describe('against the real server', () => {
     const r = await runProcess(syllabus, ['update', '--json'], env());
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
-    expect(JSON.parse(r.stdout)).toMatchObject({ current: '0.1.0', latest: '0.2.0', manifest: `${srv.url}/releases/latest.json`, installed: true, previous: '0.1.0' });
+    expect(JSON.parse(r.stdout)).toMatchObject({
+      current: '0.1.0',
+      latest: '0.2.0',
+      manifest: `${srv.url}/releases/latest.json`,
+      installed: true,
+      previous: '0.1.0',
+    });
     expect(await readlink(join(home, '.local', 'share', 'syllabus', 'current'))).toBe('syllabus-0.2.0');
     expect(await runProcess(syllabus, ['--version'], env())).toMatchObject({ code: 0, stdout: '0.2.0\n' });
   });

@@ -7,7 +7,18 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildRelease } from '../scripts/release.js';
 import {
-  REPO, cliEnv, deadUrl, removeAll, runOnTty, runProcess, schemaErrors, startReleaseServer, tamper, tempDir, waitFor, type LoopbackServer,
+  REPO,
+  cliEnv,
+  deadUrl,
+  removeAll,
+  runOnTty,
+  runProcess,
+  schemaErrors,
+  startReleaseServer,
+  tamper,
+  tempDir,
+  waitFor,
+  type LoopbackServer,
 } from './helpers/cli.js';
 
 let work: string;
@@ -57,7 +68,9 @@ describe('syllabus update', () => {
     const r = await runProcess(bin(home), ['update'], env);
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toMatch(/does not match the release manifest \(its SHA-256 is [0-9a-f]{64}, the manifest says [0-9a-f]{64}\); it was discarded and the installed version 0\.1\.0 is unchanged\.\n$/);
+    expect(r.stderr).toMatch(
+      /does not match the release manifest \(its SHA-256 is [0-9a-f]{64}, the manifest says [0-9a-f]{64}\); it was discarded and the installed version 0\.1\.0 is unchanged\.\n$/,
+    );
     expect(await readlink(join(root(home), 'current'))).toBe('syllabus-0.1.0');
     expect((await readdir(root(home))).sort()).toEqual(['current', 'syllabus-0.1.0']);
     const still = await runProcess(bin(home), ['--version'], cliEnv(home));
@@ -85,7 +98,13 @@ describe('syllabus update', () => {
     const out = JSON.parse(r.stdout);
     expect(schemaErrors('cli/update.schema.json', out)).toBe('');
     expect(out).toEqual({
-      current: '0.1.0', latest: '0.2.0', manifest: `${newRelease.url}latest.json`, newer: true, installed: false, installDir: null, previous: null,
+      current: '0.1.0',
+      latest: '0.2.0',
+      manifest: `${newRelease.url}latest.json`,
+      newer: true,
+      installed: false,
+      installDir: null,
+      previous: null,
     });
     expect(await readlink(join(root(home), 'current'))).toBe('syllabus-0.1.0');
   });
@@ -110,7 +129,11 @@ describe('syllabus update', () => {
 
   it('from a source checkout, explains that it cannot replace itself', async () => {
     const home = join(work, 'source');
-    const r = await runProcess(process.execPath, [join(REPO, 'node_modules', 'tsx', 'dist', 'cli.mjs'), join(REPO, 'src', 'cli', 'main.ts'), 'update'], cliEnv(home, { SYLLABUS_RELEASE_URL: newRelease.url }));
+    const r = await runProcess(
+      process.execPath,
+      [join(REPO, 'node_modules', 'tsx', 'dist', 'cli.mjs'), join(REPO, 'src', 'cli', 'main.ts'), 'update'],
+      cliEnv(home, { SYLLABUS_RELEASE_URL: newRelease.url }),
+    );
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('was not installed by install.sh');
   });
@@ -128,9 +151,15 @@ describe('daily self-update', () => {
     const piped = await runProcess(bin(home), ['version'], cliEnv(home, { SYLLABUS_BASE_URL: service, SYLLABUS_RELEASE_URL: offTty.url }));
     expect(piped.code).toBe(0);
     // On a terminal but switched off.
-    const off = await runOnTty([bin(home), 'version'], cliEnv(home, { SYLLABUS_BASE_URL: service, SYLLABUS_RELEASE_URL: noUpdate.url, SYLLABUS_NO_UPDATE: '1' }));
+    const off = await runOnTty(
+      [bin(home), 'version'],
+      cliEnv(home, { SYLLABUS_BASE_URL: service, SYLLABUS_RELEASE_URL: noUpdate.url, SYLLABUS_NO_UPDATE: '1' }),
+    );
     expect(off).toBe(0);
-    const offDoctor = await runOnTty([bin(home), 'doctor'], cliEnv(home, { SYLLABUS_BASE_URL: service, SYLLABUS_RELEASE_URL: noUpdate.url, SYLLABUS_NO_UPDATE: '1' }));
+    const offDoctor = await runOnTty(
+      [bin(home), 'doctor'],
+      cliEnv(home, { SYLLABUS_BASE_URL: service, SYLLABUS_RELEASE_URL: noUpdate.url, SYLLABUS_NO_UPDATE: '1' }),
+    );
     expect(offDoctor).toBe(1);
     // In CI: no check either.
     const ci = await runOnTty([bin(home), 'version'], cliEnv(home, { SYLLABUS_BASE_URL: service, SYLLABUS_RELEASE_URL: noUpdate.url, CI: 'true' }));
@@ -150,8 +179,14 @@ describe('daily self-update', () => {
     // At most once a day: another run on a terminal does not check again.
     const laterSameDay = await serveDir(join(work, 'rel-0.2.0'));
     expect(await runOnTty([bin(home), 'version'], cliEnv(home, { SYLLABUS_BASE_URL: service, SYLLABUS_RELEASE_URL: laterSameDay.url }))).toBe(0);
-    const doctor = await runProcess(bin(home), ['doctor', '--json'], cliEnv(home, { SYLLABUS_BASE_URL: service, SYLLABUS_RELEASE_URL: laterSameDay.url }));
-    const lastCheck = (JSON.parse(doctor.stdout) as { checks: { name: string; detail: string }[] }).checks.find((c) => c.name === 'last-update-check')!;
+    const doctor = await runProcess(
+      bin(home),
+      ['doctor', '--json'],
+      cliEnv(home, { SYLLABUS_BASE_URL: service, SYLLABUS_RELEASE_URL: laterSameDay.url }),
+    );
+    const lastCheck = (JSON.parse(doctor.stdout) as { checks: { name: string; detail: string }[] }).checks.find(
+      (c) => c.name === 'last-update-check',
+    )!;
     expect(lastCheck.detail).toMatch(/: installed$/);
     expect(laterSameDay.requests.map((q) => q.path)).toEqual(['/latest.json']); // doctor's update-source check only
     await lstat(join(root(home), 'previous'));

@@ -50,7 +50,9 @@ describe('syllabus-content validate', () => {
     expect(code).toBe(1);
     const lines = stdout.trim().split('\n');
     expect(lines).toContain(`${broken}/courses/sql-basics/index.md:1:1: missing required key "color"`);
-    expect(lines).toContain(`${broken}/courses/sql-basics/index.md:3:1: unknown key "colour" (did you mean "color"?); allowed keys: title, blurb, tagline, color, status, classes`);
+    expect(lines).toContain(
+      `${broken}/courses/sql-basics/index.md:3:1: unknown key "colour" (did you mean "color"?); allowed keys: title, blurb, tagline, color, status, classes`,
+    );
     expect(lines).toContain(`${broken}/roadmap/sql-joins.md:6:1: the body must be exactly one paragraph, but it is empty`);
     expect(lines).toHaveLength(3);
     expect(stderr).toContain('3 problems in 2 files');
@@ -88,7 +90,9 @@ describe('syllabus-content validate', () => {
       const injected = lines.findIndex((l) => l.startsWith('::warning::injected.md:1:1: unexpected file'));
       expect(stop).toBeLessThan(injected);
       expect(injected).toBeLessThan(resume);
-      expect(lines).toContain('line\\u{a}break.md:1:1: unexpected file: it is not part of the content layout (catalog.md, courses/<course>/index.md, courses/<course>/<class>/index.md, courses/<course>/<class>/<lesson>.md, changelog/<slug>-<YYYY-MM-DD>.md, roadmap/index.md, roadmap/<slug>.md)');
+      expect(lines).toContain(
+        'line\\u{a}break.md:1:1: unexpected file: it is not part of the content layout (catalog.md, courses/<course>/index.md, courses/<course>/<class>/index.md, courses/<course>/<class>/<lesson>.md, changelog/<slug>-<YYYY-MM-DD>.md, roadmap/index.md, roadmap/<slug>.md)',
+      );
       expect(stdout).toContain('::error file=%3A%3Awarning%3A%3Ainjected.md,line=1,col=1::unexpected file');
       expect(stdout).toContain('::error file=line%0Abreak.md,line=1,col=1::unexpected file');
     } finally {

@@ -53,7 +53,8 @@ async function health(s: TestServer): Promise<Record<string, string>> {
   return (await (await fetch(`${s.url}/health`)).json()) as Record<string, string>;
 }
 
-const served = (s: TestServer, title: string) => eventually(async () => (await lessonTitle(s)) === title, { what: `"${title}" served`, limitMs: 10_000 });
+const served = (s: TestServer, title: string) =>
+  eventually(async () => (await lessonTitle(s)) === title, { what: `"${title}" served`, limitMs: 10_000 });
 
 describe('folder mode', () => {
   it('follows a symbolic link swapped 20 times (git-sync), and keeps watching the folder it points at', async () => {

@@ -21,7 +21,8 @@ async function lessonTitle(s: TestServer): Promise<string> {
 async function health(s: TestServer): Promise<Record<string, string>> {
   return (await (await fetch(`${s.url}/health`)).json()) as Record<string, string>;
 }
-const served = (s: TestServer, title: string) => eventually(async () => (await lessonTitle(s)) === title, { what: `"${title}" served`, limitMs: 15_000 });
+const served = (s: TestServer, title: string) =>
+  eventually(async () => (await lessonTitle(s)) === title, { what: `"${title}" served`, limitMs: 15_000 });
 
 describe('Git follower, polling every second', () => {
   let remote: ContentRemote;
@@ -95,7 +96,13 @@ describe('Git follower with the push webhook (no polling in the test window)', (
   beforeAll(async () => {
     remote = await createContentRemote();
     server = await startTestServer({
-      env: { CONTENT_GIT_URL: remote.bare, CONTENT_GIT_POLL: '3600', CONTENT_GIT_CACHE: join(remote.root, 'cache'), ADMIN_PORT: '0', CONTENT_GIT_WEBHOOK_SECRET: SECRET },
+      env: {
+        CONTENT_GIT_URL: remote.bare,
+        CONTENT_GIT_POLL: '3600',
+        CONTENT_GIT_CACHE: join(remote.root, 'cache'),
+        ADMIN_PORT: '0',
+        CONTENT_GIT_WEBHOOK_SECRET: SECRET,
+      },
     });
   });
   afterAll(async () => {
@@ -112,7 +119,10 @@ describe('Git follower with the push webhook (no polling in the test window)', (
 
   it('refuses a wrong signature and an oversized body without fetching', async () => {
     await remote.commit('Not yet announced', { [LESSON]: lessonText('Unannounced') });
-    const wrong = await deliver('{"ref":"refs/heads/main"}', { 'x-github-event': 'push', 'x-hub-signature-256': sign('{"ref":"refs/heads/main"}', 'another-secret-0123456789') });
+    const wrong = await deliver('{"ref":"refs/heads/main"}', {
+      'x-github-event': 'push',
+      'x-hub-signature-256': sign('{"ref":"refs/heads/main"}', 'another-secret-0123456789'),
+    });
     expect(wrong.status).toBe(401);
     expect(await wrong.json()).toEqual({ detail: 'Unauthorized' });
     const big = 'x'.repeat(1024 * 1024 + 1);
@@ -142,7 +152,9 @@ describe('Git follower with the push webhook (no polling in the test window)', (
     const before = follower.fetchCount;
     await remote.commit('Burst', { [LESSON]: lessonText('Burst') });
     const body = '{}';
-    const answers = await Promise.all(Array.from({ length: 30 }, () => deliver(body, { 'x-github-event': 'push', 'x-hub-signature-256': sign(body) })));
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, () => deliver(body, { 'x-github-event': 'push', 'x-hub-signature-256': sign(body) })),
+    );
     expect(answers.every((r) => r.status === 202)).toBe(true);
     await served(server, 'Burst');
     await new Promise((r) => setTimeout(r, 500));

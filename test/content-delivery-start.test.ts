@@ -37,12 +37,19 @@ describe('start-up and SIGHUP', () => {
     const s = spawnServer({ CONTENT_DIR: contentDir, REFERRALS_FILE: referralsFile, PORT: port });
     const url = `http://127.0.0.1:${port}`;
     // Ask as fast as the loop allows: the first answer is the earliest moment a client can see the service.
-    await eventually(async () => (await fetch(`${url}/health`).catch(() => undefined))?.ok === true, { what: '/health', everyMs: 2, limitMs: 30_000 });
-    await writeFile(join(contentDir, LESSON), lessonText('Written at the first answer'));
-    await eventually(async () => ((await (await fetch(`${url}/v1/lessons/hello-world`)).json()) as { title: string }).title === 'Written at the first answer', {
-      what: 'the edit to be served',
-      limitMs: 10_000,
+    await eventually(async () => (await fetch(`${url}/health`).catch(() => undefined))?.ok === true, {
+      what: '/health',
+      everyMs: 2,
+      limitMs: 30_000,
     });
+    await writeFile(join(contentDir, LESSON), lessonText('Written at the first answer'));
+    await eventually(
+      async () => ((await (await fetch(`${url}/v1/lessons/hello-world`)).json()) as { title: string }).title === 'Written at the first answer',
+      {
+        what: 'the edit to be served',
+        limitMs: 10_000,
+      },
+    );
     s.child.kill('SIGTERM');
     expect(await s.exited).toBe(0);
   });

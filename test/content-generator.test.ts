@@ -19,7 +19,13 @@ describe('generateContent', () => {
     dirs.push(dir);
     const generated = await generateContent(dir, { lessons: 123, lessonsPerClass: 7, classesPerCourse: 4 });
     const result = await loadContent(dir);
-    if (!result.ok) throw new Error(result.problems.slice(0, 5).map((p) => `${p.path}:${p.line}: ${p.message}`).join('\n'));
+    if (!result.ok)
+      throw new Error(
+        result.problems
+          .slice(0, 5)
+          .map((p) => `${p.path}:${p.line}: ${p.message}`)
+          .join('\n'),
+      );
     const lessons = result.model.catalog.courses.flatMap((c) => c.classes.flatMap((k) => k.lessons));
     expect(lessons).toHaveLength(123);
     expect(generated.lessons).toBe(123);

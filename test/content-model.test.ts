@@ -25,7 +25,12 @@ afterAll(async () => {
 describe('derived model', () => {
   it('lists courses in catalog order with their counts', () => {
     expect(model.catalog.courses.map((c) => c.id)).toEqual(SMALL_TREE.courses);
-    const counts = model.catalog.courses.map(({ id, classes_total, classes_live, lessons_live }) => ({ id, classes_total, classes_live, lessons_live }));
+    const counts = model.catalog.courses.map(({ id, classes_total, classes_live, lessons_live }) => ({
+      id,
+      classes_total,
+      classes_live,
+      lessons_live,
+    }));
     expect(counts).toEqual([
       { id: 'python-basics', classes_total: 3, classes_live: 2, lessons_live: 3 },
       { id: 'sql-basics', classes_total: 1, classes_live: 1, lessons_live: 1 },
@@ -35,7 +40,13 @@ describe('derived model', () => {
 
   it('derives class counts: lessons_live, lessons_total (with soon topics), exercises (sum of steps)', () => {
     const python = model.catalog.courses[0]!;
-    const classes = python.classes.map(({ id, lessons_live, lessons_total, exercises, soon }) => ({ id, lessons_live, lessons_total, exercises, soon }));
+    const classes = python.classes.map(({ id, lessons_live, lessons_total, exercises, soon }) => ({
+      id,
+      lessons_live,
+      lessons_total,
+      exercises,
+      soon,
+    }));
     expect(classes).toEqual([
       { id: 'first-steps', lessons_live: 2, lessons_total: 3, exercises: 5, soon: ['String formatting'] },
       { id: 'loops', lessons_live: 1, lessons_total: 1, exercises: 1, soon: [] },
@@ -46,7 +57,15 @@ describe('derived model', () => {
   it('keeps lessons in teaching order with step counts and no step content', () => {
     const first = model.catalog.courses[0]!.classes[0]!;
     expect(first.lessons).toEqual([
-      { id: 'hello-world', course_id: 'python-basics', class_id: 'first-steps', title: 'Hello, world', blurb: 'Print your first line.', lang: 'python', steps: 2 },
+      {
+        id: 'hello-world',
+        course_id: 'python-basics',
+        class_id: 'first-steps',
+        title: 'Hello, world',
+        blurb: 'Print your first line.',
+        lang: 'python',
+        steps: 2,
+      },
       { id: 'variables', course_id: 'python-basics', class_id: 'first-steps', title: 'Variables', blurb: null, lang: 'python', steps: 3 },
     ]);
     expect(model.catalog.courses[1]!.classes[0]!.lessons[0]!.steps).toBe(4);
@@ -76,7 +95,12 @@ describe('derived model', () => {
     const exploring = model.roadmap.stages[3]!;
     expect(exploring.items.map((i) => i.id)).toEqual(['dark-theme', 'offline-mode', 'ai-hints']);
     expect(model.roadmap.stages[0]!.items[0]).toEqual({
-      id: 'python-course', title: 'Python course', theme: 'Courses', stage: 'shipped', body: 'The first course.', shipped: 'python-basics-2025-03-01',
+      id: 'python-course',
+      title: 'Python course',
+      theme: 'Courses',
+      stage: 'shipped',
+      body: 'The first course.',
+      shipped: 'python-basics-2025-03-01',
     });
     for (const stage of model.roadmap.stages.slice(1)) for (const item of stage.items) expect('shipped' in item).toBe(false);
     expect(model.roadmap.stages.reduce((n, s) => n + s.items.length, 0)).toBe(SMALL_TREE.roadmapItems);

@@ -48,7 +48,10 @@ describe('a reload of files with thousands of problems', () => {
     const lines = error.split('\n');
     expect(lines).toHaveLength(MAX_REPORTED_PROBLEMS + 1);
     // Key k<N> sits on line N + 4 of its file (---, title, lang come first): every problem at its own line.
-    const unknownKeys = lines.slice(0, MAX_REPORTED_PROBLEMS).map((line) => /^courses\/.+\.md:(\d+):1: unknown key "k(\d+)"/.exec(line)).filter((m) => m !== null);
+    const unknownKeys = lines
+      .slice(0, MAX_REPORTED_PROBLEMS)
+      .map((line) => /^courses\/.+\.md:(\d+):1: unknown key "k(\d+)"/.exec(line))
+      .filter((m) => m !== null);
     expect(unknownKeys.length).toBeGreaterThan(MAX_REPORTED_PROBLEMS / 2);
     for (const m of unknownKeys) expect(Number(m[1])).toBe(Number(m[2]) + 4);
     expect(lines.at(-1)).toMatch(/^… and \d+ more \(syllabus-content validate lists them all\)$/);

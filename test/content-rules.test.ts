@@ -102,7 +102,9 @@ const cases: Case[] = [
     rule: 'a listed class exists',
     edit: (f) => replace(f, 'courses/python-basics/index.md', '  - functions', '  - functions\n  - ghost-class'),
     expected: {
-      path: 'courses/python-basics/index.md', line: 11, column: 5,
+      path: 'courses/python-basics/index.md',
+      line: 11,
+      column: 5,
       message: 'class "ghost-class" is listed but courses/python-basics/ghost-class/index.md does not exist',
     },
   },
@@ -114,17 +116,29 @@ const cases: Case[] = [
   {
     rule: 'a class needs its course',
     edit: (f) => (f['courses/nowhere/joins/index.md'] = '---\nname: Joins\nstatus: soon\nlessons: []\n---\n'),
-    expected: { path: 'courses/nowhere/joins/index.md', line: 1, message: /^orphan class: its course file courses\/nowhere\/index\.md does not exist/ },
+    expected: {
+      path: 'courses/nowhere/joins/index.md',
+      line: 1,
+      message: /^orphan class: its course file courses\/nowhere\/index\.md does not exist/,
+    },
   },
   {
     rule: 'a listed lesson exists',
     edit: (f) => replace(f, 'courses/sql-basics/select/index.md', '[select-star]', '[select-star, ghost-lesson]'),
-    expected: { path: 'courses/sql-basics/select/index.md', line: 4, message: /^lesson "ghost-lesson" is listed but courses\/sql-basics\/select\/ghost-lesson\.md does not exist/ },
+    expected: {
+      path: 'courses/sql-basics/select/index.md',
+      line: 4,
+      message: /^lesson "ghost-lesson" is listed but courses\/sql-basics\/select\/ghost-lesson\.md does not exist/,
+    },
   },
   {
     rule: 'no orphan lesson',
     edit: (f) => (f['courses/sql-basics/select/extra.md'] = '---\ntitle: Extra\nlang: sql\n---\n## One\n'),
-    expected: { path: 'courses/sql-basics/select/extra.md', line: 1, message: /^orphan lesson: courses\/sql-basics\/select\/index\.md does not list "extra"/ },
+    expected: {
+      path: 'courses/sql-basics/select/extra.md',
+      line: 1,
+      message: /^orphan lesson: courses\/sql-basics\/select\/index\.md does not list "extra"/,
+    },
   },
   {
     rule: 'lesson ids are unique across the catalog',
@@ -132,14 +146,22 @@ const cases: Case[] = [
       f['courses/sql-basics/select/hello-world.md'] = '---\ntitle: Hello SQL\nlang: sql\n---\n## One\n';
       replace(f, 'courses/sql-basics/select/index.md', '[select-star]', '[select-star, hello-world]');
     },
-    expected: { path: 'courses/sql-basics/select/hello-world.md', line: 1, message: /^duplicate lesson id "hello-world": also used by courses\/python-basics\/first-steps\/hello-world\.md/ },
+    expected: {
+      path: 'courses/sql-basics/select/hello-world.md',
+      line: 1,
+      message: /^duplicate lesson id "hello-world": also used by courses\/python-basics\/first-steps\/hello-world\.md/,
+    },
   },
   {
     rule: 'ids match the id grammar',
     edit: (f) => {
       f['courses/sql-basics/select/Bad_Id.md'] = '---\ntitle: Bad\nlang: sql\n---\n## One\n';
     },
-    expected: { path: 'courses/sql-basics/select/Bad_Id.md', line: 1, message: /^the lesson id "Bad_Id" \(from the file's path\) must be lowercase letters and digits/ },
+    expected: {
+      path: 'courses/sql-basics/select/Bad_Id.md',
+      line: 1,
+      message: /^the lesson id "Bad_Id" \(from the file's path\) must be lowercase letters and digits/,
+    },
   },
   {
     rule: 'ids are at most 64 characters',
@@ -154,7 +176,11 @@ const cases: Case[] = [
   {
     rule: 'a soon course has no live class',
     edit: (f) => replace(f, 'courses/rust-intro/ownership/index.md', 'status: soon', 'status: live'),
-    expected: { path: 'courses/rust-intro/ownership/index.md', line: 3, message: 'this class is live but its course "rust-intro" is soon: a soon course has no live class' },
+    expected: {
+      path: 'courses/rust-intro/ownership/index.md',
+      line: 3,
+      message: 'this class is live but its course "rust-intro" is soon: a soon course has no live class',
+    },
   },
   {
     rule: 'a live class has at least one lesson',
@@ -173,12 +199,20 @@ const cases: Case[] = [
   {
     rule: 'a lesson has at least one step',
     edit: (f) => replace(f, 'courses/python-basics/loops/for-loops.md', 'Iterating\n---------\n', 'Iterating\n'),
-    expected: { path: 'courses/python-basics/loops/for-loops.md', line: 5, message: 'a lesson needs at least one step: its body has no level-2 heading (## …)' },
+    expected: {
+      path: 'courses/python-basics/loops/for-loops.md',
+      line: 5,
+      message: 'a lesson needs at least one step: its body has no level-2 heading (## …)',
+    },
   },
   {
     rule: 'a changelog body is exactly one paragraph (two)',
     edit: (f) => replace(f, 'changelog/for-loops-2025-06-10.md', 'Loop over lists.', 'Loop over lists.\n\nA second paragraph.'),
-    expected: { path: 'changelog/for-loops-2025-06-10.md', line: 9, message: 'the body must be exactly one paragraph, but it has a second paragraph here' },
+    expected: {
+      path: 'changelog/for-loops-2025-06-10.md',
+      line: 9,
+      message: 'the body must be exactly one paragraph, but it has a second paragraph here',
+    },
   },
   {
     rule: 'a changelog body is not empty',
@@ -204,14 +238,21 @@ const cases: Case[] = [
     rule: 'a deprecation sunsets at least 90 days after the entry',
     edit: (f) => replace(f, 'changelog/api-v1-2025-06-10.md', 'sunset: 2025-10-01', 'sunset: 2025-07-01'),
     expected: {
-      path: 'changelog/api-v1-2025-06-10.md', line: 7, column: 5,
+      path: 'changelog/api-v1-2025-06-10.md',
+      line: 7,
+      column: 5,
       message: '"deprecates[0].sunset" must be at least 90 days after the entry\'s date 2025-06-10, got 2025-07-01 (21 days)',
     },
   },
   {
     rule: 'a deprecated path is a route of the API',
     edit: (f) => replace(f, 'changelog/api-v1-2025-06-10.md', 'path: /v1/roadmap', 'path: /v1/nowhere'),
-    expected: { path: 'changelog/api-v1-2025-06-10.md', line: 6, column: 5, message: '"deprecates[0].path" is not a route of the API: "/v1/nowhere"' },
+    expected: {
+      path: 'changelog/api-v1-2025-06-10.md',
+      line: 6,
+      column: 5,
+      message: '"deprecates[0].path" is not a route of the API: "/v1/nowhere"',
+    },
   },
   {
     rule: 'roadmap stages are in the order shipped, building, next, exploring',
@@ -234,12 +275,20 @@ const cases: Case[] = [
   {
     rule: 'shipped names an existing changelog entry',
     edit: (f) => replace(f, 'roadmap/python-course.md', 'shipped: python-basics-2025-03-01', 'shipped: ghost-2025-01-01'),
-    expected: { path: 'roadmap/python-course.md', line: 5, message: '"shipped" names the changelog entry "ghost-2025-01-01", but changelog/ghost-2025-01-01.md does not exist' },
+    expected: {
+      path: 'roadmap/python-course.md',
+      line: 5,
+      message: '"shipped" names the changelog entry "ghost-2025-01-01", but changelog/ghost-2025-01-01.md does not exist',
+    },
   },
   {
     rule: 'shipped is required on a shipped item',
     edit: (f) => replace(f, 'roadmap/python-course.md', 'shipped: python-basics-2025-03-01\n', ''),
-    expected: { path: 'roadmap/python-course.md', line: 4, message: 'a shipped roadmap item must name the changelog entry that shipped it in "shipped"' },
+    expected: {
+      path: 'roadmap/python-course.md',
+      line: 4,
+      message: 'a shipped roadmap item must name the changelog entry that shipped it in "shipped"',
+    },
   },
   {
     rule: 'shipped is forbidden on other stages',
@@ -267,9 +316,7 @@ describe('content rules', () => {
     it(rule, async () => {
       const problems = await problemsAfter(edit);
       const match = problems.find(
-        (p) =>
-          p.path === expected.path &&
-          (typeof expected.message === 'string' ? p.message === expected.message : expected.message.test(p.message)),
+        (p) => p.path === expected.path && (typeof expected.message === 'string' ? p.message === expected.message : expected.message.test(p.message)),
       );
       expect(match, `problems were:\n${problems.map((p) => `${p.path}:${p.line}:${p.column}: ${p.message}`).join('\n')}`).toBeDefined();
       expect(match!.line).toBe(expected.line);

@@ -57,8 +57,11 @@ describe('symbolic links inside the content tree', () => {
   it('are reported the same way by syllabus-content validate, exit 1', async () => {
     const dir = await treeWithLinks();
     const { code, stdout } = await new Promise<{ code: number; stdout: string }>((resolve) =>
-      execFile(process.execPath, ['--import', TSX, join(ROOT, 'src/content/cli.ts'), 'validate', dir], { env: { ...process.env, GITHUB_ACTIONS: '' } }, (err, out) =>
-        resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout: out }),
+      execFile(
+        process.execPath,
+        ['--import', TSX, join(ROOT, 'src/content/cli.ts'), 'validate', dir],
+        { env: { ...process.env, GITHUB_ACTIONS: '' } },
+        (err, out) => resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout: out }),
       ),
     );
     expect(code).toBe(1);

@@ -48,8 +48,7 @@ async function watchedFixture(debounceMs: number): Promise<{
   return { dir, loader, reloads, current: () => served, waitFor, watch };
 }
 
-const lessonOf = (m: ContentModel, id: string) =>
-  m.catalog.courses.flatMap((c) => c.classes.flatMap((k) => k.lessons)).find((l) => l.id === id);
+const lessonOf = (m: ContentModel, id: string) => m.catalog.courses.flatMap((c) => c.classes.flatMap((k) => k.lessons)).find((l) => l.id === id);
 const roadmapIds = (m: ContentModel): string[] => m.roadmap.stages.flatMap((s) => s.items.map((i) => i.id));
 
 describe('watchContent', () => {
@@ -76,8 +75,14 @@ describe('watchContent', () => {
 
   it('reloads an added file', async () => {
     const reloaded = ctx.waitFor((r) => r.result.ok && lessonOf(r.result.model, 'while-loops') !== undefined);
-    await writeFile(join(ctx.dir, 'courses/python-basics/loops/while-loops.md'), '---\ntitle: While loops\nlang: python\n---\n## Condition\n## Break\n');
-    await writeFile(join(ctx.dir, 'courses/python-basics/loops/index.md'), '---\nname: Loops\nstatus: live\nlessons: [for-loops, while-loops]\n---\n');
+    await writeFile(
+      join(ctx.dir, 'courses/python-basics/loops/while-loops.md'),
+      '---\ntitle: While loops\nlang: python\n---\n## Condition\n## Break\n',
+    );
+    await writeFile(
+      join(ctx.dir, 'courses/python-basics/loops/index.md'),
+      '---\nname: Loops\nstatus: live\nlessons: [for-loops, while-loops]\n---\n',
+    );
     await reloaded;
     const loops = ctx.current().catalog.courses[0]!.classes[1]!;
     expect(loops.lessons.map((l) => l.id)).toEqual(['for-loops', 'while-loops']);
@@ -103,7 +108,10 @@ describe('watchContent', () => {
     const classIds = (m: ContentModel): string[] => m.catalog.courses[2]!.classes.map((k) => k.id);
     const reloaded = ctx.waitFor((r) => r.result.ok && classIds(r.result.model).includes('borrowing'));
     await rename(join(ctx.dir, 'courses/rust-intro/ownership'), join(ctx.dir, 'courses/rust-intro/borrowing'));
-    await writeFile(join(ctx.dir, 'courses/rust-intro/index.md'), '---\ntitle: Rust intro\ncolor: "#dea584"\nstatus: soon\nclasses: [borrowing]\n---\n');
+    await writeFile(
+      join(ctx.dir, 'courses/rust-intro/index.md'),
+      '---\ntitle: Rust intro\ncolor: "#dea584"\nstatus: soon\nclasses: [borrowing]\n---\n',
+    );
     await reloaded;
     expect(classIds(ctx.current())).toEqual(['borrowing']);
   });
@@ -125,7 +133,10 @@ describe('watchContent', () => {
     expect(result.ok).toBe(false);
     if (!result.ok) {
       expect(result.problems).toContainEqual({
-        path: `${ctx.dir}/courses/sql-basics/index.md`, line: 3, column: 1, message: '"color" must be a hex colour #rrggbb, got "blue"',
+        path: `${ctx.dir}/courses/sql-basics/index.md`,
+        line: 3,
+        column: 1,
+        message: '"color" must be a hex colour #rrggbb, got "blue"',
       });
     }
     expect(ctx.current()).toBe(before);

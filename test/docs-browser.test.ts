@@ -44,17 +44,28 @@ describe('/docs in Chromium', () => {
   it('lists every operation of the served OpenAPI document', async () => {
     const doc = (await (await fetch(`${server.url}/openapi.json`)).json()) as { paths: Record<string, Record<string, unknown>> };
     const expected = Object.entries(doc.paths)
-      .flatMap(([path, item]) => Object.keys(item).filter((k) => k !== 'parameters').map((m) => `${m.toUpperCase()} ${path}`))
+      .flatMap(([path, item]) =>
+        Object.keys(item)
+          .filter((k) => k !== 'parameters')
+          .map((m) => `${m.toUpperCase()} ${path}`),
+      )
       .sort();
     expect(expected.length).toBeGreaterThanOrEqual(9);
 
     const response = await page.goto(`${server.url}/docs`);
     expect(response?.status()).toBe(200);
     expect(response?.headers()['content-security-policy']).toContain("script-src 'self'");
-    await page.locator('.opblock').nth(expected.length - 1).waitFor({ timeout: 20_000 });
-    const listed = await page.locator('.opblock').evaluateAll((blocks) =>
-      blocks.map((b) => `${b.querySelector('.opblock-summary-method')?.textContent} ${b.querySelector('.opblock-summary-path')?.getAttribute('data-path')}`),
-    );
+    await page
+      .locator('.opblock')
+      .nth(expected.length - 1)
+      .waitFor({ timeout: 20_000 });
+    const listed = await page
+      .locator('.opblock')
+      .evaluateAll((blocks) =>
+        blocks.map(
+          (b) => `${b.querySelector('.opblock-summary-method')?.textContent} ${b.querySelector('.opblock-summary-path')?.getAttribute('data-path')}`,
+        ),
+      );
     expect(listed.sort()).toEqual(expected);
     await expect(page.title()).resolves.toContain('Syllabus');
   });

@@ -58,7 +58,27 @@ describe('install.sh', () => {
     // A PATH without curl and sha256sum.
     const tools = join(work, 'tools');
     await mkdir(tools);
-    for (const tool of ['wget', 'shasum', 'perl', 'gzip', 'tar', 'sed', 'awk', 'cut', 'grep', 'head', 'mktemp', 'rm', 'mkdir', 'mv', 'ln', 'readlink', 'chmod', 'cat', 'dirname']) {
+    for (const tool of [
+      'wget',
+      'shasum',
+      'perl',
+      'gzip',
+      'tar',
+      'sed',
+      'awk',
+      'cut',
+      'grep',
+      'head',
+      'mktemp',
+      'rm',
+      'mkdir',
+      'mv',
+      'ln',
+      'readlink',
+      'chmod',
+      'cat',
+      'dirname',
+    ]) {
       const found = await runProcess('sh', ['-c', `command -v ${tool}`], { PATH: process.env.PATH ?? '' });
       if (found.code === 0) await symlink(found.stdout.trim(), join(tools, tool));
     }
@@ -76,7 +96,9 @@ describe('install.sh', () => {
     await mkdir(tmp);
     const r = await runProcess('sh', [INSTALL, bad.url], cliEnv(home, { TMPDIR: tmp }));
     expect(r.code).not.toBe(0);
-    expect(r.stderr).toMatch(/^syllabus install: checksum mismatch for syllabus-1\.2\.3\.tar\.gz: SHA256SUMS says [0-9a-f]{64}, the download is [0-9a-f]{64}\. The download is corrupt or was tampered with; nothing was installed\.\n$/);
+    expect(r.stderr).toMatch(
+      /^syllabus install: checksum mismatch for syllabus-1\.2\.3\.tar\.gz: SHA256SUMS says [0-9a-f]{64}, the download is [0-9a-f]{64}\. The download is corrupt or was tampered with; nothing was installed\.\n$/,
+    );
     expect(await readdir(home).catch(() => [])).toEqual([]);
     expect(await readdir(tmp)).toEqual([]); // the download was removed too
     expect(bad.requests.map((q) => q.path)).toEqual(['/latest.json', '/syllabus-1.2.3.tar.gz', '/SHA256SUMS']);
@@ -85,6 +107,8 @@ describe('install.sh', () => {
   it('refuses to run without a release URL (exit 1, one sentence)', async () => {
     const r = await runProcess('sh', [INSTALL], cliEnv(join(work, 'home-none')));
     expect(r.code).toBe(1);
-    expect(r.stderr).toBe('syllabus install: no release URL: pass it as the first argument or set SYLLABUS_RELEASE_URL (e.g. https://example.org/releases/).\n');
+    expect(r.stderr).toBe(
+      'syllabus install: no release URL: pass it as the first argument or set SYLLABUS_RELEASE_URL (e.g. https://example.org/releases/).\n',
+    );
   });
 });

@@ -65,9 +65,7 @@ describe('OpenAPI document', () => {
       expect(op.tags.length).toBe(1);
       expect(tags.has(op.tags[0])).toBe(true);
     }
-    expect(operations.map((o) => `${o.method} ${o.route}`).sort()).toEqual(
-      ['head /health', ...API_ROUTES.map((r) => `get ${r}`)].sort(),
-    );
+    expect(operations.map((o) => `${o.method} ${o.route}`).sort()).toEqual(['head /health', ...API_ROUTES.map((r) => `get ${r}`)].sort());
   });
 
   it('declares the four RateLimit headers, required, on every response of every operation', () => {
@@ -128,7 +126,12 @@ describe('OpenAPI document', () => {
     // The id parameters accept exactly the ids the content may hold.
     const id = sharedDefs().Id as Json;
     expect(doc.paths['/v1/courses/{course_id}'].parameters[0].schema).toMatchObject({ pattern: id.pattern, maxLength: id.maxLength });
-    expect(doc.paths['/v1/referrals/{code}'].parameters[0].schema).toEqual({ type: 'string', minLength: 4, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' });
+    expect(doc.paths['/v1/referrals/{code}'].parameters[0].schema).toEqual({
+      type: 'string',
+      minLength: 4,
+      maxLength: 64,
+      pattern: '^[A-Za-z0-9_-]+$',
+    });
   });
 
   it('has only examples that validate against their own schemas', () => {

@@ -15,7 +15,15 @@ import type { Catalog, Changelog } from '../src/schemas/types.generated.js';
 import { bundledContentFiles, useBundledContent } from './helpers/pages-content.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 const SCREENSHOTS = join(process.cwd(), 'test-output', 'screenshots');
 const AXE_SOURCE = await readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const VIEWPORTS = { desktop: { width: 1280, height: 900 }, phone: { width: 390, height: 844 } } as const;
@@ -61,7 +69,9 @@ async function axe(page: Page): Promise<AxeResult> {
   // Evaluated through the DevTools protocol, so the page's strict CSP (no inline script) stays on.
   await page.evaluate(AXE_SOURCE);
   return page.evaluate(() =>
-    (window as unknown as { axe: { run(ctx: Document, o: object): Promise<AxeResult> } }).axe.run(document, { resultTypes: ['violations', 'incomplete'] }),
+    (window as unknown as { axe: { run(ctx: Document, o: object): Promise<AxeResult> } }).axe.run(document, {
+      resultTypes: ['violations', 'incomplete'],
+    }),
   );
 }
 
@@ -99,8 +109,13 @@ describe('every page in Chromium', () => {
             if (viewportName === 'desktop') {
               const result = await axe(page);
               const serious = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
-              expect(serious.map((v) => `${v.id}: ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`), p.path).toEqual([]);
-              const unverifiedContrast = result.incomplete.filter((i) => i.id === 'color-contrast').flatMap((i) => i.nodes.map((n) => n.target.join(' ')));
+              expect(
+                serious.map((v) => `${v.id}: ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+                p.path,
+              ).toEqual([]);
+              const unverifiedContrast = result.incomplete
+                .filter((i) => i.id === 'color-contrast')
+                .flatMap((i) => i.nodes.map((n) => n.target.join(' ')));
               expect(unverifiedContrast, `${p.path}: contrast axe could not verify`).toEqual([]);
             }
           }
@@ -156,7 +171,11 @@ describe('links and interaction', () => {
       await page.keyboard.press('Tab');
       const brand = await page.evaluate(() => {
         const s = getComputedStyle(document.activeElement!);
-        return { href: (document.activeElement as HTMLAnchorElement).getAttribute('href'), outline: s.outlineStyle, width: parseFloat(s.outlineWidth) };
+        return {
+          href: (document.activeElement as HTMLAnchorElement).getAttribute('href'),
+          outline: s.outlineStyle,
+          width: parseFloat(s.outlineWidth),
+        };
       });
       expect(brand).toEqual({ href: '/', outline: 'solid', width: 3 });
     } finally {

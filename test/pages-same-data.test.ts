@@ -112,12 +112,23 @@ describe('the pages show exactly the API’s data', () => {
     const res = await get('/changelog.atom');
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('application/atom+xml; charset=utf-8');
-    const parser = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '@', isArray: (n) => n === 'entry' || n === 'link', htmlEntities: true });
+    const parser = new XMLParser({
+      ignoreAttributes: false,
+      attributeNamePrefix: '@',
+      isArray: (n) => n === 'entry' || n === 'link',
+      htmlEntities: true,
+    });
     const xml = await res.text();
     const feed = parser.parse(xml).feed;
     expect(feed['@xmlns']).toBe('http://www.w3.org/2005/Atom');
     expect(feed.updated).toBe(`${changelog.entries[0]!.date}T00:00:00.000Z`);
-    const decode = (s: string) => s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&');
+    const decode = (s: string) =>
+      s
+        .replace(/&lt;/g, '<')
+        .replace(/&gt;/g, '>')
+        .replace(/&quot;/g, '"')
+        .replace(/&#39;/g, "'")
+        .replace(/&amp;/g, '&');
     expect(
       feed.entry.map((e: { id: string; updated: string; title: { '#text': string }; link: Array<{ '@href': string }> }) => ({
         id: e.id,

@@ -13,9 +13,7 @@ const gc = runInNewContext('gc') as () => void;
 
 /** The n-th of a million distinct client addresses: IPv4 for even n, IPv6 (distinct /64s) for odd n. */
 function address(n: number): string {
-  return n % 2 === 0
-    ? `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`
-    : `2001:db8:${(n >> 16).toString(16)}:${(n & 0xffff).toString(16)}::1`;
+  return n % 2 === 0 ? `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}` : `2001:db8:${(n >> 16).toString(16)}:${(n & 0xffff).toString(16)}::1`;
 }
 
 describe('a flood from a million distinct addresses', () => {

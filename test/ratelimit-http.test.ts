@@ -114,7 +114,13 @@ describe('budgets by kind over HTTP', () => {
     const unknown = await get(url, '/v1/nothing-here', ua);
     expect(unknown.status).toBe(404);
     expect([ok, notModified, missing, invalid, health, openapi, unknown].map((r) => budget(r).remaining)).toEqual([
-      '4', '3', '2', '1', '1', '1', '0',
+      '4',
+      '3',
+      '2',
+      '1',
+      '1',
+      '1',
+      '0',
     ]);
     for (const r of [ok, notModified, missing, invalid, health, openapi, unknown]) expect(budget(r).policy).toBe('5;w=60');
     // Out of budget: reads are refused, /health is not and still reports the budget.

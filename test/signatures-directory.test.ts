@@ -5,7 +5,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGuardedFetcher, createNodeSignatureVerifier, type NodeSignatureVerifierOptions } from '../src/signatures/index.js';
-import { generateAgentKey, jwksHandler, signRequest, startDirectoryServer, type AgentKey, type DirectoryServer } from './fixtures/signatures/agent.js';
+import {
+  generateAgentKey,
+  jwksHandler,
+  signRequest,
+  startDirectoryServer,
+  type AgentKey,
+  type DirectoryServer,
+} from './fixtures/signatures/agent.js';
 
 const URL_ = 'https://catalog.example/v1/catalog';
 const CLIENT = { clientAddress: '198.51.100.20' };
@@ -74,7 +81,11 @@ describe('a directory on loopback (KEY_DIRECTORY_ALLOW_INSECURE on)', () => {
       (_q, r) => r.writeHead(200, { 'content-type': 'application/json' }).end('{"kty":"OKP"}'),
       'key directory unavailable: the directory is not a JWK Set (no "keys" array)',
     ],
-    ['an HTML page', (_q, r) => r.writeHead(200, { 'content-type': 'text/html' }).end('<html></html>'), 'key directory unavailable: unexpected content type "text/html"'],
+    [
+      'an HTML page',
+      (_q, r) => r.writeHead(200, { 'content-type': 'text/html' }).end('<html></html>'),
+      'key directory unavailable: unexpected content type "text/html"',
+    ],
     [
       'a declared body over 64 KiB',
       (_q, r) => r.writeHead(200, { 'content-type': 'application/json', 'content-length': String(70_000) }).end('x'.repeat(70_000)),
@@ -101,7 +112,8 @@ describe('a directory on loopback (KEY_DIRECTORY_ALLOW_INSECURE on)', () => {
     ],
     [
       'more than 64 keys',
-      (_q, r) => r.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ keys: Array.from({ length: 65 }, () => key.publicJwk) })),
+      (_q, r) =>
+        r.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ keys: Array.from({ length: 65 }, () => key.publicJwk) })),
       'key directory unavailable: the directory holds more than 64 keys',
     ],
   ];
@@ -316,7 +328,10 @@ describe('with the switch off (production)', () => {
         { address: '10.1.2.3', family: 4 },
       ],
     });
-    expect(await fetcher(`https://mixed.example${WELL_KNOWN}`)).toEqual({ ok: false, reason: 'refused: mixed.example resolves to 10.1.2.3, a private address' });
+    expect(await fetcher(`https://mixed.example${WELL_KNOWN}`)).toEqual({
+      ok: false,
+      reason: 'refused: mixed.example resolves to 10.1.2.3, a private address',
+    });
   });
 
   it('the insecure switch allows loopback only, never private or link-local ranges', async () => {

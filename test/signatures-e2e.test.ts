@@ -86,7 +86,10 @@ describe('behind a trusted proxy that terminates TLS (TRUST_PROXY=loopback)', ()
 
   it('a signature made for the public https URL verifies, by @authority and by @target-uri', async () => {
     expect(await policyOf(srv, { ...forwarded, ...(await signedHeaders(srv, { signedUrl: publicUrl })) })).toBe(VERIFIED_POLICY);
-    const targetUri = await signedHeaders(srv, { signedUrl: publicUrl, components: ['@target-uri', { name: 'signature-agent', parameters: { key: 'sig1' } }] });
+    const targetUri = await signedHeaders(srv, {
+      signedUrl: publicUrl,
+      components: ['@target-uri', { name: 'signature-agent', parameters: { key: 'sig1' } }],
+    });
     expect(await policyOf(srv, { ...forwarded, ...targetUri })).toBe(VERIFIED_POLICY);
   });
 

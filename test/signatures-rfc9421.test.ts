@@ -4,14 +4,7 @@
  * as the key directory client imports them; any changed byte fails.
  */
 import { describe, expect, it } from 'vitest';
-import {
-  createSignature,
-  isSignatureError,
-  verifySignature,
-  webcrypto,
-  type MessageDescriptor,
-  type Verifier,
-} from 'http-message-sig';
+import { createSignature, isSignatureError, verifySignature, webcrypto, type MessageDescriptor, type Verifier } from 'http-message-sig';
 import { importVerifier, readDirectoryKey } from '../src/signatures/keys.js';
 import { example, privateJwk, publicJwk, testRequest, testResponse, type KeyName, type RfcExample } from './fixtures/signatures/rfc9421.js';
 

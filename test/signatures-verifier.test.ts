@@ -143,7 +143,11 @@ describe('falls back (verified: false with a reason) for', () => {
       },
       'the string-form Signature-Agent is not covered as "signature-agent"',
     ],
-    ['neither @authority nor @target-uri covered', async () => signed({ components: [{ name: 'signature-agent', parameters: { key: 'sig1' } }] }), 'the signature covers neither @authority nor @target-uri'],
+    [
+      'neither @authority nor @target-uri covered',
+      async () => signed({ components: [{ name: 'signature-agent', parameters: { key: 'sig1' } }] }),
+      'the signature covers neither @authority nor @target-uri',
+    ],
     ['an alg that does not match the key', async () => signed({ alg: 'rsa-pss-sha512' }), '"alg" rsa-pss-sha512 does not match the ed25519 key'],
     ['an HMAC alg', async () => signed({ alg: 'hmac-sha256' }), 'HMAC signatures are refused'],
     ['an unknown alg', async () => signed({ alg: 'rsa-v1_5-sha256' }), 'unsupported algorithm "rsa-v1_5-sha256"'],

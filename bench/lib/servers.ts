@@ -65,10 +65,19 @@ export async function startServerProcess(
   const url = `http://127.0.0.1:${port}`;
   const env = { NODE_ENV: 'production', LOG_LEVEL: 'warn', ...RAISED_LIMITS, ...options.env, PORT: String(port), HOST: '127.0.0.1' };
   const startedAt = performance.now();
-  const child = startNode([...(options.nodeFlags ?? []), script, ...args], { cpu: options.cpu ?? 0, env, cwd: repoRoot, discardStdout: options.discardStdout });
+  const child = startNode([...(options.nodeFlags ?? []), script, ...args], {
+    cpu: options.cpu ?? 0,
+    env,
+    cwd: repoRoot,
+    discardStdout: options.discardStdout,
+  });
   try {
-    const servingAt = await waitUntilServing(child, url + (options.readyPath ?? '/health'), options.timeoutMs ?? 120_000,
-      options.readyStatus === 'any' ? undefined : (options.readyStatus ?? 200));
+    const servingAt = await waitUntilServing(
+      child,
+      url + (options.readyPath ?? '/health'),
+      options.timeoutMs ?? 120_000,
+      options.readyStatus === 'any' ? undefined : (options.readyStatus ?? 200),
+    );
     return { child, url, startedAt, servingAt };
   } catch (error) {
     await child.stop();

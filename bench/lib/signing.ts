@@ -28,15 +28,15 @@ export interface BenchAgent {
 export async function startBenchAgent(): Promise<BenchAgent> {
   const { privateKey, publicKey } = (await webcrypto.subtle.generateKey({ name: 'Ed25519' }, true, ['sign', 'verify'])) as webcrypto.CryptoKeyPair;
   const { x } = await webcrypto.subtle.exportKey('jwk', publicKey);
-  const keyid = createHash('sha256').update(JSON.stringify({ crv: 'Ed25519', kty: 'OKP', x })).digest('base64url');
+  const keyid = createHash('sha256')
+    .update(JSON.stringify({ crv: 'Ed25519', kty: 'OKP', x }))
+    .digest('base64url');
   const directory = JSON.stringify({ keys: [{ kty: 'OKP', crv: 'Ed25519', x, kid: keyid, use: 'sig' }] });
   let hits = 0;
   const server: Server = createServer((req, res) => {
     if (req.url !== '/.well-known/http-message-signatures-directory') return void res.writeHead(404).end();
     hits++;
-    res
-      .writeHead(200, { 'Content-Type': 'application/http-message-signatures-directory+json', 'Cache-Control': 'max-age=86400' })
-      .end(directory);
+    res.writeHead(200, { 'Content-Type': 'application/http-message-signatures-directory+json', 'Cache-Control': 'max-age=86400' }).end(directory);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const origin = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
@@ -60,6 +60,10 @@ export async function startBenchAgent(): Promise<BenchAgent> {
     keyid,
     directoryHits: () => hits,
     sign,
-    close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

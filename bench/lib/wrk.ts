@@ -93,9 +93,11 @@ export async function runWrk(options: WrkOptions): Promise<WrkResult> {
       `-t${options.threads ?? 1}`,
       `-c${options.connections ?? 32}`,
       `-d${Math.max(1, Math.round(options.durationS))}s`,
-      '--timeout', '5s',
+      '--timeout',
+      '5s',
       '--latency',
-      '-s', script,
+      '-s',
+      script,
     ];
     for (const [name, value] of Object.entries(options.headers ?? {})) args.push('-H', `${name}: ${value}`);
     args.push(options.url);

@@ -15,12 +15,7 @@ export const DAILY_MS = 24 * 60 * 60 * 1000;
 export const DAILY_UPDATE_COMMAND = '__daily-update';
 
 /** Why the daily self-update does not run now, or `undefined` when it should. */
-export async function dailyUpdateBlocker(
-  env: CliEnv,
-  stdoutIsTty: boolean,
-  cacheDir: string,
-  now: number,
-): Promise<string | undefined> {
+export async function dailyUpdateBlocker(env: CliEnv, stdoutIsTty: boolean, cacheDir: string, now: number): Promise<string | undefined> {
   if (updatesDisabled(env)) return 'SYLLABUS_NO_UPDATE is set';
   if (inCi(env)) return 'CI is set';
   if (!stdoutIsTty) return 'stdout is not a terminal';

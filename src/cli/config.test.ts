@@ -1,5 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { apiUrl, cacheDir, defaultBinDir, defaultInstallRoot, inCi, parseServiceUrl, resolveBaseUrl, resolveReleaseUrl, updatesDisabled } from './config.js';
+import {
+  apiUrl,
+  cacheDir,
+  defaultBinDir,
+  defaultInstallRoot,
+  inCi,
+  parseServiceUrl,
+  resolveBaseUrl,
+  resolveReleaseUrl,
+  updatesDisabled,
+} from './config.js';
 import { UsageError } from './errors.js';
 
 describe('base URL', () => {
@@ -10,9 +20,12 @@ describe('base URL', () => {
     expect(resolveBaseUrl(undefined, {}).href).toBe('http://localhost:8080/');
   });
 
-  it.each(['ftp://x.test', 'http://user:pw@x.test', 'http://x.test/?q=1', 'http://x.test/#f', 'x.test', ''])('refuses %j as a usage error', (value) => {
-    expect(() => parseServiceUrl(value, '--base-url')).toThrow(UsageError);
-  });
+  it.each(['ftp://x.test', 'http://user:pw@x.test', 'http://x.test/?q=1', 'http://x.test/#f', 'x.test', ''])(
+    'refuses %j as a usage error',
+    (value) => {
+      expect(() => parseServiceUrl(value, '--base-url')).toThrow(UsageError);
+    },
+  );
 
   it('keeps a path prefix when joining API paths', () => {
     const base = parseServiceUrl('https://x.test/syllabus', 'test');
@@ -29,7 +42,13 @@ describe('base URL', () => {
 
 describe('switches and folders', () => {
   it.each([
-    [undefined, false], ['', false], ['0', false], ['false', false], ['1', true], ['yes', true], ['TRUE', true],
+    [undefined, false],
+    ['', false],
+    ['0', false],
+    ['false', false],
+    ['1', true],
+    ['yes', true],
+    ['TRUE', true],
   ])('SYLLABUS_NO_UPDATE=%j → %s, CI alike', (value, expected) => {
     expect(updatesDisabled({ SYLLABUS_NO_UPDATE: value })).toBe(expected);
     expect(inCi({ CI: value })).toBe(expected);

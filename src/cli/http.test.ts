@@ -3,7 +3,14 @@ import { describeNetworkError, parseNonNegativeInt, parseRetryAfter, readRateBud
 
 describe('header parsing', () => {
   it.each([
-    ['0', 0], ['42', 42], [' 7 ', 7], ['-1', undefined], ['1.5', undefined], ['', undefined], ['12345678901', undefined], ['1e3', undefined],
+    ['0', 0],
+    ['42', 42],
+    [' 7 ', 7],
+    ['-1', undefined],
+    ['1.5', undefined],
+    ['', undefined],
+    ['12345678901', undefined],
+    ['1e3', undefined],
   ])('parseNonNegativeInt(%j) → %s', (value, expected) => {
     expect(parseNonNegativeInt(value)).toBe(expected);
   });
@@ -19,8 +26,16 @@ describe('header parsing', () => {
   });
 
   it('reads the RateLimit fields only when Remaining and Reset are both valid', () => {
-    expect(readRateBudget(new Headers({ 'ratelimit-limit': '120', 'ratelimit-remaining': '3', 'ratelimit-reset': '40' }))).toEqual({ limit: 120, remaining: 3, reset: 40 });
-    expect(readRateBudget(new Headers({ 'ratelimit-remaining': '3', 'ratelimit-reset': '40' }))).toEqual({ limit: undefined, remaining: 3, reset: 40 });
+    expect(readRateBudget(new Headers({ 'ratelimit-limit': '120', 'ratelimit-remaining': '3', 'ratelimit-reset': '40' }))).toEqual({
+      limit: 120,
+      remaining: 3,
+      reset: 40,
+    });
+    expect(readRateBudget(new Headers({ 'ratelimit-remaining': '3', 'ratelimit-reset': '40' }))).toEqual({
+      limit: undefined,
+      remaining: 3,
+      reset: 40,
+    });
     expect(readRateBudget(new Headers({ 'ratelimit-remaining': '3' }))).toBeUndefined();
     expect(readRateBudget(new Headers({ 'ratelimit-remaining': 'lots', 'ratelimit-reset': '1' }))).toBeUndefined();
   });

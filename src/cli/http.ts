@@ -227,12 +227,9 @@ export class HttpClient {
       const ms = Math.round(performance.now() - started);
       this.noteBudget(response.headers);
       if (response.status !== 429) return { response, ms, body };
-      const wait =
-        parseRetryAfter(response.headers.get('retry-after'), Date.now()) ?? readRateBudget(response.headers)?.reset;
+      const wait = parseRetryAfter(response.headers.get('retry-after'), Date.now()) ?? readRateBudget(response.headers)?.reset;
       if (attempt > 1) {
-        throw new CliError(
-          `${purpose.what} at ${url.host} still refused the request as too many (429) after waiting; try again in ${wait ?? 60} s.`,
-        );
+        throw new CliError(`${purpose.what} at ${url.host} still refused the request as too many (429) after waiting; try again in ${wait ?? 60} s.`);
       }
       if (wait === undefined || wait > this.options.maxWaitSeconds) {
         throw new CliError(

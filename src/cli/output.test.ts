@@ -14,11 +14,18 @@ describe('colour', () => {
 describe('tables', () => {
   it('aligns columns by their plain text even when cells are coloured', () => {
     const style = styleFor({ write: () => true, isTTY: true }, {});
-    const rows = [{ a: 'x', n: 5 }, { a: 'longer', n: 120 }];
-    const text = renderTable(rows, [
-      { heading: 'NAME', value: (r) => r.a, colour: (t) => style.green(t) },
-      { heading: 'N', value: (r) => String(r.n), align: 'right' },
-    ], style);
+    const rows = [
+      { a: 'x', n: 5 },
+      { a: 'longer', n: 120 },
+    ];
+    const text = renderTable(
+      rows,
+      [
+        { heading: 'NAME', value: (r) => r.a, colour: (t) => style.green(t) },
+        { heading: 'N', value: (r) => String(r.n), align: 'right' },
+      ],
+      style,
+    );
     const plain = text.replace(/\u001b\[[0-9;]*m/g, '');
     expect(plain).toBe('NAME      N\nx         5\nlonger  120\n');
   });

@@ -50,7 +50,12 @@ export function renderTable<Row>(rows: readonly Row[], columns: readonly Column<
     const fill = ' '.repeat(widths[i]! - [...text].length);
     return columns[i]!.align === 'right' ? fill + text : text + fill;
   };
-  const lines = [columns.map((column, i) => style.bold(pad(column.heading, i))).join('  ').trimEnd()];
+  const lines = [
+    columns
+      .map((column, i) => style.bold(pad(column.heading, i)))
+      .join('  ')
+      .trimEnd(),
+  ];
   rows.forEach((row, r) => {
     const line = columns
       .map((column, i) => {

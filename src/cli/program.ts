@@ -72,9 +72,7 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     .description('list the courses, or with COURSE_ID that course’s classes and lessons')
     .argument('[COURSE_ID]', 'a course id, e.g. python-basics')
     .option('--json', 'print the API’s JSON body')
-    .action(
-      action('catalog', (ctx, courseId: string | undefined, opts: { json?: boolean }) => catalogCommand(ctx, courseId, opts)),
-    );
+    .action(action('catalog', (ctx, courseId: string | undefined, opts: { json?: boolean }) => catalogCommand(ctx, courseId, opts)));
 
   program
     .command('update')
@@ -83,14 +81,12 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     .option('--json', 'print the outcome as JSON')
     .action(action('update', (ctx, opts: { check?: boolean; json?: boolean }) => updateCommand(ctx, opts)));
 
-  program
-    .command(DAILY_UPDATE_COMMAND, { hidden: true })
-    .action(
-      action(DAILY_UPDATE_COMMAND, async (ctx) => {
-        await runUpdate(ctx, detectManagedInstall(), false);
-        return EXIT.ok;
-      }),
-    );
+  program.command(DAILY_UPDATE_COMMAND, { hidden: true }).action(
+    action(DAILY_UPDATE_COMMAND, async (ctx) => {
+      await runUpdate(ctx, detectManagedInstall(), false);
+      return EXIT.ok;
+    }),
+  );
 
   try {
     await program.parseAsync([...argv]);

@@ -1,11 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  addressBucket,
-  canonicalAddress,
-  compileTrust,
-  forwardedForNodes,
-  resolveClientAddress,
-} from './client-address.js';
+import { addressBucket, canonicalAddress, compileTrust, forwardedForNodes, resolveClientAddress } from './client-address.js';
 
 const h = (init: Record<string, string>) => new Headers(init);
 
@@ -18,9 +12,8 @@ describe('canonicalAddress', () => {
     [' 192.0.2.1 ', '192.0.2.1'],
   ])('%s → %s', (input, expected) => expect(canonicalAddress(input)).toBe(expected));
 
-  it.each(['127.1', '0x7f.0.0.1', '2130706433', 'unknown', '_hidden', '', '1.2.3.4:80', 'evil.example'])(
-    'refuses %j',
-    (input) => expect(canonicalAddress(input)).toBeUndefined(),
+  it.each(['127.1', '0x7f.0.0.1', '2130706433', 'unknown', '_hidden', '', '1.2.3.4:80', 'evil.example'])('refuses %j', (input) =>
+    expect(canonicalAddress(input)).toBeUndefined(),
   );
 });
 
@@ -37,14 +30,16 @@ describe('addressBucket', () => {
 
 describe('forwardedForNodes (RFC 7239)', () => {
   it('reads for= nodes left to right, dropping quotes, brackets and ports', () => {
-    expect(
-      forwardedForNodes('for=192.0.2.60;proto=http;by=203.0.113.43, For="[2001:db8:cafe::17]:4711", for="198.51.100.17:8080"'),
-    ).toEqual(['192.0.2.60', '2001:db8:cafe::17', '198.51.100.17']);
+    expect(forwardedForNodes('for=192.0.2.60;proto=http;by=203.0.113.43, For="[2001:db8:cafe::17]:4711", for="198.51.100.17:8080"')).toEqual([
+      '192.0.2.60',
+      '2001:db8:cafe::17',
+      '198.51.100.17',
+    ]);
   });
   it('keeps obfuscated and unknown nodes as unknown', () => {
     expect(forwardedForNodes('for=unknown, for=_hidden, for="1.2.3.4, 5.6.7.8"')).toEqual(['unknown', 'unknown', 'unknown']);
   });
-  it('does not read for= inside another parameter\'s quoted value', () => {
+  it("does not read for= inside another parameter's quoted value", () => {
     expect(forwardedForNodes('proto="x, for=6.6.6.6;for=7.7.7.7", for=192.0.2.1')).toEqual(['192.0.2.1']);
   });
 });

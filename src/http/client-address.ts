@@ -137,10 +137,7 @@ export function resolveClientAddress(
 ): string {
   const peerAddress = canonicalAddress(peer) ?? peer;
   if (!trust) return peerAddress;
-  const forwarded =
-    header === 'forwarded'
-      ? forwardedForNodes(headers.get('forwarded') ?? '').join(', ')
-      : (headers.get('x-forwarded-for') ?? '');
+  const forwarded = header === 'forwarded' ? forwardedForNodes(headers.get('forwarded') ?? '').join(', ') : (headers.get('x-forwarded-for') ?? '');
   // proxy-addr reads `headers['x-forwarded-for']` and the socket's remote address.
   const shim = { headers: { 'x-forwarded-for': forwarded }, socket: { remoteAddress: peerAddress } };
   const chain = proxyAddr.all(shim as never, trust);

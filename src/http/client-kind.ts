@@ -6,13 +6,7 @@ import type { RequestContext, RequestHandler } from '@hattip/compose';
 import { isbot } from 'isbot';
 import { LRUCache } from 'lru-cache';
 import type { ClientKind } from './locals.js';
-import {
-  BROWSER_ENGINE_PATTERN,
-  GENERIC_PRODUCTS,
-  LIBRARY_PRODUCTS,
-  MAX_USER_AGENT_LENGTH,
-  PRODUCT_TOKEN_PATTERN,
-} from './user-agents.js';
+import { BROWSER_ENGINE_PATTERN, GENERIC_PRODUCTS, LIBRARY_PRODUCTS, MAX_USER_AGENT_LENGTH, PRODUCT_TOKEN_PATTERN } from './user-agents.js';
 
 /** The kinds a `User-Agent` alone can earn; `verified` comes only from a signature. */
 export type UserAgentKind = Exclude<ClientKind, 'verified'>;

@@ -34,7 +34,9 @@ describe('forwardedTargetUrl', () => {
     // A quoted comma or semicolon does not split an element or a pair.
     const quoted = headers({ forwarded: 'for="[2001:db8::1]:4711";proto=https;host="catalog.example", for=10.0.0.1' });
     expect(forwardedTargetUrl(internal, quoted, 'forwarded')).toBe('https://catalog.example/v1/catalog?x=1');
-    expect(forwardedTargetUrl(internal, headers({ forwarded: 'for="a,b";proto=https;host="x.example"' }), 'forwarded')).toBe('https://x.example/v1/catalog?x=1');
+    expect(forwardedTargetUrl(internal, headers({ forwarded: 'for="a,b";proto=https;host="x.example"' }), 'forwarded')).toBe(
+      'https://x.example/v1/catalog?x=1',
+    );
     // The other family is never read.
     expect(forwardedTargetUrl(internal, headers({ 'x-forwarded-proto': 'https' }), 'forwarded')).toBeUndefined();
     expect(forwardedTargetUrl(internal, h, 'x-forwarded-for')).toBeUndefined();

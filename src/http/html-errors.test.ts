@@ -26,7 +26,8 @@ describe('acceptWeight (RFC 9110 §12.5.1)', () => {
 
 describe('wantsHtmlError', () => {
   it('keeps JSON on API paths whatever the client accepts', () => {
-    for (const path of ['/v1/catalog', '/v1/courses/nope', '/health', '/openapi.json', '/docs']) expect(wantsHtmlError(ctx(path, BROWSER))).toBe(false);
+    for (const path of ['/v1/catalog', '/v1/courses/nope', '/health', '/openapi.json', '/docs'])
+      expect(wantsHtmlError(ctx(path, BROWSER))).toBe(false);
   });
   it('answers HTML on page paths and for browsers elsewhere', () => {
     expect(wantsHtmlError(ctx('/courses/nope'))).toBe(true);

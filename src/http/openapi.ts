@@ -118,7 +118,7 @@ const OPERATIONS: readonly OperationSpec[] = [
     tag: 'Service',
     summary: 'Instance health',
     description:
-      'Liveness of this instance for load balancers and monitors. Touches nothing but memory, is never refused with a 429 and reports the caller\'s read budget without spending it.',
+      "Liveness of this instance for load balancers and monitors. Touches nothing but memory, is never refused with a 429 and reports the caller's read budget without spending it.",
     ok: { description: 'The instance is serving.', schema: SERVICE_HEALTH, example: { status: 'ok' } },
     conditional: false,
     rateLimited: false,

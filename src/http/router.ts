@@ -57,7 +57,13 @@ function deprecationOf(index: CatalogIndex, path: string, template: string): Rea
 }
 
 /** A JSON error answer, with the route's deprecation fields if any. */
-function jsonError(ctx: RequestContext, status: number, body: Uint8Array, deprecation?: Readonly<Record<string, string>>, extra?: HeaderRecord): Response {
+function jsonError(
+  ctx: RequestContext,
+  status: number,
+  body: Uint8Array,
+  deprecation?: Readonly<Record<string, string>>,
+  extra?: HeaderRecord,
+): Response {
   const headers: HeaderRecord = { ...extra, ...deprecation };
   return respondJson(ctx, status, body, headers);
 }

@@ -28,7 +28,11 @@ export function serveRepresentation(ctx: RequestContext, rep: Representation, ex
   const coding =
     br === null || gz === null
       ? 'identity'
-      : chooseCoding(encodingPreference(requestHeaders.get('accept-encoding')), { identity: rep.body.byteLength, br: br.byteLength, gzip: gz.byteLength });
+      : chooseCoding(encodingPreference(requestHeaders.get('accept-encoding')), {
+          identity: rep.body.byteLength,
+          br: br.byteLength,
+          gzip: gz.byteLength,
+        });
   const body = coding === 'br' ? br! : coding === 'gzip' ? gz! : rep.body;
   headers['Content-Type'] = rep.contentType;
   if (coding !== 'identity') headers['Content-Encoding'] = coding;

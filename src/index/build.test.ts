@@ -16,7 +16,16 @@ describe('buildIndex', () => {
     model.catalog.courses[1] = { ...model.catalog.courses[1]!, blurb: 'Coming later. '.repeat(40) };
     const index = await buildIndex(model, { publicBaseUrl: BASE, now: () => new Date('2026-02-01T00:00:00Z') });
     expect([...index.representations.keys()].sort()).toEqual(
-      ['/v1/catalog', '/v1/changelog', '/v1/courses/python-basics', '/v1/courses/rust-soon', '/v1/health', '/v1/lessons/py-one', '/v1/lessons/py-two', '/v1/roadmap'].sort(),
+      [
+        '/v1/catalog',
+        '/v1/changelog',
+        '/v1/courses/python-basics',
+        '/v1/courses/rust-soon',
+        '/v1/health',
+        '/v1/lessons/py-one',
+        '/v1/lessons/py-two',
+        '/v1/roadmap',
+      ].sort(),
     );
     const catalog = index.representations.get('/v1/catalog')!;
     expect(JSON.parse(text(catalog.body))).toEqual(model.catalog);
@@ -54,10 +63,18 @@ describe('buildIndex', () => {
   it('applies a template deprecation to every resource of the route, and the earliest sunset wins', async () => {
     const model = sampleModel({ withDeprecation: false });
     model.changelog.entries[0]!.deprecates = [{ path: '/v1/lessons/{lesson_id}', sunset: '2026-09-01' }];
-    model.changelog.entries.push({ ...model.changelog.entries[0]!, id: 'earlier', date: '2026-01-20', deprecates: [{ path: '/v1/lessons/{lesson_id}', sunset: '2026-08-01' }] });
+    model.changelog.entries.push({
+      ...model.changelog.entries[0]!,
+      id: 'earlier',
+      date: '2026-01-20',
+      deprecates: [{ path: '/v1/lessons/{lesson_id}', sunset: '2026-08-01' }],
+    });
     const index = await buildIndex(model, { publicBaseUrl: BASE });
     for (const id of ['py-one', 'py-two']) {
-      expect(index.representations.get(`/v1/lessons/${id}`)!.headers).toMatchObject({ Sunset: 'Sat, 01 Aug 2026 00:00:00 GMT', Link: `<${BASE}/changelog#earlier>; rel="deprecation"` });
+      expect(index.representations.get(`/v1/lessons/${id}`)!.headers).toMatchObject({
+        Sunset: 'Sat, 01 Aug 2026 00:00:00 GMT',
+        Link: `<${BASE}/changelog#earlier>; rel="deprecation"`,
+      });
     }
   });
 
@@ -70,8 +87,30 @@ describe('buildIndex', () => {
   it('treats renderer and static entries like API bodies, and refuses duplicate paths', async () => {
     const index = await buildIndex(sampleModel(), {
       publicBaseUrl: BASE,
-      renderers: [(model, ctx) => [['/', { contentType: 'text/html; charset=utf-8', body: `<h1>${model.catalog.courses.length} courses at ${ctx.publicBaseUrl}</h1>${'<p>padding</p>'.repeat(100)}`, cacheControl: 'public, max-age=60', headers: { 'X-Content-Type-Options': 'nosniff' } }]]],
-      staticEntries: [['/openapi.json', { contentType: 'application/json', body: new TextEncoder().encode('{"openapi":"3.1.0"}'), cacheControl: 'public, max-age=300', headers: {} }]],
+      renderers: [
+        (model, ctx) => [
+          [
+            '/',
+            {
+              contentType: 'text/html; charset=utf-8',
+              body: `<h1>${model.catalog.courses.length} courses at ${ctx.publicBaseUrl}</h1>${'<p>padding</p>'.repeat(100)}`,
+              cacheControl: 'public, max-age=60',
+              headers: { 'X-Content-Type-Options': 'nosniff' },
+            },
+          ],
+        ],
+      ],
+      staticEntries: [
+        [
+          '/openapi.json',
+          {
+            contentType: 'application/json',
+            body: new TextEncoder().encode('{"openapi":"3.1.0"}'),
+            cacheControl: 'public, max-age=300',
+            headers: {},
+          },
+        ],
+      ],
     });
     const page = index.representations.get('/')!;
     expect(text(page.body)).toBe(`<h1>2 courses at ${BASE}</h1>${'<p>padding</p>'.repeat(100)}`);
@@ -85,7 +124,10 @@ describe('buildIndex', () => {
 
   it('reuses unchanged representations of the previous index and rebuilds changed ones', async () => {
     const first = await buildIndex(sampleModel(), { publicBaseUrl: BASE });
-    const second = await buildIndex(sampleModel({ revision: 'sha256:0002', courseTitle: 'Python, renamed' }), { publicBaseUrl: BASE, previous: first });
+    const second = await buildIndex(sampleModel({ revision: 'sha256:0002', courseTitle: 'Python, renamed' }), {
+      publicBaseUrl: BASE,
+      previous: first,
+    });
     expect(second.representations.get('/v1/roadmap')).toBe(first.representations.get('/v1/roadmap'));
     expect(second.representations.get('/v1/lessons/py-one')).toBe(first.representations.get('/v1/lessons/py-one'));
     expect(second.representations.get('/v1/catalog')).not.toBe(first.representations.get('/v1/catalog'));

@@ -55,7 +55,11 @@ const V1_HEALTH = { status: 'ok', version: 'v1' } as const;
 /** How many compressions run at once: enough to keep the thread pool busy, few enough to bound memory. */
 const COMPRESSION_CONCURRENCY = 8;
 
-const json = (value: unknown, cacheControl = DEFAULT_CACHE_CONTROL): RepresentationSource => ({ contentType: 'application/json', body: JSON.stringify(value), cacheControl });
+const json = (value: unknown, cacheControl = DEFAULT_CACHE_CONTROL): RepresentationSource => ({
+  contentType: 'application/json',
+  body: JSON.stringify(value),
+  cacheControl,
+});
 
 /** Health answers are about this moment: no cache may reuse them (catalog data may be reused for a minute). */
 const HEALTH_CACHE_CONTROL = 'no-store';

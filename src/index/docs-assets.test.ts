@@ -8,7 +8,14 @@ describe('docsRepresentations', () => {
 
   it('serves the page, our init script and the swagger-ui-dist files under /docs/assets/', () => {
     expect([...reps.keys()].sort()).toEqual(
-      ['/docs', '/docs/assets/init.js', '/docs/assets/swagger-ui.css', '/docs/assets/swagger-ui-bundle.js', '/docs/assets/favicon-16x16.png', '/docs/assets/favicon-32x32.png'].sort(),
+      [
+        '/docs',
+        '/docs/assets/init.js',
+        '/docs/assets/swagger-ui.css',
+        '/docs/assets/swagger-ui-bundle.js',
+        '/docs/assets/favicon-16x16.png',
+        '/docs/assets/favicon-32x32.png',
+      ].sort(),
     );
     expect(decode(reps.get('/docs/assets/swagger-ui-bundle.js')!.body)).toContain('SwaggerUIBundle');
     expect(reps.get('/docs/assets/swagger-ui-bundle.js')!.body.byteLength).toBeGreaterThan(500_000);

@@ -73,7 +73,12 @@ export function docsRepresentations(opts: { publicBaseUrl?: string } = {}): Arra
     ],
     [
       DOCS_ASSETS_PREFIX + DOCS_INIT_SCRIPT_NAME,
-      { contentType: 'text/javascript; charset=utf-8', body: encode(DOCS_INIT_SCRIPT), cacheControl: assetCache, headers: { 'X-Content-Type-Options': 'nosniff' } },
+      {
+        contentType: 'text/javascript; charset=utf-8',
+        body: encode(DOCS_INIT_SCRIPT),
+        cacheControl: assetCache,
+        headers: { 'X-Content-Type-Options': 'nosniff' },
+      },
     ],
   ];
   for (const [name, bytes] of readSwaggerUiFiles()) {

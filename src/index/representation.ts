@@ -133,7 +133,11 @@ function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
  * changed one lesson recompresses one lesson (and the aggregates containing it), not the whole catalog.
  * @param deferCompression prepare a new body without compressing it ({@link prepareRepresentation}).
  */
-export async function buildOrReuse(source: RepresentationSource, previous: Representation | undefined, deferCompression = false): Promise<Representation> {
+export async function buildOrReuse(
+  source: RepresentationSource,
+  previous: Representation | undefined,
+  deferCompression = false,
+): Promise<Representation> {
   const body = typeof source.body === 'string' ? encoder.encode(source.body) : source.body;
   if (
     previous &&

@@ -12,6 +12,7 @@ export function normalizeBaseUrl(value: string): string {
     throw new TypeError(`publicBaseUrl is not an absolute URL: ${JSON.stringify(value)}`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TypeError(`publicBaseUrl must use http or https: ${JSON.stringify(value)}`);
-  if (url.search || url.hash || url.username || url.password) throw new TypeError(`publicBaseUrl must have no query, fragment or credentials: ${JSON.stringify(value)}`);
+  if (url.search || url.hash || url.username || url.password)
+    throw new TypeError(`publicBaseUrl must have no query, fragment or credentials: ${JSON.stringify(value)}`);
   return url.href.replace(/\/+$/, '');
 }

@@ -19,21 +19,25 @@ function entryItem(entry: ChangelogEntry): SafeHtml {
   const deprecations =
     entry.deprecates.length > 0
       ? html`<div class="deprecations">
-<h4>Deprecated API routes</h4>
-<ul>${entry.deprecates.map(
-          (d) => html`<li><code>${d.path}</code>: served until <time datetime="${d.sunset}">${formatDate(d.sunset)}</time></li>`,
-        )}</ul>
-</div>`
+          <h4>Deprecated API routes</h4>
+          <ul>
+            ${entry.deprecates.map(
+              (d) => html`<li><code>${d.path}</code>: served until <time datetime="${d.sunset}">${formatDate(d.sunset)}</time></li>`,
+            )}
+          </ul>
+        </div>`
       : '';
   return html`<li class="entry kind-${entry.kind}" id="${entry.id}" data-entry="${entry.id}">
-<article aria-labelledby="${entry.id}-title">
-<p class="entry-meta"><time datetime="${entry.date}">${formatDate(entry.date)}</time> <span class="kind" data-kind="${entry.kind}">${KIND_LABELS[entry.kind]}</span></p>
-<h3 id="${entry.id}-title"><a href="#${entry.id}">${entry.title}</a></h3>
-<p class="blurb">${entry.blurb}</p>
-<div class="prose">${markdownToHtml(entry.body)}</div>
-${deprecations}
-</article>
-</li>`;
+    <article aria-labelledby="${entry.id}-title">
+      <p class="entry-meta">
+        <time datetime="${entry.date}">${formatDate(entry.date)}</time> <span class="kind" data-kind="${entry.kind}">${KIND_LABELS[entry.kind]}</span>
+      </p>
+      <h3 id="${entry.id}-title"><a href="#${entry.id}">${entry.title}</a></h3>
+      <p class="blurb">${entry.blurb}</p>
+      <div class="prose">${markdownToHtml(entry.body)}</div>
+      ${deprecations}
+    </article>
+  </li>`;
 }
 
 /** Groups entries (already newest first) by calendar month, keeping their order. */
@@ -51,19 +55,22 @@ function byMonth(entries: readonly ChangelogEntry[]): { month: string; entries: 
 /** Renders the changelog page; `changelog.entries` must already be newest first (as the model holds them). */
 export function renderChangelogPage(changelog: Changelog, ctx: RenderContext): string {
   const months = byMonth(changelog.entries).map(
-    (g) => html`<section class="month" aria-labelledby="month-${g.month}">
-<h2 id="month-${g.month}">${formatMonth(`${g.month}-01`)}</h2>
-<ol class="entries">
-${g.entries.map(entryItem)}
-</ol>
-</section>`,
+    (g) =>
+      html`<section class="month" aria-labelledby="month-${g.month}">
+        <h2 id="month-${g.month}">${formatMonth(`${g.month}-01`)}</h2>
+        <ol class="entries">
+          ${g.entries.map(entryItem)}
+        </ol>
+      </section>`,
   );
   const body = html`<div class="intro changelog-intro">
-<h1>Changelog</h1>
-<p class="lead">New courses, classes, lessons and features, newest first.</p>
-<p><a class="feed-link" href="/changelog.atom"><span class="feed-icon" aria-hidden="true"></span>Follow with the Atom feed</a></p>
-</div>
-${months.length > 0 ? months : html`<p>Nothing has shipped yet.</p>`}`;
+      <h1>Changelog</h1>
+      <p class="lead">New courses, classes, lessons and features, newest first.</p>
+      <p>
+        <a class="feed-link" href="/changelog.atom"><span class="feed-icon" aria-hidden="true"></span>Follow with the Atom feed</a>
+      </p>
+    </div>
+    ${months.length > 0 ? months : html`<p>Nothing has shipped yet.</p>`}`;
   return page({
     title: 'Changelog',
     description: 'What changed on Syllabus: new courses, classes, lessons and features, newest first.',

@@ -20,10 +20,19 @@ export function statusBadge(status: 'live' | 'soon'): SafeHtml {
 /** A course's counts as a description list: classes live, classes total, lessons live. */
 export function courseCounts(course: Course): SafeHtml {
   return html`<dl class="counts">
-<div><dt>${course.classes_live === 1 ? 'class live' : 'classes live'}</dt><dd data-count="classes_live">${course.classes_live}</dd></div>
-<div><dt>${course.classes_total === 1 ? 'class in total' : 'classes in total'}</dt><dd data-count="classes_total">${course.classes_total}</dd></div>
-<div><dt>${course.lessons_live === 1 ? 'lesson live' : 'lessons live'}</dt><dd data-count="lessons_live">${course.lessons_live}</dd></div>
-</dl>`;
+    <div>
+      <dt>${course.classes_live === 1 ? 'class live' : 'classes live'}</dt>
+      <dd data-count="classes_live">${course.classes_live}</dd>
+    </div>
+    <div>
+      <dt>${course.classes_total === 1 ? 'class in total' : 'classes in total'}</dt>
+      <dd data-count="classes_total">${course.classes_total}</dd>
+    </div>
+    <div>
+      <dt>${course.lessons_live === 1 ? 'lesson live' : 'lessons live'}</dt>
+      <dd data-count="lessons_live">${course.lessons_live}</dd>
+    </div>
+  </dl>`;
 }
 
 /** The API path of a course. Ids are `[a-z0-9-]`, so they need no encoding. */

@@ -10,63 +10,70 @@ import { courseClass } from './styles.js';
 
 function lessonItem(lesson: Lesson): SafeHtml {
   return html`<li class="lesson" id="lesson-${lesson.id}" data-lesson="${lesson.id}">
-<h3>${lesson.title}</h3>
-${lesson.blurb ? html`<p class="blurb">${lesson.blurb}</p>` : ''}
-<p class="lesson-meta"><span class="chip chip-lang" data-lang="${lesson.lang}"><span class="visually-hidden">Language: </span>${lesson.lang}</span> <span data-steps="${lesson.steps}">${count(lesson.steps, 'step')}</span></p>
-</li>`;
+    <h3>${lesson.title}</h3>
+    ${lesson.blurb ? html`<p class="blurb">${lesson.blurb}</p>` : ''}
+    <p class="lesson-meta">
+      <span class="chip chip-lang" data-lang="${lesson.lang}"><span class="visually-hidden">Language: </span>${lesson.lang}</span>
+      <span data-steps="${lesson.steps}">${count(lesson.steps, 'step')}</span>
+    </p>
+  </li>`;
 }
 
 function classSection(klass: Klass, position: number): SafeHtml {
   const soon = klass.status === 'soon';
   const headingId = `class-${klass.id}-title`;
   return html`<li class="klass${soon ? ' is-soon' : ''}" id="class-${klass.id}" data-class="${klass.id}">
-<section aria-labelledby="${headingId}">
-<p class="eyebrow">Class ${position}</p>
-<div class="klass-head">
-<h2 id="${headingId}">${klass.name}</h2>
-${statusBadge(klass.status)}
-</div>
-${klass.blurb ? html`<p class="blurb">${klass.blurb}</p>` : ''}
-${
-  klass.status === 'live'
-    ? html`<p class="klass-stats"><span data-count="lessons_live">${count(klass.lessons_live, 'lesson')}</span> live of ${klass.lessons_total} planned · ${count(klass.exercises, 'step')} to try</p>
-<ol class="lessons" aria-label="Lessons of ${klass.name}">
-${klass.lessons.map(lessonItem)}
-</ol>`
-    : html`<p class="klass-stats">Not open yet${klass.lessons_total > 0 ? html` · ${count(klass.lessons_total, 'lesson')} planned` : ''}</p>`
-}
-${
-  klass.soon.length > 0
-    ? html`<div class="soon-topics">
-<h3>Coming soon</h3>
-<ul>${klass.soon.map((topic) => html`<li data-soon-topic>${topic}</li>`)}</ul>
-</div>`
-    : ''
-}
-</section>
-</li>`;
+    <section aria-labelledby="${headingId}">
+      <p class="eyebrow">Class ${position}</p>
+      <div class="klass-head">
+        <h2 id="${headingId}">${klass.name}</h2>
+        ${statusBadge(klass.status)}
+      </div>
+      ${klass.blurb ? html`<p class="blurb">${klass.blurb}</p>` : ''}
+      ${
+        klass.status === 'live'
+          ? html`<p class="klass-stats">
+                <span data-count="lessons_live">${count(klass.lessons_live, 'lesson')}</span> live of ${klass.lessons_total} planned ·
+                ${count(klass.exercises, 'step')} to try
+              </p>
+              <ol class="lessons" aria-label="Lessons of ${klass.name}">
+                ${klass.lessons.map(lessonItem)}
+              </ol>`
+          : html`<p class="klass-stats">Not open yet${klass.lessons_total > 0 ? html` · ${count(klass.lessons_total, 'lesson')} planned` : ''}</p>`
+      }
+      ${
+        klass.soon.length > 0
+          ? html`<div class="soon-topics">
+              <h3>Coming soon</h3>
+              <ul>
+                ${klass.soon.map((topic) => html`<li data-soon-topic>${topic}</li>`)}
+              </ul>
+            </div>`
+          : ''
+      }
+    </section>
+  </li>`;
 }
 
 /** Renders one course's page. */
 export function renderCoursePage(course: Course, ctx: RenderContext): string {
   const body = html`<nav class="breadcrumb" aria-label="Breadcrumb"><a href="/">All courses</a></nav>
-<div class="course-hero ${courseClass(course.id)}" data-course="${course.id}">
-<div class="hero-status">${statusBadge(course.status)}</div>
-<h1>${course.title}</h1>
-${course.tagline ? html`<p class="tagline">${course.tagline}</p>` : ''}
-${course.blurb ? html`<p>${course.blurb}</p>` : ''}
-${course.status === 'soon' ? html`<p><strong>This course is not open yet.</strong> Here is what we are preparing.</p>` : ''}
-${courseCounts(course)}
-</div>
-<div class="${courseClass(course.id)}">
-${
-  course.classes.length > 0
-    ? html`<ol class="classes">
-${course.classes.map((k, i) => classSection(k, i + 1))}
-</ol>`
-    : html`<p>No classes are announced yet.</p>`
-}
-</div>`;
+    <div class="course-hero ${courseClass(course.id)}" data-course="${course.id}">
+      <div class="hero-status">${statusBadge(course.status)}</div>
+      <h1>${course.title}</h1>
+      ${course.tagline ? html`<p class="tagline">${course.tagline}</p>` : ''} ${course.blurb ? html`<p>${course.blurb}</p>` : ''}
+      ${course.status === 'soon' ? html`<p><strong>This course is not open yet.</strong> Here is what we are preparing.</p>` : ''}
+      ${courseCounts(course)}
+    </div>
+    <div class="${courseClass(course.id)}">
+      ${
+        course.classes.length > 0
+          ? html`<ol class="classes">
+              ${course.classes.map((k, i) => classSection(k, i + 1))}
+            </ol>`
+          : html`<p>No classes are announced yet.</p>`
+      }
+    </div>`;
   return page({
     title: course.title,
     description: course.tagline ?? course.blurb ?? `The ${course.title} course on Syllabus.`,

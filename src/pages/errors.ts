@@ -15,11 +15,11 @@ export function renderNotFoundPage(opts: { what?: 'page' | 'course' } = {}): str
     description: 'This page does not exist.',
     path: '',
     body: html`<div class="error-page">
-<p class="error-code">404</p>
-<h1>${course ? 'We have no course at this address' : 'This page does not exist'}</h1>
-<p>${course ? 'The course may have been renamed, or the link has a typo.' : 'The link may be broken, or the page may have moved.'}</p>
-<p><a href="/">See every course on the course map</a>, or read the <a href="/changelog">changelog</a>.</p>
-</div>`,
+      <p class="error-code">404</p>
+      <h1>${course ? 'We have no course at this address' : 'This page does not exist'}</h1>
+      <p>${course ? 'The course may have been renamed, or the link has a typo.' : 'The link may be broken, or the page may have moved.'}</p>
+      <p><a href="/">See every course on the course map</a>, or read the <a href="/changelog">changelog</a>.</p>
+    </div>`,
   });
 }
 
@@ -34,11 +34,13 @@ export function renderTooManyRequestsPage(retryAfterSeconds: number): string {
     description: 'You have reached the request limit for now.',
     path: '',
     body: html`<div class="error-page">
-<p class="error-code">429</p>
-<h1>Slow down a little</h1>
-<p>You have made many requests in a short time. Please try again in <strong data-retry-after="${seconds}">${count(seconds, 'second')}</strong>.</p>
-<p>Building something on our data? The <a href="/docs">API reference</a> describes the fair-use limits.</p>
-</div>`,
+      <p class="error-code">429</p>
+      <h1>Slow down a little</h1>
+      <p>
+        You have made many requests in a short time. Please try again in <strong data-retry-after="${seconds}">${count(seconds, 'second')}</strong>.
+      </p>
+      <p>Building something on our data? The <a href="/docs">API reference</a> describes the fair-use limits.</p>
+    </div>`,
   });
 }
 
@@ -52,11 +54,11 @@ export function renderServerErrorPage(requestId?: string): string {
     description: 'An unexpected error occurred.',
     path: '',
     body: html`<div class="error-page">
-<p class="error-code">500</p>
-<h1>Something went wrong on our side</h1>
-<p>It is not your fault, and we log every such error. Please try again in a moment.</p>
-${requestId ? html`<p>If you report it, mention request id <code>${requestId}</code>.</p>` : ''}
-<p><a href="/">Back to the course map</a></p>
-</div>`,
+      <p class="error-code">500</p>
+      <h1>Something went wrong on our side</h1>
+      <p>It is not your fault, and we log every such error. Please try again in a moment.</p>
+      ${requestId ? html`<p>If you report it, mention request id <code>${requestId}</code>.</p>` : ''}
+      <p><a href="/">Back to the course map</a></p>
+    </div>`,
   });
 }

@@ -4,7 +4,13 @@ import { pagesModel } from '../../test/helpers/pages-model.js';
 import { entryTagUri, renderAtomFeed } from './feed.js';
 
 const parser = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '@', isArray: (name) => name === 'entry' || name === 'link' });
-const decode = (s: string) => s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&');
+const decode = (s: string) =>
+  s
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&amp;/g, '&');
 
 describe('renderAtomFeed', () => {
   const model = pagesModel();
@@ -41,7 +47,9 @@ describe('renderAtomFeed', () => {
     const edited = { entries: model.changelog.entries.map((e) => ({ ...e, title: `${e.title}!`, body: 'Changed.' })) };
     const other = parser.parse(renderAtomFeed(edited, 'http://localhost:9999/')).feed;
     expect(other.entry.map((e: { id: string }) => e.id)).toEqual(feed.entry.map((e: { id: string }) => e.id));
-    expect(entryTagUri('catalog.syllabus.dev', { id: 'x-2026-01-01', date: '2026-01-01' })).toBe('tag:catalog.syllabus.dev,2026-01-01:changelog/x-2026-01-01');
+    expect(entryTagUri('catalog.syllabus.dev', { id: 'x-2026-01-01', date: '2026-01-01' })).toBe(
+      'tag:catalog.syllabus.dev,2026-01-01:changelog/x-2026-01-01',
+    );
   });
 
   it('survives a CDATA terminator in the text', () => {

@@ -5,7 +5,9 @@ describe('html template', () => {
   it('escapes interpolated text in content and attributes', () => {
     const evil = `"><script>alert('x')</script>&`;
     const out = html`<a title="${evil}">${evil}</a>`.value;
-    expect(out).toBe('<a title="&quot;&gt;&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;&amp;">&quot;&gt;&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;&amp;</a>');
+    expect(out).toBe(
+      '<a title="&quot;&gt;&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;&amp;">&quot;&gt;&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;&amp;</a>',
+    );
   });
 
   it('inserts safe HTML as is, joins lists and drops null, undefined and false', () => {

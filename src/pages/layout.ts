@@ -48,48 +48,50 @@ function isCurrent(navHref: string, path: string): boolean {
 export function page(o: PageOptions): string {
   const css = o.stylesheetVersion ? `${STYLESHEET_PATH}?v=${encodeURIComponent(o.stylesheetVersion)}` : STYLESHEET_PATH;
   const nav = NAV.map(
-    ({ href, label }) =>
-      html`<li><a href="${href}"${isCurrent(href, o.path) ? html` aria-current="page"` : ''}>${label}</a></li>`,
+    ({ href, label }) => html`<li><a href="${href}" ${isCurrent(href, o.path) ? html` aria-current="page"` : ''}>${label}</a></li>`,
   );
-  const alternates = (o.alternates ?? []).map(
-    (a) => html`\n<link rel="alternate" type="${a.type}" href="${a.href}" title="${a.title}">`,
-  );
-  const canonical = o.publicBaseUrl ? html`\n<link rel="canonical" href="${o.publicBaseUrl + o.path}">` : '';
+  const alternates = (o.alternates ?? []).map((a) => html` <link rel="alternate" type="${a.type}" href="${a.href}" title="${a.title}" />`);
+  const canonical = o.publicBaseUrl ? html` <link rel="canonical" href="${o.publicBaseUrl + o.path}" />` : '';
   const doc: SafeHtml = html`<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="color-scheme" content="light dark">
-<title>${o.title} · Syllabus</title>
-<meta name="description" content="${o.description}">
-<link rel="stylesheet" href="${css}">
-<link rel="icon" href="${ICON_PATH}" type="image/svg+xml">${canonical}${alternates}
-</head>
-<body>
-<a class="skip" href="#main">Skip to content</a>
-<header class="site-header">
-<div class="wrap">
-<a class="brand" href="/"><img src="${ICON_PATH}" alt="" width="26" height="26">Syllabus</a>
-<nav class="site-nav" aria-label="Main"><ul>${nav}</ul></nav>
-</div>
-</header>
-<main id="main" class="wrap">
-${o.body}
-</main>
-<footer class="site-footer">
-<div class="wrap">
-<nav aria-label="Footer"><ul>
-<li><a href="/">Courses</a></li>
-<li><a href="/changelog">Changelog</a></li>
-<li><a href="/changelog.atom">Atom feed</a></li>
-<li><a href="/roadmap">Roadmap</a></li>
-<li><a href="/docs">API reference</a></li>${o.apiPath ? html`\n<li><a href="${o.apiPath}">This page as JSON</a></li>` : ''}
-</ul></nav>
-</div>
-</footer>
-</body>
-</html>
-`;
+    <html lang="en">
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="color-scheme" content="light dark" />
+        <title>${o.title} · Syllabus</title>
+        <meta name="description" content="${o.description}" />
+        <link rel="stylesheet" href="${css}" />
+        <link rel="icon" href="${ICON_PATH}" type="image/svg+xml" />
+        ${canonical}${alternates}
+      </head>
+      <body>
+        <a class="skip" href="#main">Skip to content</a>
+        <header class="site-header">
+          <div class="wrap">
+            <a class="brand" href="/"><img src="${ICON_PATH}" alt="" width="26" height="26" />Syllabus</a>
+            <nav class="site-nav" aria-label="Main">
+              <ul>
+                ${nav}
+              </ul>
+            </nav>
+          </div>
+        </header>
+        <main id="main" class="wrap">${o.body}</main>
+        <footer class="site-footer">
+          <div class="wrap">
+            <nav aria-label="Footer">
+              <ul>
+                <li><a href="/">Courses</a></li>
+                <li><a href="/changelog">Changelog</a></li>
+                <li><a href="/changelog.atom">Atom feed</a></li>
+                <li><a href="/roadmap">Roadmap</a></li>
+                <li><a href="/docs">API reference</a></li>
+                ${o.apiPath ? html` <li><a href="${o.apiPath}">This page as JSON</a></li>` : ''}
+              </ul>
+            </nav>
+          </div>
+        </footer>
+      </body>
+    </html> `;
   return doc.value;
 }

@@ -29,13 +29,7 @@ function sameOriginImagesOnly() {
   };
 }
 
-const processor = unified()
-  .use(remarkParse)
-  .use(remarkRehype)
-  .use(sameOriginImagesOnly)
-  .use(rehypeSanitize)
-  .use(rehypeStringify)
-  .freeze();
+const processor = unified().use(remarkParse).use(remarkRehype).use(sameOriginImagesOnly).use(rehypeSanitize).use(rehypeStringify).freeze();
 
 /** Renders Markdown to sanitised HTML (raw HTML in the source is dropped, never passed through). */
 export function markdownToHtml(markdown: string): SafeHtml {

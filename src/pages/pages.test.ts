@@ -21,9 +21,7 @@ const HTML_PATHS = ['/', '/courses/python-foundations', '/courses/the-shell', '/
 
 describe('renderPages', () => {
   it('renders every page and asset, keyed by path, and nothing else', () => {
-    expect([...pages.keys()].sort()).toEqual(
-      [...HTML_PATHS, '/changelog.atom', '/assets/site.css', '/assets/favicon.svg'].sort(),
-    );
+    expect([...pages.keys()].sort()).toEqual([...HTML_PATHS, '/changelog.atom', '/assets/site.css', '/assets/favicon.svg'].sort());
     for (const path of HTML_PATHS) {
       const e = pages.get(path)!;
       expect(e.contentType).toBe('text/html; charset=utf-8');

@@ -17,31 +17,32 @@ function itemCard(item: RoadmapItem, changelog: Changelog): SafeHtml {
     shipped = html`<p class="shipped-in">Shipped: <a href="/changelog#${item.shipped}" data-shipped="${item.shipped}">${label}</a></p>`;
   }
   return html`<li class="item" id="item-${item.id}" data-item="${item.id}">
-<h3>${item.title}</h3>
-<span class="chip" data-theme="${item.theme}"><span class="visually-hidden">Theme: </span>${item.theme}</span>
-<div class="prose">${markdownToHtml(item.body)}</div>
-${shipped}
-</li>`;
+    <h3>${item.title}</h3>
+    <span class="chip" data-theme="${item.theme}"><span class="visually-hidden">Theme: </span>${item.theme}</span>
+    <div class="prose">${markdownToHtml(item.body)}</div>
+    ${shipped}
+  </li>`;
 }
 
 /** Renders the roadmap page; `changelog` supplies the titles and dates of shipped items' entries. */
 export function renderRoadmapPage(roadmap: Roadmap, changelog: Changelog, ctx: RenderContext): string {
   const stages = roadmap.stages.map(
-    (stage) => html`<section class="stage stage-${stage.key}" id="stage-${stage.key}" data-stage="${stage.key}" aria-labelledby="stage-${stage.key}-title">
-<div class="stage-head">
-<h2 id="stage-${stage.key}-title">${stage.label}</h2>
-<p>${stage.note}</p>
-</div>
-<ul class="items">
-${stage.items.map((item) => itemCard(item, changelog))}
-</ul>
-</section>`,
+    (stage) =>
+      html`<section class="stage stage-${stage.key}" id="stage-${stage.key}" data-stage="${stage.key}" aria-labelledby="stage-${stage.key}-title">
+        <div class="stage-head">
+          <h2 id="stage-${stage.key}-title">${stage.label}</h2>
+          <p>${stage.note}</p>
+        </div>
+        <ul class="items">
+          ${stage.items.map((item) => itemCard(item, changelog))}
+        </ul>
+      </section>`,
   );
   const body = html`<div class="intro">
-<h1>Roadmap</h1>
-<p class="lead">What we have shipped, what we are building, what comes next and what we are still exploring.</p>
-</div>
-${stages.length > 0 ? stages : html`<p>The roadmap is empty for now.</p>`}`;
+      <h1>Roadmap</h1>
+      <p class="lead">What we have shipped, what we are building, what comes next and what we are still exploring.</p>
+    </div>
+    ${stages.length > 0 ? stages : html`<p>The roadmap is empty for now.</p>`}`;
   return page({
     title: 'Roadmap',
     description: 'What Syllabus has shipped, is building, will build next and is exploring.',

@@ -46,8 +46,16 @@ describe('referral digests', () => {
     await store.load();
     const events: Array<string | undefined> = [];
     let notify: () => void = () => {};
-    await store.watch({ onReload: (err) => { events.push(err); notify(); } });
-    const next = () => new Promise<void>((r) => { notify = r; });
+    await store.watch({
+      onReload: (err) => {
+        events.push(err);
+        notify();
+      },
+    });
+    const next = () =>
+      new Promise<void>((r) => {
+        notify = r;
+      });
 
     let reloaded = next();
     await writeFile(file, `${codeDigest('SECOND-CODE')}\n`);
@@ -64,6 +72,8 @@ describe('referral digests', () => {
   });
 
   it('says which file it could not read', async () => {
-    await expect(new ReferralStore('/nonexistent/codes.txt').load()).rejects.toThrow('/nonexistent/codes.txt: cannot read the referral digests file (ENOENT)');
+    await expect(new ReferralStore('/nonexistent/codes.txt').load()).rejects.toThrow(
+      '/nonexistent/codes.txt: cannot read the referral digests file (ENOENT)',
+    );
   });
 });

@@ -7,7 +7,12 @@ const HEADER = '/* Generated from schemas/ by `npm run generate:types`. Do not e
 /** Type name for a frontmatter schema path: `frontmatter/roadmap-item.schema.json` → `RoadmapItemFrontmatter`. */
 function frontmatterTypeName(path: string): string {
   const base = path.replace(/^frontmatter\//, '').replace(/\.schema\.json$/, '');
-  return base.split('-').map((w) => w[0]!.toUpperCase() + w.slice(1)).join('') + 'Frontmatter';
+  return (
+    base
+      .split('-')
+      .map((w) => w[0]!.toUpperCase() + w.slice(1))
+      .join('') + 'Frontmatter'
+  );
 }
 
 /** @returns the whole generated module's source text. */

@@ -94,7 +94,14 @@ describe('loadConfig', () => {
 
   it('reads the Git follower settings, with their defaults', () => {
     const c = loadConfig({ CONTENT_GIT_URL: 'https://git.example.com/org/content.git' }, '/srv');
-    expect(c.contentSource).toMatchObject({ kind: 'git', url: 'https://git.example.com/org/content.git', ref: 'main', path: 'content', pollSeconds: 30, webhookSecret: undefined });
+    expect(c.contentSource).toMatchObject({
+      kind: 'git',
+      url: 'https://git.example.com/org/content.git',
+      ref: 'main',
+      path: 'content',
+      pollSeconds: 30,
+      webhookSecret: undefined,
+    });
     expect(c.contentSource.kind === 'git' && c.contentSource.cacheDir).toMatch(/content-git$/);
     const d = loadConfig(
       {
@@ -138,7 +145,9 @@ describe('loadConfig', () => {
     for (const path of ['/abs', '../up', 'a/../b', '-x']) {
       expect(problems({ CONTENT_GIT_URL: 'r', CONTENT_GIT_PATH: path })[0], path).toMatch(/^CONTENT_GIT_PATH: /);
     }
-    expect(problems({ CONTENT_GIT_URL: 'r', CONTENT_GIT_WEBHOOK_SECRET: 'short', ADMIN_PORT: '9090' })[0]).toMatch(/^CONTENT_GIT_WEBHOOK_SECRET: use at least 16/);
+    expect(problems({ CONTENT_GIT_URL: 'r', CONTENT_GIT_WEBHOOK_SECRET: 'short', ADMIN_PORT: '9090' })[0]).toMatch(
+      /^CONTENT_GIT_WEBHOOK_SECRET: use at least 16/,
+    );
     expect(problems({ CONTENT_GIT_URL: 'r', CONTENT_GIT_WEBHOOK_SECRET: 'a-long-enough-shared-secret' })).toEqual([
       'CONTENT_GIT_WEBHOOK_SECRET: the webhook is served on the admin listener; set ADMIN_PORT too',
     ]);

@@ -265,13 +265,19 @@ function parseContentSource(
   if (get('CONTENT_DIR') !== undefined) {
     problems.push('CONTENT_DIR and CONTENT_GIT_URL: set one or the other (a watched folder, or a Git branch this service follows)');
   }
-  if (url.startsWith('-') || /[\u0000-\u001f\u007f]/.test(url)) problems.push(`CONTENT_GIT_URL: ${JSON.stringify(redactUrl(url))} is not a repository URL or path`);
+  if (url.startsWith('-') || /[\u0000-\u001f\u007f]/.test(url))
+    problems.push(`CONTENT_GIT_URL: ${JSON.stringify(redactUrl(url))} is not a repository URL or path`);
   const ref = get('CONTENT_GIT_REF') ?? DEFAULTS.CONTENT_GIT_REF;
   const refProblem = branchNameProblem(ref);
   if (refProblem) problems.push(`CONTENT_GIT_REF: ${JSON.stringify(ref)} ${refProblem}`);
   const pathRaw = (get('CONTENT_GIT_PATH') ?? DEFAULTS.CONTENT_GIT_PATH).replace(/\/+$/, '');
   const path = pathRaw === '' ? '.' : pathRaw;
-  if (isAbsolute(path) || path.split('/').some((part) => part === '..' || part === '') || path.startsWith('-') || /[\u0000-\u001f\u007f\\]/.test(path)) {
+  if (
+    isAbsolute(path) ||
+    path.split('/').some((part) => part === '..' || part === '') ||
+    path.startsWith('-') ||
+    /[\u0000-\u001f\u007f\\]/.test(path)
+  ) {
     problems.push(`CONTENT_GIT_PATH: ${JSON.stringify(path)} must be a folder inside the repository, relative, without ".." (e.g. content)`);
   }
   const pollSeconds = int('CONTENT_GIT_POLL', DEFAULTS.CONTENT_GIT_POLL, 1, 86_400);
@@ -324,7 +330,10 @@ function parseTrustProxy(raw: string | undefined, problems: string[]): TrustProx
     if (hops > 32) problems.push(`TRUST_PROXY: ${hops} hops is more than 32; give a proxy count from 0 to 32 or a list of addresses/CIDRs`);
     return { kind: 'hops', hops };
   }
-  const entries = raw.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  const entries = raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
   try {
     proxyAddr.compile(entries);
   } catch (error) {

@@ -205,7 +205,12 @@ describe('POST /hooks/git from GitLab', () => {
 
   it('compares the bytes of a non-ASCII token as the sender wrote them (UTF-8)', async () => {
     const secret = 'sécret ☕ token';
-    const local = await startAdminHost({ host: '127.0.0.1', port: 0, logger, routes: [gitWebhookRoute({ secret, onDelivery: (d) => deliveries.push(d), logger })] });
+    const local = await startAdminHost({
+      host: '127.0.0.1',
+      port: 0,
+      logger,
+      routes: [gitWebhookRoute({ secret, onDelivery: (d) => deliveries.push(d), logger })],
+    });
     try {
       // A header carries bytes: the UTF-8 of the secret, spelt as a latin1 string so fetch sends them unchanged.
       const onTheWire = Buffer.from(secret, 'utf8').toString('latin1');

@@ -129,9 +129,20 @@ export async function startHost(handler: HattipHandler<HttpBindings>, opts: Host
   server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
     // Malformed requests, oversized heads, timeouts: answer plainly if the socket is still writable.
     if (socket.writable && !(socket as { _httpMessage?: unknown })._httpMessage) {
-      const status = error.code === 'HPE_HEADER_OVERFLOW' ? '431 Request Header Fields Too Large' : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? '408 Request Timeout' : '400 Bad Request';
-      const body = status.startsWith('431') ? '{"detail":"Request Header Fields Too Large"}' : status.startsWith('408') ? '{"detail":"Request Timeout"}' : BAD_REQUEST_BODY;
-      socket.end(`HTTP/1.1 ${status}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+      const status =
+        error.code === 'HPE_HEADER_OVERFLOW'
+          ? '431 Request Header Fields Too Large'
+          : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+            ? '408 Request Timeout'
+            : '400 Bad Request';
+      const body = status.startsWith('431')
+        ? '{"detail":"Request Header Fields Too Large"}'
+        : status.startsWith('408')
+          ? '{"detail":"Request Timeout"}'
+          : BAD_REQUEST_BODY;
+      socket.end(
+        `HTTP/1.1 ${status}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      );
     } else {
       socket.destroy();
     }

@@ -233,9 +233,7 @@ export class RedisStore implements RateLimitStore {
   }
 
   health(): StoreHealth {
-    return this.#downSince
-      ? { store: 'redis', status: 'unavailable', since: this.#downSince.toISOString() }
-      : { store: 'redis', status: 'ok' };
+    return this.#downSince ? { store: 'redis', status: 'unavailable', since: this.#downSince.toISOString() } : { store: 'redis', status: 'ok' };
   }
 
   /** Closes the connection (pending commands are answered first). */

@@ -63,7 +63,10 @@ describe('/releases/ static files', () => {
       const { hostname, port } = new URL(base);
       get({ hostname, port, path }, (res) => {
         let text = '';
-        res.setEncoding('utf8').on('data', (chunk: string) => (text += chunk)).on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+        res
+          .setEncoding('utf8')
+          .on('data', (chunk: string) => (text += chunk))
+          .on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
       }).on('error', reject);
     });
     expect(status).toBe(404);

@@ -114,7 +114,11 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   let applyUpdate: (update: ContentUpdate) => Promise<void> = async () => undefined;
   const source =
     options.contentSource ??
-    (await createContentSource(config.contentSource, { logger, follow, ...(options.contentDebounceMs !== undefined && { debounceMs: options.contentDebounceMs }) }));
+    (await createContentSource(config.contentSource, {
+      logger,
+      follow,
+      ...(options.contentDebounceMs !== undefined && { debounceMs: options.contentDebounceMs }),
+    }));
   let first: ContentUpdate;
   try {
     first = await source.start({
@@ -133,7 +137,10 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   if (!first.result.ok) {
     await stopSource();
     const problems = first.result.problems;
-    const at = first.commit === undefined ? describeContentSource(config.contentSource) : `commit ${first.commit} of ${describeContentSource(config.contentSource)}`;
+    const at =
+      first.commit === undefined
+        ? describeContentSource(config.contentSource)
+        : `commit ${first.commit} of ${describeContentSource(config.contentSource)}`;
     throw new StartupError(`content in ${at} is invalid (${problems.length} problem(s)):`, problems.map(formatProblem));
   }
 
@@ -177,7 +184,10 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       return;
     }
     holder.swap(next);
-    logger.info({ revision: result.model.revision, reason, changed_files: changedFiles, build_ms: Math.round(performance.now() - t0) }, 'content reloaded');
+    logger.info(
+      { revision: result.model.revision, reason, changed_files: changedFiles, build_ms: Math.round(performance.now() - t0) },
+      'content reloaded',
+    );
     await compressServed(next);
   };
 
@@ -206,14 +216,20 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       options.rateLimitStore ??
       (config.rateLimitStore.kind === 'redis'
         ? // Loaded only when configured: the Redis client alone costs about 150 ms of start-up.
-          await (await import('./redis-store.js')).RedisStore.open({ url: config.rateLimitStore.url, commandTimeoutMs: config.rateLimitStoreTimeoutMs, logger })
+          await (
+            await import('./redis-store.js')
+          ).RedisStore.open({ url: config.rateLimitStore.url, commandTimeoutMs: config.rateLimitStoreTimeoutMs, logger })
         : new MemoryStore());
     rateLimitStore = store;
     holder.subscribe((status) => health.set({ ...status }));
     health.addProvider(() => ({ ...source.status() }));
     health.addProvider(() => {
       const h = store.health();
-      return { rate_limit_store: h.store, rate_limit_store_status: h.status, ...(h.since !== undefined && { rate_limit_store_unavailable_since: h.since }) };
+      return {
+        rate_limit_store: h.store,
+        rate_limit_store_status: h.status,
+        ...(h.since !== undefined && { rate_limit_store_unavailable_since: h.since }),
+      };
     });
 
     // Web Bot Auth: one verifier per process, with its directory, imported-key and nonce caches.

@@ -25,7 +25,8 @@ export type AddressVerdict =
  */
 export function judgeAddress(address: string, allowLoopback = false): AddressVerdict {
   // Only canonical forms: the URL parser and DNS produce them; `1.2.3`-style shorthands are refused.
-  if (!ipaddr.IPv4.isValidFourPartDecimal(address) && !ipaddr.IPv6.isValid(address)) return { allowed: false, range: 'invalid', reason: `${address} is not an IP address` };
+  if (!ipaddr.IPv4.isValidFourPartDecimal(address) && !ipaddr.IPv6.isValid(address))
+    return { allowed: false, range: 'invalid', reason: `${address} is not an IP address` };
   let parsed = ipaddr.parse(address);
   if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) {
     parsed = (parsed as ipaddr.IPv6).toIPv4Address();
@@ -44,5 +45,8 @@ export function clientBucket(clientAddress: string): string {
   if (!ipaddr.IPv6.isValid(clientAddress)) return clientAddress;
   const address = ipaddr.IPv6.parse(clientAddress);
   if (address.isIPv4MappedAddress()) return address.toIPv4Address().toString();
-  return `${address.parts.slice(0, 4).map((p) => p.toString(16)).join(':')}::/64`;
+  return `${address.parts
+    .slice(0, 4)
+    .map((p) => p.toString(16))
+    .join(':')}::/64`;
 }

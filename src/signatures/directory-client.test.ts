@@ -19,12 +19,18 @@ function clientWith(answers: FetchedDirectory[]) {
 
 describe('KeyDirectoryClient', () => {
   it('does not remember a transient failure, but remembers a real one', async () => {
-    const transient = clientWith([{ ok: false, reason: 'busy', transient: true }, { ok: true, body: JSON.stringify({ keys: [JWK] }), cacheControl: null }]);
+    const transient = clientWith([
+      { ok: false, reason: 'busy', transient: true },
+      { ok: true, body: JSON.stringify({ keys: [JWK] }), cacheControl: null },
+    ]);
     expect(await transient.client.lookup(URL_, KEYID, 'a')).toEqual({ ok: false, reason: 'key directory unavailable: busy' });
     expect(await transient.client.lookup(URL_, KEYID, 'a')).toMatchObject({ ok: true });
     expect(transient.calls).toHaveLength(2);
 
-    const real = clientWith([{ ok: false, reason: 'HTTP 500' }, { ok: true, body: JSON.stringify({ keys: [JWK] }), cacheControl: null }]);
+    const real = clientWith([
+      { ok: false, reason: 'HTTP 500' },
+      { ok: true, body: JSON.stringify({ keys: [JWK] }), cacheControl: null },
+    ]);
     await real.client.lookup(URL_, KEYID, 'a');
     expect(await real.client.lookup(URL_, KEYID, 'a')).toEqual({ ok: false, reason: 'key directory unavailable: HTTP 500' });
     expect(real.calls).toHaveLength(1);
@@ -44,13 +50,12 @@ describe('KeyDirectoryClient', () => {
     expect(found).toMatchObject({ ok: true, key: { thumbprint: KEYID, algorithm: 'ed25519' } });
   });
 
-  it('honours a key\'s nbf and exp', async () => {
+  it("honours a key's nbf and exp", async () => {
     const read = await readDirectoryKey(JWK);
     expect(read.ok).toBe(true);
     const now = 1_800_000_000;
     const body = (extra: object) => JSON.stringify({ keys: [{ ...JWK, ...extra }] });
-    const at = (answer: FetchedDirectory) =>
-      new KeyDirectoryClient({ fetchDirectory: async () => answer, now: () => now }).lookup(URL_, KEYID, 'a');
+    const at = (answer: FetchedDirectory) => new KeyDirectoryClient({ fetchDirectory: async () => answer, now: () => now }).lookup(URL_, KEYID, 'a');
     expect(await at({ ok: true, body: body({ nbf: now + 10 }), cacheControl: null })).toEqual({ ok: false, reason: 'key is not valid yet (nbf)' });
     expect(await at({ ok: true, body: body({ exp: now - 10 }), cacheControl: null })).toEqual({ ok: false, reason: 'key has expired (exp)' });
     expect(await at({ ok: true, body: body({ nbf: now - 10, exp: now + 10 }), cacheControl: null })).toMatchObject({ ok: true });

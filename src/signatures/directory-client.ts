@@ -17,9 +17,7 @@ export const DIRECTORY_PATH = '/.well-known/http-message-signatures-directory';
  * What a fetch of a directory URL produced: the body of a 200 response, or why there is none. A failure marked
  * `transient` says nothing about the directory (the fetcher was busy) and is not remembered.
  */
-export type FetchedDirectory =
-  | { ok: true; body: string; cacheControl: string | null }
-  | { ok: false; reason: string; transient?: boolean };
+export type FetchedDirectory = { ok: true; body: string; cacheControl: string | null } | { ok: false; reason: string; transient?: boolean };
 
 /**
  * Fetches one directory URL. Must enforce the transport rules (scheme, address, redirects, time and size
@@ -217,7 +215,10 @@ export class KeyDirectoryClient {
   /** Lifetime from `Cache-Control` (RFC 9111 §5.2.2): `max-age` clamped; `no-store`/`no-cache` give the minimum. */
   #ttl(cacheControl: string | null): number {
     if (cacheControl === null) return this.#defaultTtl;
-    const directives = cacheControl.toLowerCase().split(',').map((d) => d.trim());
+    const directives = cacheControl
+      .toLowerCase()
+      .split(',')
+      .map((d) => d.trim());
     if (directives.includes('no-store') || directives.includes('no-cache')) return this.#minTtl;
     const maxAge = directives.map((d) => /^max-age\s*=\s*"?(\d{1,10})"?$/.exec(d)).find((m) => m !== null);
     if (maxAge === undefined) return this.#defaultTtl;

@@ -36,9 +36,7 @@ export interface SignatureCandidate {
 }
 
 /** What a request's signature fields hold, or why they cannot be used. */
-export type SignatureFieldsResult =
-  | { ok: true; candidates: SignatureCandidate[] }
-  | { ok: false; reason: string };
+export type SignatureFieldsResult = { ok: true; candidates: SignatureCandidate[] } | { ok: false; reason: string };
 
 /** At most this many Web Bot Auth signatures are tried per request, so a header cannot buy unbounded work. */
 export const MAX_CANDIDATES = 3;
@@ -148,9 +146,7 @@ export function readSignatureAgent(header: string | null, candidate: SignatureCa
     return memberValue(item, undefined);
   }
 
-  const keyed = covered
-    .map((c) => c.parameters.get('key'))
-    .filter((k): k is string => typeof k === 'string');
+  const keyed = covered.map((c) => c.parameters.get('key')).filter((k): k is string => typeof k === 'string');
   const key = keyed.includes(candidate.label) ? candidate.label : keyed.length === 1 ? keyed[0] : undefined;
   if (key === undefined) {
     return {

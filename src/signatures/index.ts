@@ -26,9 +26,7 @@ export interface NodeSignatureVerifierOptions extends Omit<SignatureVerifierOpti
  * Creates the verifier the server wires into the client-kind step:
  * `createNodeSignatureVerifier({ allowInsecureDirectories: config.keyDirectoryAllowInsecure, clockSkewSeconds: config.signatureClockSkewSeconds })`.
  */
-export function createNodeSignatureVerifier(
-  options: NodeSignatureVerifierOptions = {},
-): SignatureVerifier & { directories: KeyDirectoryClient } {
+export function createNodeSignatureVerifier(options: NodeSignatureVerifierOptions = {}): SignatureVerifier & { directories: KeyDirectoryClient } {
   const allowInsecure = options.allowInsecureDirectories ?? false;
   return createSignatureVerifier({
     ...options,

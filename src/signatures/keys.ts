@@ -102,9 +102,18 @@ function base64UrlDecode(text: string): Uint8Array {
  * (`members` must hold exactly the required members; they are serialised in lexicographic order).
  */
 export async function thumbprint(members: Record<string, string>): Promise<string> {
-  const canonical = JSON.stringify(Object.fromEntries(Object.keys(members).sort().map((k) => [k, members[k]])));
+  const canonical = JSON.stringify(
+    Object.fromEntries(
+      Object.keys(members)
+        .sort()
+        .map((k) => [k, members[k]]),
+    ),
+  );
   const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(canonical)));
-  return btoa(String.fromCharCode(...digest)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+  return btoa(String.fromCharCode(...digest))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '');
 }
 
 /**
@@ -118,9 +127,7 @@ export async function importVerifier(key: DirectoryKey): Promise<Verifier> {
     case 'ed25519':
       return httpSigWebCrypto.verifier(await crypto.subtle.importKey('jwk', key.jwk, { name: 'Ed25519' }, false, ['verify']));
     case 'rsa-pss-sha512':
-      return httpSigWebCrypto.verifier(
-        await crypto.subtle.importKey('jwk', key.jwk, { name: 'RSA-PSS', hash: 'SHA-512' }, false, ['verify']),
-      );
+      return httpSigWebCrypto.verifier(await crypto.subtle.importKey('jwk', key.jwk, { name: 'RSA-PSS', hash: 'SHA-512' }, false, ['verify']));
     case 'ecdsa-p256-sha256': {
       const cryptoKey = await crypto.subtle.importKey('jwk', key.jwk, { name: 'ECDSA', namedCurve: 'P-256' }, false, ['verify']);
       return Object.freeze({

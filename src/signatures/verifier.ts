@@ -206,7 +206,15 @@ export function agentOrigin(value: string, allowInsecure: boolean): { ok: true; 
   if (url.protocol !== 'https:' && !(allowInsecure && url.protocol === 'http:')) {
     return { ok: false, reason: 'the Signature-Agent URL is not https' };
   }
-  if (url.username !== '' || url.password !== '' || (url.pathname !== '/' && url.pathname !== '') || url.search !== '' || url.hash !== '' || value.includes('#') || value.includes('?')) {
+  if (
+    url.username !== '' ||
+    url.password !== '' ||
+    (url.pathname !== '/' && url.pathname !== '') ||
+    url.search !== '' ||
+    url.hash !== '' ||
+    value.includes('#') ||
+    value.includes('?')
+  ) {
     return { ok: false, reason: 'the Signature-Agent URL is not an origin' };
   }
   return { ok: true, origin: url.origin };

@@ -16,7 +16,9 @@ import type { ContentUpdate } from './types.js';
 const LESSON = 'courses/python-basics/first-steps/hello-world.md';
 const lessonText = (title: string): string => `---\ntitle: ${title}\nlang: python\n---\n\n## One\n`;
 const titleOf = (u: ContentUpdate): string | undefined =>
-  u.result.ok ? u.result.model.catalog.courses.flatMap((c) => c.classes.flatMap((k) => k.lessons)).find((l) => l.id === 'hello-world')?.title : undefined;
+  u.result.ok
+    ? u.result.model.catalog.courses.flatMap((c) => c.classes.flatMap((k) => k.lessons)).find((l) => l.id === 'hello-world')?.title
+    : undefined;
 
 const silent = pino({ level: 'silent' });
 let source: FolderSource | undefined;

@@ -93,7 +93,9 @@ export class FolderSource implements ContentSource {
     try {
       identity = await identify(this.#opts.dir);
     } catch (error) {
-      throw new SourceError(`the content folder ${this.#opts.dir} cannot be read (${errorCode(error)}); set CONTENT_DIR to a folder`, { cause: error });
+      throw new SourceError(`the content folder ${this.#opts.dir} cannot be read (${errorCode(error)}); set CONTENT_DIR to a folder`, {
+        cause: error,
+      });
     }
     const first = await this.#enqueue(() => this.#arm(identity, 'start'));
     if (!first) throw new SourceError(`the content folder ${this.#opts.dir} cannot be watched: ${this.#problem ?? 'unknown error'}`);
@@ -193,7 +195,11 @@ export class FolderSource implements ContentSource {
         ...(this.#opts.debounceMs !== undefined && { debounceMs: this.#opts.debounceMs }),
         onReload: (result, changed) => {
           if (this.#loader !== loader) return;
-          this.#deliver({ result, reason: changed.length === 1 ? changed[0]! : `${changed.length} changed paths`, changedFiles: loader.lastParsedCount });
+          this.#deliver({
+            result,
+            reason: changed.length === 1 ? changed[0]! : `${changed.length} changed paths`,
+            changedFiles: loader.lastParsedCount,
+          });
         },
         onReloadStart: (changed) => this.#opts.logger.debug({ changed: changed.length }, 'content reload started'),
         onError: (error) => this.#watchFailed(loader, error),
@@ -264,6 +270,11 @@ function errorCode(error: unknown): string {
 /** The public status text for a folder that cannot be found: no path, only what is wrong. */
 function missingMessage(error: unknown): string {
   const code = errorCode(error);
-  const what = code === 'ENOENT' ? 'the content folder is missing' : code === 'ENOTDIR' ? 'the content path is not a folder' : 'the content folder cannot be read';
+  const what =
+    code === 'ENOENT'
+      ? 'the content folder is missing'
+      : code === 'ENOTDIR'
+        ? 'the content path is not a folder'
+        : 'the content folder cannot be read';
   return `${what} (${code}); serving the last good content and checking again`;
 }

@@ -81,11 +81,18 @@ export function runGit(args: readonly string[], options: GitRunOptions): Promise
 /** Sorts git's stderr into a category (messages of git 2.x in the C locale). */
 export function categorise(stderr: string): GitFailureCategory {
   if (/couldn't find remote ref|remote branch .* not found/i.test(stderr)) return 'branch-missing';
-  if (/authentication failed|could not read (username|password)|terminal prompts disabled|permission denied \(publickey|http basic: access denied|403/i.test(stderr)) {
+  if (
+    /authentication failed|could not read (username|password)|terminal prompts disabled|permission denied \(publickey|http basic: access denied|403/i.test(
+      stderr,
+    )
+  ) {
     return 'auth';
   }
-  if (/does not appear to be a git repository|repository .* not found|not a git repository|no such file or directory/i.test(stderr)) return 'repository-missing';
-  if (/could not resolve host|connection (refused|timed out|reset)|network is unreachable|unable to access|timed out|could not connect/i.test(stderr)) {
+  if (/does not appear to be a git repository|repository .* not found|not a git repository|no such file or directory/i.test(stderr))
+    return 'repository-missing';
+  if (
+    /could not resolve host|connection (refused|timed out|reset)|network is unreachable|unable to access|timed out|could not connect/i.test(stderr)
+  ) {
     return 'network';
   }
   return 'failed';
@@ -93,7 +100,12 @@ export function categorise(stderr: string): GitFailureCategory {
 
 /** The first `fatal:`/`error:` line of stderr (else its first line), trimmed, bounded and with credentials hidden. */
 function firstComplaint(stderr: string): string {
-  const lines = stderr.split('\n').map((l) => l.trim()).filter((l) => l !== '');
+  const lines = stderr
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '');
   const line = lines.find((l) => /^(fatal|error):/.test(l)) ?? lines[0] ?? '';
-  return redactUrl(line).replace(/[\u0000-\u001f\u007f]/g, ' ').slice(0, 300);
+  return redactUrl(line)
+    .replace(/[\u0000-\u001f\u007f]/g, ' ')
+    .slice(0, 300);
 }

@@ -30,7 +30,15 @@ async function remote(): Promise<ContentRemote> {
 }
 
 function follower(r: ContentRemote, options: Partial<GitFollowerOptions> = {}): GitFollower {
-  const f = new GitFollower({ url: r.bare, ref: 'main', path: 'content', pollSeconds: 3600, cacheDir: join(r.root, 'cache'), logger: pino({ level: 'silent' }), ...options });
+  const f = new GitFollower({
+    url: r.bare,
+    ref: 'main',
+    path: 'content',
+    pollSeconds: 3600,
+    cacheDir: join(r.root, 'cache'),
+    logger: pino({ level: 'silent' }),
+    ...options,
+  });
   open.push(f);
   return f;
 }
@@ -94,7 +102,9 @@ describe('GitFollower', () => {
     const update = await follower(r, { path: 'catalog' }).start(listen([]));
     expect(update.result).toEqual({
       ok: false,
-      problems: [{ path: 'catalog', line: 1, column: 1, message: `the content folder "catalog" does not exist in commit ${update.commit!.slice(0, 12)}` }],
+      problems: [
+        { path: 'catalog', line: 1, column: 1, message: `the content folder "catalog" does not exist in commit ${update.commit!.slice(0, 12)}` },
+      ],
     });
   });
 

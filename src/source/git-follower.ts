@@ -87,7 +87,10 @@ export class GitFollower implements ContentSource {
     try {
       await runGit(['--version'], { timeoutMs: GIT_TIMEOUTS.localMs });
       // One folder per repository and branch, so two configurations never mix; a slot per process within it.
-      const key = createHash('sha256').update(`${redactUrl(url)}\0${ref}`).digest('hex').slice(0, 16);
+      const key = createHash('sha256')
+        .update(`${redactUrl(url)}\0${ref}`)
+        .digest('hex')
+        .slice(0, 16);
       this.#slot = await claimSlot(join(cacheDir, key));
     } catch (error) {
       throw new SourceError(
@@ -185,7 +188,10 @@ export class GitFollower implements ContentSource {
 
   async #prepareRepository(): Promise<void> {
     const local = { timeoutMs: GIT_TIMEOUTS.localMs };
-    const exists = await stat(join(this.#repo, 'HEAD')).then(() => true, () => false);
+    const exists = await stat(join(this.#repo, 'HEAD')).then(
+      () => true,
+      () => false,
+    );
     if (!exists) {
       await rm(this.#repo, { recursive: true, force: true });
       await runGit(['init', '--quiet', '--bare', this.#repo], local);
@@ -200,7 +206,17 @@ export class GitFollower implements ContentSource {
     this.fetchCount++;
     const { ref } = this.#opts;
     await runGit(
-      ['--git-dir', this.#repo, 'fetch', '--quiet', '--no-tags', '--depth=1', '--no-write-fetch-head', 'origin', `+refs/heads/${ref}:refs/remotes/origin/${ref}`],
+      [
+        '--git-dir',
+        this.#repo,
+        'fetch',
+        '--quiet',
+        '--no-tags',
+        '--depth=1',
+        '--no-write-fetch-head',
+        'origin',
+        `+refs/heads/${ref}:refs/remotes/origin/${ref}`,
+      ],
       { timeoutMs: GIT_TIMEOUTS.fetchMs },
     );
     this.#syncedAt = this.#now().toISOString();
@@ -208,9 +224,12 @@ export class GitFollower implements ContentSource {
 
   /** The commit the fetched branch points at. @throws GitError when the branch was never fetched. */
   async #branchCommit(): Promise<string> {
-    const out = await runGit(['--git-dir', this.#repo, 'rev-parse', '--verify', '--quiet', '--end-of-options', `refs/remotes/origin/${this.#opts.ref}^{commit}`], {
-      timeoutMs: GIT_TIMEOUTS.localMs,
-    });
+    const out = await runGit(
+      ['--git-dir', this.#repo, 'rev-parse', '--verify', '--quiet', '--end-of-options', `refs/remotes/origin/${this.#opts.ref}^{commit}`],
+      {
+        timeoutMs: GIT_TIMEOUTS.localMs,
+      },
+    );
     const commit = out.trim();
     if (!/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(commit)) throw new GitError('failed', 'rev-parse did not print a commit id');
     return commit;
@@ -242,9 +261,17 @@ export class GitFollower implements ContentSource {
    * never sees half of it. @returns false when the commit has no such folder.
    */
   async #writeCheckout(commit: string, dir: string): Promise<boolean> {
-    if (await stat(dir).then((s) => s.isDirectory(), () => false)) return true;
+    if (
+      await stat(dir).then(
+        (s) => s.isDirectory(),
+        () => false,
+      )
+    )
+      return true;
     const tree = this.#opts.path === '.' ? `${commit}^{tree}` : `${commit}:${this.#opts.path}`;
-    const type = await runGit(['--git-dir', this.#repo, 'cat-file', '-t', '--end-of-options', tree], { timeoutMs: GIT_TIMEOUTS.localMs }).catch(() => '');
+    const type = await runGit(['--git-dir', this.#repo, 'cat-file', '-t', '--end-of-options', tree], { timeoutMs: GIT_TIMEOUTS.localMs }).catch(
+      () => '',
+    );
     if (type.trim() !== 'tree') return false;
     const tmp = join(this.#checkouts, `.tmp-${commit}-${randomBytes(4).toString('hex')}`);
     const index = `${tmp}.index`;
@@ -275,7 +302,12 @@ export class GitFollower implements ContentSource {
     const retrySeconds = this.#retrySeconds();
     const summary = error instanceof GitError ? error.summary : 'git failed';
     this.#opts.logger.warn(
-      { err: error instanceof GitError ? { category: error.category, detail: error.detail, exit_code: error.exitCode } : error, failures: this.#failures, retry_in_s: retrySeconds, poll_s: pollSeconds },
+      {
+        err: error instanceof GitError ? { category: error.category, detail: error.detail, exit_code: error.exitCode } : error,
+        failures: this.#failures,
+        retry_in_s: retrySeconds,
+        poll_s: pollSeconds,
+      },
       'Git fetch failed; still serving the last good content',
     );
     this.#setProblem(`fetching branch "${ref}" fails since ${this.#failingSince}: ${summary}; retrying in ${retrySeconds} s`);

@@ -10,5 +10,7 @@ const USERINFO = /\b([a-z][a-z0-9+.-]*:\/\/)([^/@\s:]*)(?::[^/@\s]*)?@/gi;
  * it also cleans an error message that quotes a URL). SSH's `user@host:path` form carries no secret and is kept.
  */
 export function redactUrl(text: string): string {
-  return text.replace(USERINFO, (match, scheme: string, user: string) => (match.includes(':', scheme.length) ? `${scheme}${user}:***@` : `${scheme}***@`));
+  return text.replace(USERINFO, (match, scheme: string, user: string) =>
+    match.includes(':', scheme.length) ? `${scheme}${user}:***@` : `${scheme}***@`,
+  );
 }

@@ -32,11 +32,7 @@ export function smallContentFiles(): ContentFiles {
       'soon:',
       '  - String formatting',
     ),
-    'courses/python-basics/first-steps/hello-world.md': lesson(
-      'title: Hello, world',
-      'blurb: Print your first line.',
-      'lang: python',
-    )(
+    'courses/python-basics/first-steps/hello-world.md': lesson('title: Hello, world', 'blurb: Print your first line.', 'lang: python')(
       '## Run Python',
       '',
       'Open a terminal and start the interpreter.',
@@ -71,12 +67,7 @@ export function smallContentFiles(): ContentFiles {
       '',
       'A setext heading is a step too.',
     ),
-    'courses/python-basics/functions/index.md': fm(
-      'name: Functions',
-      'status: soon',
-      'lessons: []',
-      'soon: [Defining functions, Return values]',
-    ),
+    'courses/python-basics/functions/index.md': fm('name: Functions', 'status: soon', 'lessons: []', 'soon: [Defining functions, Return values]'),
     'courses/sql-basics/index.md': fm('title: SQL basics', 'color: "#336791"', 'status: live', 'classes: [select]'),
     'courses/sql-basics/select/index.md': fm('name: SELECT', 'status: live', 'lessons: [select-star]'),
     'courses/sql-basics/select/select-star.md': lesson('title: SELECT *', 'lang: sql')(
@@ -100,9 +91,11 @@ export function smallContentFiles(): ContentFiles {
     ),
     'courses/rust-intro/index.md': fm('title: Rust intro', 'color: "#dea584"', 'status: soon', 'classes: [ownership]'),
     'courses/rust-intro/ownership/index.md': fm('name: Ownership', 'status: soon', 'lessons: []', 'soon: [Borrowing]'),
-    'changelog/python-basics-2025-03-01.md': entry('kind: course', 'title: Python basics is live', 'blurb: A first course.')(
-      'Python basics opens with two classes and a soon one.',
-    ),
+    'changelog/python-basics-2025-03-01.md': entry(
+      'kind: course',
+      'title: Python basics is live',
+      'blurb: A first course.',
+    )('Python basics opens with two classes and a soon one.'),
     'changelog/for-loops-2025-06-10.md': entry('kind: lesson', 'title: For loops', 'blurb: A new lesson.')('Loop over lists.'),
     'changelog/api-v1-2025-06-10.md': entry(
       'kind: feature',
@@ -119,9 +112,12 @@ export function smallContentFiles(): ContentFiles {
       '  - { key: next, label: Next, note: Planned. }',
       '  - { key: exploring, label: Exploring, note: Ideas. }',
     ),
-    'roadmap/python-course.md': entry('title: Python course', 'theme: Courses', 'stage: shipped', 'shipped: python-basics-2025-03-01')(
-      'The first course.',
-    ),
+    'roadmap/python-course.md': entry(
+      'title: Python course',
+      'theme: Courses',
+      'stage: shipped',
+      'shipped: python-basics-2025-03-01',
+    )('The first course.'),
     'roadmap/sql-joins.md': entry('title: SQL joins', 'theme: Courses', 'stage: building')('Joining tables.'),
     'roadmap/rust-course.md': entry('title: Rust course', 'theme: Courses', 'stage: next')('Ownership first.'),
     'roadmap/offline-mode.md': entry('title: Offline mode', 'theme: Platform', 'stage: exploring', 'order: 2')('Learn on a plane.'),

@@ -28,8 +28,11 @@ export interface ContentRemote {
 /** Runs `git` in `cwd`; resolves with stdout. */
 export function git(cwd: string, args: readonly string[]): Promise<string> {
   return new Promise((resolve, reject) => {
-    execFile('git', ['-c', 'user.name=Syllabus Tests', '-c', 'user.email=tests@example.com', '-c', 'commit.gpgsign=false', ...args], { cwd, env: { ...process.env, LC_ALL: 'C' } }, (error, stdout, stderr) =>
-      error ? reject(new Error(`git ${args.join(' ')}: ${stderr || error.message}`)) : resolve(stdout),
+    execFile(
+      'git',
+      ['-c', 'user.name=Syllabus Tests', '-c', 'user.email=tests@example.com', '-c', 'commit.gpgsign=false', ...args],
+      { cwd, env: { ...process.env, LC_ALL: 'C' } },
+      (error, stdout, stderr) => (error ? reject(new Error(`git ${args.join(' ')}: ${stderr || error.message}`)) : resolve(stdout)),
     );
   });
 }

@@ -20,7 +20,11 @@ export interface RawResponse {
  * Sends one request. `path` is sent verbatim (percent-encoding and all), so tests can send what a browser
  * would not.
  */
-export function rawRequest(base: string, path: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<RawResponse> {
+export function rawRequest(
+  base: string,
+  path: string,
+  init: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<RawResponse> {
   const url = new URL(base);
   return new Promise((resolve, reject) => {
     const req = request(
@@ -32,7 +36,13 @@ export function rawRequest(base: string, path: string, init: { method?: string; 
           const body = Buffer.concat(chunks);
           const headers: Record<string, string> = {};
           for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(', ') : v;
-          resolve({ status: res.statusCode ?? 0, headers, body, text: body.toString('utf8'), json: () => JSON.parse(body.toString('utf8')) as unknown });
+          resolve({
+            status: res.statusCode ?? 0,
+            headers,
+            body,
+            text: body.toString('utf8'),
+            json: () => JSON.parse(body.toString('utf8')) as unknown,
+          });
         });
         res.on('error', reject);
       },

@@ -12,7 +12,11 @@ const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => void;
 /** Decodes a JSON pointer (`#/a/b~1c`) and returns what it points at in `root`. */
 export function resolvePointer(root: unknown, pointer: string): unknown {
   if (!pointer.startsWith('#')) throw new Error(`not a local reference: ${pointer}`);
-  const parts = pointer.slice(1).split('/').slice(1).map((p) => decodeURIComponent(p).replaceAll('~1', '/').replaceAll('~0', '~'));
+  const parts = pointer
+    .slice(1)
+    .split('/')
+    .slice(1)
+    .map((p) => decodeURIComponent(p).replaceAll('~1', '/').replaceAll('~0', '~'));
   let node: unknown = root;
   for (const part of parts) {
     if (node === null || typeof node !== 'object' || !(part in (node as Json))) throw new Error(`unresolved reference ${pointer}`);

@@ -151,7 +151,16 @@ export function pagesModel(): ContentModel {
           key: 'shipped',
           label: 'Shipped',
           note: 'Live now.',
-          items: [{ id: 'shell', title: 'A shell course', theme: 'courses', stage: 'shipped', body: 'Bash for everyone.', shipped: 'shell-course-2026-03-02' }],
+          items: [
+            {
+              id: 'shell',
+              title: 'A shell course',
+              theme: 'courses',
+              stage: 'shipped',
+              body: 'Bash for everyone.',
+              shipped: 'shell-course-2026-03-02',
+            },
+          ],
         },
         {
           key: 'building',

@@ -24,7 +24,6 @@ export interface RedisServer {
   stop(): Promise<void>;
 }
 
-
 async function launch(port: number): Promise<ChildProcess> {
   const child = spawn(
     'redis-server',

@@ -72,7 +72,10 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
 
   // A test that follows a Git repository names it in CONTENT_GIT_URL; the fixture folder is then unused.
   const folder = options.env?.CONTENT_GIT_URL === undefined ? { CONTENT_DIR: contentDir } : {};
-  const config = loadConfig({ ...GENEROUS_LIMITS, PORT: '0', HOST: '127.0.0.1', ...folder, REFERRALS_FILE: referralsFile, LOG_LEVEL: 'info', ...options.env }, root);
+  const config = loadConfig(
+    { ...GENEROUS_LIMITS, PORT: '0', HOST: '127.0.0.1', ...folder, REFERRALS_FILE: referralsFile, LOG_LEVEL: 'info', ...options.env },
+    root,
+  );
   const logs: Array<Record<string, unknown>> = [];
   const sink = new Writable({
     write(chunk: Buffer, _enc, done) {

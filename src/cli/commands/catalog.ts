@@ -52,7 +52,11 @@ type CourseRow = { kind: 'class'; klass: Klass } | { kind: 'lesson'; lesson: Les
 function printCourse(ctx: CliContext, course: Course): void {
   const { style } = ctx;
   ctx.stdout.write(
-    style.bold(printable(`${course.title} (${course.id}) — ${course.status}, ${course.classes_live}/${course.classes_total} classes live, ${course.lessons_live} lessons`)) + '\n\n',
+    style.bold(
+      printable(
+        `${course.title} (${course.id}) — ${course.status}, ${course.classes_live}/${course.classes_total} classes live, ${course.lessons_live} lessons`,
+      ),
+    ) + '\n\n',
   );
   const rows: CourseRow[] = course.classes.flatMap((klass): CourseRow[] => [
     { kind: 'class', klass },
@@ -96,20 +100,24 @@ function printCourse(ctx: CliContext, course: Course): void {
 export async function catalogCommand(ctx: CliContext, courseId: string | undefined, options: { json?: boolean }): Promise<number> {
   if (courseId === undefined) {
     const catalog = await getJson<unknown>(ctx, '/v1/catalog', (status, url) => `${url} answered ${status}; try again later or check --base-url.`);
-    if (!isCatalog(catalog)) throw new CliError(`The catalog from ${ctx.baseUrl.href} is not in the expected shape; is this client too old for the service?`);
+    if (!isCatalog(catalog))
+      throw new CliError(`The catalog from ${ctx.baseUrl.href} is not in the expected shape; is this client too old for the service?`);
     if (options.json) writeJson(ctx.stdout, catalog);
     else printCatalog(ctx, catalog);
     return EXIT.ok;
   }
   if (!ID_PATTERN.test(courseId) || courseId.length > defs.$defs.Id.maxLength) {
-    throw new UsageError(`${JSON.stringify(courseId)} is not a course id: ids are lowercase letters and digits in hyphen-separated words (e.g. python-basics).`);
+    throw new UsageError(
+      `${JSON.stringify(courseId)} is not a course id: ids are lowercase letters and digits in hyphen-separated words (e.g. python-basics).`,
+    );
   }
   const course = await getJson<unknown>(ctx, `/v1/courses/${courseId}`, (status, url) =>
     status === 404
       ? `There is no course ${courseId} at ${ctx.baseUrl.href}; run syllabus catalog to list the course ids.`
       : `${url} answered ${status}; try again later or check --base-url.`,
   );
-  if (!isCourse(course)) throw new CliError(`The course from ${ctx.baseUrl.href} is not in the expected shape; is this client too old for the service?`);
+  if (!isCourse(course))
+    throw new CliError(`The course from ${ctx.baseUrl.href} is not in the expected shape; is this client too old for the service?`);
   if (options.json) writeJson(ctx.stdout, course);
   else printCourse(ctx, course);
   return EXIT.ok;

@@ -104,7 +104,13 @@ async function serviceChecks(ctx: CliContext): Promise<Check[]> {
     const ok = Math.abs(skew) <= MAX_SKEW_SECONDS;
     const direction = skew > 0 ? 'behind' : 'ahead of';
     checks.push(
-      check('clock-skew', ok, skew === 0 ? 'under 1 s' : `this machine's clock is ${Math.abs(skew)} s ${direction} the service's${ok ? '' : `; more than ${MAX_SKEW_SECONDS} s: fix the system clock`}`),
+      check(
+        'clock-skew',
+        ok,
+        skew === 0
+          ? 'under 1 s'
+          : `this machine's clock is ${Math.abs(skew)} s ${direction} the service's${ok ? '' : `; more than ${MAX_SKEW_SECONDS} s: fix the system clock`}`,
+      ),
     );
   }
   const budget = readRateBudget(health.headers);
@@ -207,7 +213,11 @@ async function installChecks(ctx: CliContext): Promise<Check[]> {
     check(
       'auto-update',
       true,
-      noUpdate ? 'off: SYLLABUS_NO_UPDATE is set' : install ? 'on: at most once a day, after a command, on a terminal and outside CI' : 'off: not an install.sh install',
+      noUpdate
+        ? 'off: SYLLABUS_NO_UPDATE is set'
+        : install
+          ? 'on: at most once a day, after a command, on a terminal and outside CI'
+          : 'off: not an install.sh install',
     ),
   );
   return checks;
@@ -232,9 +242,7 @@ export async function doctorCommand(ctx: CliContext, options: { json?: boolean }
       const label = (LABELS[c.name] ?? c.name).padEnd(width);
       ctx.stdout.write(`${mark} ${style.bold(label)}  ${c.detail.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ')}\n`);
     }
-    ctx.stdout.write(
-      result.ok ? `\n${style.green('Every required check passed.')}\n` : `\n${style.red('A required check failed (✖).')}\n`,
-    );
+    ctx.stdout.write(result.ok ? `\n${style.green('Every required check passed.')}\n` : `\n${style.red('A required check failed (✖).')}\n`);
   }
   return result.ok ? EXIT.ok : EXIT.failed;
 }

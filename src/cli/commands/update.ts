@@ -34,7 +34,9 @@ export async function updateCommand(ctx: CliContext, options: { check?: boolean;
         (output.previous ? `The previous version ${output.previous} is kept to roll back to.\n` : ''),
     );
   } else if (offer.newer) {
-    ctx.stdout.write(`syllabus ${offer.manifest.version} is available (this is ${CLI_VERSION}); run ${style.bold('syllabus update')} to install it.\n`);
+    ctx.stdout.write(
+      `syllabus ${offer.manifest.version} is available (this is ${CLI_VERSION}); run ${style.bold('syllabus update')} to install it.\n`,
+    );
   } else {
     ctx.stdout.write(`syllabus ${CLI_VERSION} is up to date (the newest release is ${offer.manifest.version}).\n`);
   }

@@ -115,7 +115,9 @@ async function installLocked(root: string, version: string, archive: Buffer): Pr
     // The new version must run before it replaces the working one.
     let reported = '';
     try {
-      reported = (await run(process.execPath, [bundle, '--version'], { timeout: 20_000, env: { ...process.env, SYLLABUS_NO_UPDATE: '1' } })).stdout.trim();
+      reported = (
+        await run(process.execPath, [bundle, '--version'], { timeout: 20_000, env: { ...process.env, SYLLABUS_NO_UPDATE: '1' } })
+      ).stdout.trim();
     } catch (error) {
       throw new CliError(`The downloaded version ${version} does not start (${(error as Error).message.split('\n')[0]}); nothing was changed.`);
     }

@@ -10,7 +10,7 @@ import { CliError } from '../errors.js';
 
 export type { ReleaseManifest };
 
-let validator: ((value: unknown) => boolean) & { errors?: { instancePath: string; message?: string }[] | null } | undefined;
+let validator: (((value: unknown) => boolean) & { errors?: { instancePath: string; message?: string }[] | null }) | undefined;
 
 function validate(value: unknown): string | undefined {
   if (!validator) {

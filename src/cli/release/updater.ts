@@ -50,11 +50,7 @@ export function verifyArchive(data: Buffer, manifest: ReleaseManifest): string |
  * Downloads, verifies and installs the offered release.
  * @throws CliError when the download fails or does not match the manifest; the install is then untouched.
  */
-export async function applyOffer(
-  ctx: Pick<CliContext, 'http'>,
-  install: ManagedInstall,
-  offer: UpdateOffer,
-): Promise<InstallResult> {
+export async function applyOffer(ctx: Pick<CliContext, 'http'>, install: ManagedInstall, offer: UpdateOffer): Promise<InstallResult> {
   const { manifest, archiveUrl } = offer;
   const download = await ctx.http.getBytes(archiveUrl, RELEASE_PURPOSE, manifest.size);
   if (download.status !== 200) {

@@ -7,8 +7,7 @@ const small: BudgetLimits = { verified: 8, declared: 4, browser: 4, anonymous: 3
 function setup(limits: BudgetLimits = small, start = 5_000_000) {
   const clock = { t: start };
   const store = new MemoryStore({ now: () => clock.t });
-  const ask = (who: Partial<RequestIdentity> = {}) =>
-    decide(store, limits, { bucket: '203.0.113.7', kind: 'anonymous', pathClass: 'read', ...who });
+  const ask = (who: Partial<RequestIdentity> = {}) => decide(store, limits, { bucket: '203.0.113.7', kind: 'anonymous', pathClass: 'read', ...who });
   return { clock, store, ask };
 }
 
@@ -92,7 +91,10 @@ describe('decide', () => {
     const { ask } = setup(limits);
     // read: 9 left, referrals: 2 left → the referral budget.
     expect((await ask({ kind: 'browser', pathClass: 'referral' })).state).toEqual({
-      limit: 3, remaining: 2, resetSeconds: 3600, windowSeconds: 3600,
+      limit: 3,
+      remaining: 2,
+      resetSeconds: 3600,
+      windowSeconds: 3600,
     });
     for (let i = 0; i < 6; i++) await ask({ kind: 'browser' });
     // read: 8 spent, 2 left; referrals: 2 spent, 1 left → still the referral budget.
@@ -109,7 +111,10 @@ describe('decide', () => {
     const { ask } = setup({ ...small, browser: 3, referrals: 50 });
     await ask({ kind: 'browser' });
     expect((await ask({ kind: 'browser', pathClass: 'referral' })).state).toEqual({
-      limit: 3, remaining: 1, resetSeconds: 60, windowSeconds: 60,
+      limit: 3,
+      remaining: 1,
+      resetSeconds: 60,
+      windowSeconds: 60,
     });
   });
 
