@@ -4,24 +4,23 @@
  *   node bench/out/hosts-app.mjs hono     the production host (src/server/host.ts: @hono/node-server's getRequestListener)
  *   node bench/out/hosts-app.mjs hattip   @hattip/adapter-node's createServer (full Fetch Request, streamed Response)
  *
- * The app is composed as src/server/start.ts composes it (same steps, same index, same configuration from the
- * environment: PORT, HOST, CONTENT_DIR, RATE_LIMIT_*, TRUST_PROXY); only the host differs. No watcher.
+ * The app and index are built by the functions production uses (`composeApp`, `indexBuilder` of src/server/app.ts,
+ * with the configuration from the environment: PORT, HOST, CONTENT_DIR, RATE_LIMIT_*, TRUST_PROXY); only the host
+ * differs. No watcher.
  * Prints `listening on <url>` once ready.
  */
 import { createServer as createHattipServer } from '@hattip/adapter-node';
 import { ContentLoader, formatProblem } from '../src/content/index.js';
-import { createApp } from '../src/http/app.js';
-import { clientAddressStep } from '../src/http/client-address.js';
-import { clientKindStep } from '../src/http/client-kind.js';
 import { HealthReport } from '../src/http/health.js';
-import { MemoryStore, rateLimitStep } from '../src/http/ratelimit/index.js';
-import { buildIndex } from '../src/index/build.js';
-import { renderPages } from '../src/pages/index.js';
+import { MemoryStore } from '../src/http/ratelimit/index.js';
+import { completeCompression } from '../src/index/build.js';
 import { buildReferralAnswers } from '../src/referrals/answers.js';
 import { ReferralStore } from '../src/referrals/store.js';
+import { composeApp, indexBuilder } from '../src/server/app.js';
 import { loadConfig } from '../src/server/config.js';
 import { startHost } from '../src/server/host.js';
 import { createLogger } from '../src/server/logger.js';
+import { nodeCodec } from '../src/server/node-codec.js';
 
 const hostKind = process.argv[2];
 if (hostKind !== 'hono' && hostKind !== 'hattip') {
@@ -39,22 +38,17 @@ if (!loaded.ok) {
   process.stderr.write(`invalid content:\n${loaded.problems.map(formatProblem).join('\n')}\n`);
   process.exit(1);
 }
-const index = await buildIndex(loaded.model, {
-  publicBaseUrl: config.publicBaseUrl,
-  renderers: [(model, ctx) => renderPages(model, { publicBaseUrl: ctx.publicBaseUrl })],
-});
+// The same index and app as production (src/server/app.ts), compressed as a running server's index is.
+const index = await completeCompression(nodeCodec, await indexBuilder(config)(loaded.model));
 const referrals = new ReferralStore(config.referralsFile);
 await referrals.load();
-const store = new MemoryStore();
-const app = createApp({
+const app = composeApp(config, {
   getIndex: () => index,
   health: new HealthReport({ revision: index.revision }),
   referrals,
-  referralAnswers: await buildReferralAnswers(),
+  referralAnswers: await buildReferralAnswers(nodeCodec),
   logger,
-  clientAddress: clientAddressStep({ trustProxy: config.trustProxy, header: config.trustProxyHeader }),
-  clientKind: clientKindStep({}),
-  rateLimit: rateLimitStep({ store, limits: config.rateLimits, decorate: false }),
+  store: new MemoryStore(),
 });
 
 let url: string;

@@ -4,7 +4,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { buildOpenApiDocument } from '../src/index/openapi-document.js';
+import { buildOpenApiDocument } from '../src/server/openapi-document.js';
 
 /** The service's release, from package.json. */
 export function packageVersion(): string {

@@ -12,6 +12,9 @@ import { buildReferralAnswers } from '../src/referrals/answers.js';
 import { startHost, type Host } from '../src/server/host.js';
 import { rawRequest } from './helpers/http.js';
 import { sampleModel } from './helpers/sample-model.js';
+import { nodeCodec } from '../src/server/node-codec.js';
+import { errorAnswers } from '../src/http/html-errors.js';
+import { ERROR_PAGES } from '../src/server/app.js';
 
 const logged: Array<{ level: string; obj: Record<string, unknown>; msg?: string }> = [];
 const logger = {
@@ -25,19 +28,20 @@ let host: Host;
 let failing = true;
 
 beforeAll(async () => {
-  const index = await buildIndex(sampleModel(), { publicBaseUrl: 'http://localhost:8080' });
+  const index = await buildIndex(sampleModel(), { codec: nodeCodec, publicBaseUrl: 'http://localhost:8080' });
   // A step of "another module" that answers with its own Response for one path.
   const foreign: RequestHandler = (ctx) => {
     if (ctx.url.pathname === '/foreign') return new Response('plain', { status: 200, headers: { 'content-type': 'text/plain' } });
   };
   const app = createApp({
+    errors: errorAnswers(ERROR_PAGES),
     getIndex: () => {
       if (failing) throw new Error('boom: secret internal detail');
       return index;
     },
     health: new HealthReport({ revision: index.revision }),
     referrals: { isValid: () => true },
-    referralAnswers: await buildReferralAnswers(),
+    referralAnswers: await buildReferralAnswers(nodeCodec),
     logger,
     extraHandlers: [foreign],
   });

@@ -11,6 +11,9 @@ import { HealthReport } from '../src/http/health.js';
 import { buildIndex } from '../src/index/build.js';
 import { buildReferralAnswers } from '../src/referrals/answers.js';
 import { sampleModel } from './helpers/sample-model.js';
+import { nodeCodec } from '../src/server/node-codec.js';
+import { errorAnswers } from '../src/http/html-errors.js';
+import { ERROR_PAGES } from '../src/server/app.js';
 
 const silent = { info() {}, warn() {}, error() {} };
 
@@ -20,12 +23,13 @@ function context(url: string, init?: RequestInit): AdapterRequestContext {
 
 describe('the app on the Fetch API alone', () => {
   it('answers standard Requests', async () => {
-    const index = await buildIndex(sampleModel(), { publicBaseUrl: 'https://catalog.example' });
+    const index = await buildIndex(sampleModel(), { codec: nodeCodec, publicBaseUrl: 'https://catalog.example' });
     const app = createApp({
+      errors: errorAnswers(ERROR_PAGES),
       getIndex: () => index,
       health: new HealthReport({ revision: index.revision }),
       referrals: { isValid: (code) => code === 'GOOD-CODE' },
-      referralAnswers: await buildReferralAnswers(),
+      referralAnswers: await buildReferralAnswers(nodeCodec),
       logger: silent,
     });
     const course = await app(context('https://catalog.example/v1/courses/python-basics'));

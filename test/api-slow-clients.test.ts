@@ -11,17 +11,21 @@ import { buildReferralAnswers } from '../src/referrals/answers.js';
 import { startHost, type Host } from '../src/server/host.js';
 import { rawRequest } from './helpers/http.js';
 import { sampleModel } from './helpers/sample-model.js';
+import { nodeCodec } from '../src/server/node-codec.js';
+import { errorAnswers } from '../src/http/html-errors.js';
+import { ERROR_PAGES } from '../src/server/app.js';
 
 const silent = { info() {}, warn() {}, error() {} };
 let host: Host;
 
 beforeAll(async () => {
-  const index = await buildIndex(sampleModel(), { publicBaseUrl: 'http://localhost' });
+  const index = await buildIndex(sampleModel(), { codec: nodeCodec, publicBaseUrl: 'http://localhost' });
   const app = createApp({
+    errors: errorAnswers(ERROR_PAGES),
     getIndex: () => index,
     health: new HealthReport(),
     referrals: { isValid: () => false },
-    referralAnswers: await buildReferralAnswers(),
+    referralAnswers: await buildReferralAnswers(nodeCodec),
     logger: silent,
   });
   host = await startHost(app, {

@@ -5,15 +5,22 @@
 import { describe, expect, it } from 'vitest';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
-import { API_ROUTES } from '../src/routes.js';
-import { COMPONENT_SCHEMA_NAMES, RATE_LIMIT_HEADER_NAMES } from '../src/http/openapi.js';
-import { PATH_PARAMS } from '../src/http/params.js';
-import { buildOpenApiDocument } from '../src/index/openapi-document.js';
+import { COMPONENT_SCHEMA_NAMES } from '../src/contract/components.js';
+import { RATE_LIMIT_HEADER_NAMES } from '../src/contract/openapi.js';
+import type { PathParamSpec } from '../src/contract/params.js';
+import { ROUTES, type RouteSpec } from '../src/contract/routes.js';
+import { buildOpenApiDocument } from '../src/server/openapi-document.js';
 import { apiSchemas, sharedDefs } from '../src/schemas/registry.js';
 import { deref, OpenApiResponses } from './helpers/openapi.js';
 
 type Json = Record<string, any>;
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => void;
+
+/** The documented routes of the table, and their validated parameters. */
+const API_ROUTES: string[] = (ROUTES as readonly RouteSpec[]).filter((r) => r.operation !== undefined).map((r) => r.path);
+const PATH_PARAMS: Record<string, readonly PathParamSpec[]> = Object.fromEntries(
+  (ROUTES as readonly RouteSpec[]).filter((r) => r.params.length > 0).map((r) => [r.path, r.params]),
+);
 
 const doc = buildOpenApiDocument({ version: '9.9.9' }) as Json;
 const operations: Array<{ route: string; method: string; op: Json }> = Object.entries(doc.paths as Json).flatMap(([route, item]) =>

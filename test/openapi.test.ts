@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildOpenApiDocument } from '../src/index/openapi-document.js';
+import { buildOpenApiDocument } from '../src/server/openapi-document.js';
 import { OpenApiResponses } from './helpers/openapi.js';
 import { startTestServer, TEST_REFERRAL_CODES, type TestServer } from './helpers/server.js';
 

@@ -1,7 +1,7 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
-import { addressBucket } from '../src/http/client-address.js';
+import { addressBucket } from '../src/net/address-bucket.js';
 import { decide, DEFAULT_LIMITS } from '../src/http/ratelimit/budgets.js';
 import { DEFAULT_MAX_BUCKETS, MemoryStore } from '../src/http/ratelimit/memory-store.js';
 

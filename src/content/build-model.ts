@@ -6,6 +6,7 @@ import type { Catalog, Changelog, ChangelogEntry, Course, Klass, Lesson, Roadmap
 import { FILE_START, FrontmatterLocator, type LocalProblem } from './frontmatter.js';
 import { CATALOG_PATH, ROADMAP_PATH, changelogPath, classPath, coursePath, lessonPath } from './layout.js';
 import type { ParsedFile } from './parse-file.js';
+import { byCodePoint } from './order.js';
 
 type Of<K extends ParsedFile['kind']> = Extract<ParsedFile, { kind: K }>;
 
@@ -73,7 +74,7 @@ class Tree {
         case 'unknown': break;
       }
     }
-    this.all.sort((a, b) => compareText(a.rel, b.rel));
+    this.all.sort((a, b) => byCodePoint(a.rel, b.rel));
   }
 }
 
@@ -174,13 +175,9 @@ function checkRoadmap(tree: Tree, problems: RelProblem[]): void {
 }
 
 function sortProblems(problems: RelProblem[]): RelProblem[] {
-  return problems.sort((a, b) => compareText(a.rel, b.rel) || a.line - b.line || a.column - b.column);
+  return problems.sort((a, b) => byCodePoint(a.rel, b.rel) || a.line - b.line || a.column - b.column);
 }
 
-/** Code-point order: the same on every machine, unlike locale collation. */
-function compareText(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
 
 // Derivation runs only on a valid tree: every lookup below is known to succeed.
 
@@ -250,7 +247,7 @@ function deriveChangelog(tree: Tree): Changelog {
     };
   });
   // Newest first; on the same date, by id.
-  entries.sort((a, b) => compareText(b.date, a.date) || compareText(a.id, b.id));
+  entries.sort((a, b) => byCodePoint(b.date, a.date) || byCodePoint(a.id, b.id));
   return { entries };
 }
 
@@ -270,7 +267,7 @@ function deriveRoadmap(tree: Tree): Roadmap {
     // By order; items without one follow; then by title (and id, so the order never depends on the file system).
     list.sort(
       (a, b) =>
-        (a.order ?? Infinity) - (b.order ?? Infinity) || compareText(a.item.title, b.item.title) || compareText(a.item.id, b.item.id),
+        (a.order ?? Infinity) - (b.order ?? Infinity) || byCodePoint(a.item.title, b.item.title) || byCodePoint(a.item.id, b.item.id),
     );
     return [{ key: stage.key, label: stage.label, note: stage.note, items: list.map((x) => x.item) }];
   });

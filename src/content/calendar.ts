@@ -18,7 +18,3 @@ export function dayNumber(text: string): number | undefined {
   return Math.round(ms / DAY_MS);
 }
 
-/** Whether `text` is a real calendar date `YYYY-MM-DD`. */
-export function isCalendarDate(text: string): boolean {
-  return dayNumber(text) !== undefined;
-}

@@ -2,16 +2,10 @@
  * Ids of courses, classes, lessons, changelog entries and roadmap items: they come from folder and file names.
  */
 
-/** The id grammar: lowercase letters and digits in hyphen-separated words. */
-export const ID_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+import { ID_MAX_LENGTH, ID_PATTERN } from '../contract/params.js';
 
-/** The longest id allowed, in characters. */
-export const ID_MAX_LENGTH = 64;
-
-/** Whether `id` is a valid id (pattern and length). */
-export function isValidId(id: string): boolean {
-  return id.length <= ID_MAX_LENGTH && ID_PATTERN.test(id);
-}
+/** The id grammar, compiled once. */
+const ID = new RegExp(ID_PATTERN);
 
 /**
  * Why `id` is not a valid id, as the end of a sentence, or `undefined` when it is valid.
@@ -19,6 +13,6 @@ export function isValidId(id: string): boolean {
  */
 export function idProblem(id: string): string | undefined {
   if (id.length > ID_MAX_LENGTH) return `must be at most ${ID_MAX_LENGTH} characters, got ${id.length}`;
-  if (!ID_PATTERN.test(id)) return `must be lowercase letters and digits in hyphen-separated words (${ID_PATTERN.source})`;
+  if (!ID.test(id)) return `must be lowercase letters and digits in hyphen-separated words (${ID_PATTERN})`;
   return undefined;
 }

@@ -19,7 +19,7 @@ import { LAYOUT_SUMMARY, roleOf, type FileRole } from './layout.js';
 import { singleParagraph } from './paragraph.js';
 import { validateFrontmatter } from './schema-validation.js';
 import { countSteps } from './steps.js';
-import { matchRoute } from '../routes.js';
+import { isDeprecatablePath } from '../contract/routes.js';
 import { listRules } from './list-rules.js';
 
 /** The stage keys in the only order the roadmap may list them. */
@@ -191,7 +191,7 @@ function classRules(data: ClassFrontmatter, report: Report): void {
 function deprecationRules(data: ChangelogEntryFrontmatter, date: string, report: Report): void {
   const entryDay = dayNumber(date)!;
   (data.deprecates ?? []).forEach((deprecation, i) => {
-    if (!matchRoute(deprecation.path)) {
+    if (!isDeprecatablePath(deprecation.path)) {
       report(['deprecates', i, 'path'], `"deprecates[${i}].path" is not a route of the API: "${deprecation.path}"`);
     }
     const sunsetDay = dayNumber(deprecation.sunset)!;

@@ -10,6 +10,7 @@
  */
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { byCodePoint } from './order.js';
 
 /** The message of a symbolic link inside the content tree, reported at its path, line 1, column 1. */
 export const LINK_PROBLEM = 'a symbolic link: content is plain files and folders, and links are not followed';
@@ -79,8 +80,4 @@ export async function listContentTree(dir: string): Promise<ContentTree> {
   };
   await walk(dir, '');
   return { markdown: markdown.sort(byCodePoint), links: links.sort(byCodePoint) };
-}
-
-function byCodePoint(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

@@ -2,6 +2,8 @@
  * Turns ajv's errors into sentences for content writers: the field, what was expected, what was found.
  */
 import type { ErrorObject } from 'ajv/dist/2020.js';
+import editDistance from 'damerau-levenshtein';
+import { ID_PATTERN } from '../contract/params.js';
 
 /** One schema violation: the data path it is about and the message. */
 export interface SchemaProblem {
@@ -12,7 +14,7 @@ export interface SchemaProblem {
 
 // Short phrases for the patterns of schemas/defs.schema.json; any other pattern falls back to its description.
 const PATTERN_PHRASES: Record<string, string> = {
-  '^[a-z0-9]+(?:-[a-z0-9]+)*$': 'an id: lowercase letters and digits in hyphen-separated words',
+  [ID_PATTERN]: 'an id: lowercase letters and digits in hyphen-separated words',
   '^#[0-9a-fA-F]{6}$': 'a hex colour #rrggbb',
   '^[a-z][a-z0-9+#.-]*$': 'a lowercase language name such as python, sql, bash or typescript',
   '\\S': 'text that is not blank',
@@ -150,24 +152,9 @@ function closest(name: string, candidates: readonly string[]): string | undefine
   let best: string | undefined;
   let bestDistance = Infinity;
   for (const candidate of candidates) {
-    const d = editDistance(name.toLowerCase(), candidate.toLowerCase());
+    // Damerau-Levenshtein: a swap of two neighbours ("titel") counts as one edit.
+    const d = editDistance(name.toLowerCase(), candidate.toLowerCase()).steps;
     if (d < bestDistance) [best, bestDistance] = [candidate, d];
   }
   return best !== undefined && bestDistance <= Math.max(1, Math.floor(best.length / 3)) ? best : undefined;
-}
-
-function editDistance(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  let prevPrev = prev;
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++) {
-      row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-      // A swap of two neighbours ("titel") counts as one edit (optimal string alignment distance).
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) row[j] = Math.min(row[j]!, prevPrev[j - 2]! + 1);
-    }
-    prevPrev = prev;
-    prev = row;
-  }
-  return prev[b.length]!;
 }

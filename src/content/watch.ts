@@ -6,6 +6,7 @@ import { watch } from 'chokidar';
 import type { LoadResult } from './model.js';
 import { ContentLoader } from './loader.js';
 import { entryKind, isHiddenPath } from './read-tree.js';
+import { byCodePoint } from './order.js';
 
 /** Options of {@link watchContent}. */
 export interface WatchContentOptions {
@@ -71,7 +72,7 @@ export async function watchContent(dir: string, options: WatchContentOptions): P
     quietTimer = maxTimer = undefined;
     if (closed || pending.size === 0) return;
     if (running) return; // the running reload schedules another when it ends
-    const changed = [...pending].sort();
+    const changed = [...pending].sort(byCodePoint);
     pending.clear();
     running = (async () => {
       try {

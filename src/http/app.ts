@@ -12,6 +12,7 @@ import { accessLogStep, type AppLogger } from './access-log.js';
 import { corsPreflightStep } from './cors.js';
 import { errorBoundaryStep } from './error-boundary.js';
 import type { HealthReport } from './health.js';
+import type { ErrorAnswers } from './html-errors.js';
 import type { ReferralAnswers, ReferralLookup } from './referrals.js';
 import { requestIdStep } from './request-id.js';
 import { notFoundStep, routerStep } from './router.js';
@@ -27,6 +28,8 @@ export interface AppOptions {
   referralAnswers: ReferralAnswers;
   /** Access and error logs (pino on Node). */
   logger: AppLogger;
+  /** The 404 and 500 answers (JSON, or HTML pages for people: `errorAnswers(pages)`). */
+  errors: ErrorAnswers;
   /**
    * Sets `ctx.locals.clientAddress`. Default: the socket peer address the host passes as `ctx.ip`
    * (no forwarding header is trusted).
@@ -59,13 +62,13 @@ export function createApp(options: AppOptions): HattipHandler {
   return compose(
     requestIdStep(),
     accessLogStep(options.logger),
-    errorBoundaryStep(options.logger),
+    errorBoundaryStep(options.logger, options.errors),
     corsPreflightStep(),
     options.clientAddress ?? socketPeerAddress,
     options.clientKind ?? everyoneAnonymous,
     options.rateLimit,
     routerStep(options),
     ...(options.extraHandlers ?? []),
-    notFoundStep(),
+    notFoundStep(options.errors),
   );
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { addressBucket, canonicalAddress, compileTrust, forwardedForNodes, resolveClientAddress } from './client-address.js';
+import { addressBucket } from '../net/address-bucket.js';
+import { canonicalAddress, compileTrust, forwardedForNodes, resolveClientAddress } from './client-address.js';
 
 const h = (init: Record<string, string>) => new Headers(init);
 

@@ -49,21 +49,6 @@ export function canonicalAddress(text: string): string | undefined {
 }
 
 /**
- * The bucket an address is counted in: an IPv4 address itself; an IPv6 address's /64 prefix (one host or
- * household usually holds a whole /64, so counting per address would let it rotate through 2^64 budgets).
- * @param address an address as returned by {@link canonicalAddress}; anything else is returned unchanged.
- * @returns e.g. `203.0.113.7` or `2001:db8:1:2::/64`.
- */
-export function addressBucket(address: string): string {
-  // Per request: IPv4 (no colon) costs nothing; only IPv6 is parsed.
-  if (!address.includes(':') || !ipaddr.IPv6.isValid(address)) return address;
-  const v6 = ipaddr.IPv6.parse(address);
-  if (v6.isIPv4MappedAddress()) return v6.toIPv4Address().toString();
-  const parts = v6.parts.slice(0, 4).concat([0, 0, 0, 0]);
-  return `${new ipaddr.IPv6(parts).toString()}/64`;
-}
-
-/**
  * The `for=` nodes of an RFC 7239 `Forwarded` header, left to right, each reduced to its address: quotes,
  * IPv6 brackets and ports removed. A node that is not an IP address (`unknown`, `_hidden`) is kept as `unknown`.
  */

@@ -5,31 +5,30 @@
  */
 import type { RequestContext, RequestHandler } from '@hattip/compose';
 import type { AppLogger } from './access-log.js';
-import { completeResponse, ERROR_BODIES, respondJson } from './respond.js';
-import { serverErrorPage, wantsHtmlError } from './html-errors.js';
+import type { ErrorAnswers } from './html-errors.js';
+import { completeResponse } from './respond.js';
 
 /** The `500` answer, after logging the error with the request id. */
-function internalError(ctx: RequestContext, logger: AppLogger, error: unknown): Response {
+function internalError(ctx: RequestContext, logger: AppLogger, errors: ErrorAnswers, error: unknown): Response {
   logger.error(
     { err: error instanceof Error ? error : new Error(String(error)), request_id: ctx.locals.requestId, method: ctx.method, path: ctx.url.pathname },
     'unhandled error while answering a request',
   );
-  if (wantsHtmlError(ctx)) return serverErrorPage(ctx);
-  return respondJson(ctx, 500, ERROR_BODIES.internal, { 'Cache-Control': 'no-store' });
+  return errors.serverError(ctx);
 }
 
 /** Installs the boundary; runs after the request-id step. */
-export function errorBoundaryStep(logger: AppLogger): RequestHandler {
+export function errorBoundaryStep(logger: AppLogger, errors: ErrorAnswers): RequestHandler {
   // One function for every request: compose calls it as `ctx.handleError(error)`, so `this` is the context.
   function handleError(this: RequestContext, error: unknown): Response {
-    return internalError(this, logger, error);
+    return internalError(this, logger, errors, error);
   }
   return async (ctx) => {
     ctx.handleError = handleError;
     try {
       return completeResponse(ctx, await ctx.next());
     } catch (error) {
-      return internalError(ctx, logger, error);
+      return internalError(ctx, logger, errors, error);
     }
   };
 }

@@ -1,6 +1,10 @@
 import type { RequestContext } from '@hattip/compose';
 import { describe, expect, it } from 'vitest';
-import { acceptWeight, notFoundPage, refuseWithPage, serverErrorPage, wantsHtmlError } from './html-errors.js';
+import { ERROR_PAGES } from '../server/app.js';
+import { errorAnswers, prefersHtml } from './html-errors.js';
+
+const errors = errorAnswers(ERROR_PAGES);
+const wantsHtmlError = (c: RequestContext) => errors.wantsHtml(c);
 
 /** The parts of a HatTip context these helpers read. */
 function ctx(path: string, accept?: string, method = 'GET'): RequestContext {
@@ -12,15 +16,16 @@ function ctx(path: string, accept?: string, method = 'GET'): RequestContext {
 const BROWSER = 'text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8';
 const state = { limit: 30, remaining: 0, resetSeconds: 17, windowSeconds: 60 };
 
-describe('acceptWeight (RFC 9110 §12.5.1)', () => {
-  it('takes the most specific matching range', () => {
-    expect(acceptWeight(BROWSER, 'text/html')).toBe(1);
-    expect(acceptWeight(BROWSER, 'application/json')).toBe(0.8);
-    expect(acceptWeight('*/*', 'text/html')).toBe(1);
-    expect(acceptWeight('text/*;q=0.5, text/html;q=0', 'text/html')).toBe(0);
-    expect(acceptWeight('text/*;q=0.5', 'text/html')).toBe(0.5);
-    expect(acceptWeight('application/json', 'text/html')).toBe(0);
-    expect(acceptWeight('garbage, ;;, text/html;q=2', 'text/html')).toBe(1);
+describe('prefersHtml (RFC 9110 §12.5.1, by negotiator)', () => {
+  it('ranks text/html against application/json; a tie or no Accept is JSON', () => {
+    expect(prefersHtml(BROWSER)).toBe(true);
+    expect(prefersHtml('*/*')).toBe(false);
+    expect(prefersHtml(null)).toBe(false);
+    expect(prefersHtml('text/*;q=0.5, text/html;q=0')).toBe(false);
+    expect(prefersHtml('text/*;q=0.5')).toBe(true);
+    expect(prefersHtml('application/json')).toBe(false);
+    expect(prefersHtml('application/json;q=0.5, text/html')).toBe(true);
+    expect(prefersHtml('garbage, ;;, text/html')).toBe(true);
   });
 });
 
@@ -41,7 +46,7 @@ describe('wantsHtmlError', () => {
 
 describe('HTML error responses', () => {
   it('404 for an unknown course names the course, with the page security headers', async () => {
-    const res = notFoundPage(ctx('/courses/nope', BROWSER));
+    const res = errors.notFound(ctx('/courses/nope', BROWSER));
     expect(res.status).toBe(404);
     expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
     expect(res.headers.get('content-security-policy')).toContain("default-src 'none'");
@@ -51,23 +56,26 @@ describe('HTML error responses', () => {
   });
 
   it('HEAD gets the status and headers without a body', async () => {
-    const res = notFoundPage(ctx('/x', BROWSER, 'HEAD'));
+    const res = errors.notFound(ctx('/x', BROWSER, 'HEAD'));
     expect(res.status).toBe(404);
     expect(await res.text()).toBe('');
   });
 
   it('500 shows the request id', async () => {
-    const res = serverErrorPage(ctx('/', BROWSER));
+    const res = errors.serverError(ctx('/', BROWSER));
     expect(res.status).toBe(500);
     expect(await res.text()).toContain('req-1');
   });
 
   it('429 is a page for page requests and the JSON body for API clients', async () => {
-    const page = refuseWithPage(ctx('/roadmap', BROWSER), state);
+    // The rate-limit step has recorded the budget that ran out; respond() turns it into Retry-After.
+    const limited = (path: string) => Object.assign(ctx(path, BROWSER), { locals: { requestId: 'req-1', rateLimit: state } });
+    const page = errors.refuse(limited('/roadmap'), state);
     expect(page.status).toBe(429);
     expect(page.headers.get('retry-after')).toBe('17');
     expect(await page.text()).toContain('17 seconds');
-    const api = refuseWithPage(ctx('/v1/catalog', BROWSER), state);
+    const api = errors.refuse(limited('/v1/catalog'), state);
+    expect(api.headers.get('retry-after')).toBe('17');
     expect(api.headers.get('content-type')).toBe('application/json');
     expect(await api.text()).toBe('{"detail":"Too Many Requests"}');
   });

@@ -1,98 +1,100 @@
 /**
- * Error answers for people: a request for a page gets a small HTML 404, 429 or 500 (from `src/pages/`) where an
- * API client gets the contract's JSON body. API paths (`/v1/…`, `/health`, `/openapi.json`, `/docs`) always keep
- * JSON. Runtime-neutral: Fetch API only.
+ * Error answers for people: a request for a page gets a small HTML 404, 429 or 500 where an API client gets the
+ * contract's JSON body. Which one a path calls for is the route table's (`errorFormatOf`); elsewhere the client's
+ * `Accept` decides. The pages themselves are rendered by `src/pages/` and injected ({@link ErrorPages}), so this
+ * module stays runtime-neutral and renders nothing when it is loaded.
  */
 import type { RequestContext } from '@hattip/compose';
-import { HTML_TYPE, PAGE_HEADERS, renderNotFoundPage, renderServerErrorPage, renderTooManyRequestsPage } from '../pages/errors.js';
+import { LRUCache } from 'lru-cache';
+import Negotiator from 'negotiator';
+import { detailBody, DETAIL } from '../contract/errors.js';
+import { errorFormatOf, routeFor } from '../contract/routes.js';
 import type { RateLimitState } from './locals.js';
 import { tooManyRequests } from './ratelimit/headers.js';
-import { respond, type HeaderRecord } from './respond.js';
+import { respond, respondJson, type HeaderRecord } from './respond.js';
 
-const encoder = new TextEncoder();
-const NOT_FOUND_PAGE = encoder.encode(renderNotFoundPage());
-const COURSE_NOT_FOUND_PAGE = encoder.encode(renderNotFoundPage({ what: 'course' }));
-
-/** Paths whose errors are always the contract's JSON, whatever the client accepts. */
-function isApiPath(path: string): boolean {
-  return path.startsWith('/v1/') || path === '/v1' || path === '/health' || path === '/openapi.json' || path === '/docs' || path.startsWith('/docs/');
+/** The HTML error pages and the headers they are sent with (from `src/pages/`). */
+export interface ErrorPages {
+  /** `Content-Type` of the pages. */
+  readonly contentType: string;
+  /** Security headers every page carries (Content-Security-Policy, …). */
+  readonly headers: Readonly<Record<string, string>>;
+  /** The 404 page: for an unknown course (a path below a course page's prefix) or any other path. */
+  notFound(what: 'page' | 'course'): string;
+  /** The 500 page, naming the request id (never the error). */
+  serverError(requestId: string | undefined): string;
+  /** The 429 page. @param retryAfterSeconds whole seconds until a retry can succeed. */
+  tooManyRequests(retryAfterSeconds: number): string;
 }
 
-/** The pages' own paths: errors there are HTML even for a client that sent no `Accept`. */
-function isPagePath(path: string): boolean {
-  return path === '/' || path === '/changelog' || path === '/roadmap' || path.startsWith('/courses/');
+/** The error answers of the app (404, 429, 500), JSON or HTML as the request calls for. */
+export interface ErrorAnswers {
+  /** Whether an error for this request should be an HTML page. */
+  wantsHtml(ctx: RequestContext): boolean;
+  /** The 404 for a path that names nothing. */
+  notFound(ctx: RequestContext): Response;
+  /** The 500 body for an unexpected failure (the error boundary adds `Cache-Control` to the JSON one). */
+  serverError(ctx: RequestContext): Response;
+  /**
+   * The rate limiter's refusal (`rateLimitStep({ refuse })`): the HTML 429 page, or the JSON
+   * `{"detail":"Too Many Requests"}`; `respond` adds `Retry-After` and the RateLimit fields.
+   */
+  refuse(ctx: RequestContext, state: RateLimitState): Response;
 }
+
+const JSON_FIRST = ['application/json', 'text/html'];
 
 /**
- * The weight (q-value) an `Accept` field gives a media type (RFC 9110 §12.5.1): the most specific matching range
- * wins (`type/subtype` over `type/*` over `*\/*`); a type no range matches gets 0. Invalid members are ignored.
+ * Whether the client ranks `text/html` above `application/json` in `Accept` (RFC 9110 §12.5.1; a browser does,
+ * `curl`'s `*\/*` does not: on a tie JSON wins). No `Accept` means JSON.
  */
-export function acceptWeight(accept: string, mediaType: string): number {
-  const [type, subtype] = mediaType.toLowerCase().split('/') as [string, string];
-  let best = -1;
-  let weight = 0;
-  for (const member of accept.split(',')) {
-    const [range, ...params] = member.split(';');
-    const [t, s] = range!.trim().toLowerCase().split('/');
-    if (t === undefined || s === undefined) continue;
-    const specificity = t === type && s === subtype ? 2 : t === type && s === '*' ? 1 : t === '*' && s === '*' ? 0 : -1;
-    if (specificity <= best) continue;
-    let q = 1;
-    for (const p of params) {
-      const m = /^\s*q\s*=\s*(0(?:\.\d{0,3})?|1(?:\.0{0,3})?)\s*$/i.exec(p);
-      if (m) q = Number(m[1]);
-    }
-    best = specificity;
-    weight = q;
-  }
-  return weight;
-}
-
-/**
- * Whether an error for this request should be an HTML page: never on API paths; always on page paths; elsewhere
- * when the client ranks `text/html` above `application/json` (a browser does, `curl`'s `*\/*` does not).
- */
-export function wantsHtmlError(ctx: RequestContext): boolean {
-  const path = ctx.url.pathname;
-  if (isApiPath(path)) return false;
-  if (isPagePath(path)) return true;
-  const accept = ctx.request.headers.get('accept');
+export function prefersHtml(accept: string | null): boolean {
   if (accept === null) return false;
-  return acceptWeight(accept, 'text/html') > acceptWeight(accept, 'application/json');
+  return new Negotiator({ headers: { accept } }).mediaType(JSON_FIRST) === 'text/html';
 }
 
-/** An HTML error response with the pages' security headers; not cached, and it varies with `Accept`. */
-function htmlError(ctx: RequestContext, status: number, body: Uint8Array, extra: HeaderRecord = {}): Response {
-  const headers: HeaderRecord = { ...PAGE_HEADERS, ...extra, 'Content-Type': HTML_TYPE, 'Cache-Control': 'no-store', Vary: 'Accept' };
-  return respond(ctx, status, ctx.method === 'HEAD' ? null : body, headers);
-}
+/** The app's error answers, with the HTML pages of `pages`. */
+export function errorAnswers(pages: ErrorPages): ErrorAnswers {
+  const encoder = new TextEncoder();
+  let notFoundPage: Uint8Array | undefined;
+  let courseNotFoundPage: Uint8Array | undefined;
+  // 429 pages by whole seconds to wait: a refused flood renders each distinct wait once.
+  const tooManyPages = new LRUCache<number, Uint8Array>({ max: 4096 });
 
-/** The HTML 404: "course not found" under `/courses/`, "page not found" elsewhere. */
-export function notFoundPage(ctx: RequestContext): Response {
-  return htmlError(ctx, 404, ctx.url.pathname.startsWith('/courses/') ? COURSE_NOT_FOUND_PAGE : NOT_FOUND_PAGE);
-}
+  const wantsHtml = (ctx: RequestContext): boolean => {
+    const format = errorFormatOf(ctx.url.pathname);
+    return format === 'negotiated' ? prefersHtml(ctx.request.headers.get('accept')) : format === 'html';
+  };
 
-/** The HTML 500, naming the request id (never the error). */
-export function serverErrorPage(ctx: RequestContext): Response {
-  return htmlError(ctx, 500, encoder.encode(renderServerErrorPage(ctx.locals.requestId)));
-}
+  /** An HTML error response with the pages' security headers; not cached, and it varies with `Accept`. */
+  const htmlError = (ctx: RequestContext, status: number, body: Uint8Array, extra: HeaderRecord = {}): Response => {
+    const headers: HeaderRecord = { ...pages.headers, ...extra, 'Content-Type': pages.contentType, 'Cache-Control': 'no-store', Vary: 'Accept' };
+    return respond(ctx, status, ctx.method === 'HEAD' ? null : body, headers);
+  };
 
-/** 429 pages by whole seconds to wait: a refused flood renders each distinct wait once. */
-const tooManyPages = new Map<number, Uint8Array>();
-const TOO_MANY_CACHE_LIMIT = 4096;
-
-/**
- * The rate limiter's refusal (`rateLimitStep({ refuse })`): an HTML 429 page for page requests, the JSON
- * `{"detail":"Too Many Requests"}` otherwise. The step adds `Retry-After` and the RateLimit fields.
- */
-export function refuseWithPage(ctx: RequestContext, state: RateLimitState): Response {
-  if (!wantsHtmlError(ctx)) return tooManyRequests(state);
-  const seconds = Math.max(1, state.resetSeconds);
-  let body = tooManyPages.get(seconds);
-  if (body === undefined) {
-    body = encoder.encode(renderTooManyRequestsPage(seconds));
-    if (tooManyPages.size >= TOO_MANY_CACHE_LIMIT) tooManyPages.clear();
-    tooManyPages.set(seconds, body);
-  }
-  return htmlError(ctx, 429, body, { 'Retry-After': String(seconds) });
+  return {
+    wantsHtml,
+    notFound(ctx) {
+      if (!wantsHtml(ctx)) return respondJson(ctx, 404, detailBody(DETAIL.notFound), {});
+      const course = routeFor(ctx.url.pathname)?.name === 'coursePage';
+      const body = course
+        ? (courseNotFoundPage ??= encoder.encode(pages.notFound('course')))
+        : (notFoundPage ??= encoder.encode(pages.notFound('page')));
+      return htmlError(ctx, 404, body);
+    },
+    serverError(ctx) {
+      if (!wantsHtml(ctx)) return respondJson(ctx, 500, detailBody(DETAIL.internal), { 'Cache-Control': 'no-store' });
+      return htmlError(ctx, 500, encoder.encode(pages.serverError(ctx.locals.requestId)));
+    },
+    refuse(ctx, state) {
+      if (!wantsHtml(ctx)) return tooManyRequests(ctx);
+      const seconds = Math.max(1, state.resetSeconds);
+      let body = tooManyPages.get(seconds);
+      if (body === undefined) {
+        body = encoder.encode(pages.tooManyRequests(seconds));
+        tooManyPages.set(seconds, body);
+      }
+      return htmlError(ctx, 429, body);
+    },
+  };
 }

@@ -26,18 +26,6 @@ export const EXPOSED_HEADERS = [
   'X-Request-Id',
 ].join(', ');
 
-const encoder = new TextEncoder();
-
-/** `application/json` bodies of the fixed errors, encoded once. */
-export const ERROR_BODIES = {
-  notFound: encoder.encode('{"detail":"Not Found"}'),
-  courseNotFound: encoder.encode('{"detail":"Course not found"}'),
-  lessonNotFound: encoder.encode('{"detail":"Lesson not found"}'),
-  methodNotAllowed: encoder.encode('{"detail":"Method Not Allowed"}'),
-  internal: encoder.encode('{"detail":"Internal Server Error"}'),
-  badRequest: encoder.encode('{"detail":"Bad Request"}'),
-} as const;
-
 /** Content-Type of every JSON body. */
 export const JSON_TYPE = 'application/json';
 
@@ -45,10 +33,11 @@ export const JSON_TYPE = 'application/json';
 const assembled = new WeakSet<Response>();
 
 /**
- * Adds the headers every response carries to `headers` (mutates and returns it): CORS, the request id and the
- * RateLimit fields (draft-ietf-httpapi-ratelimit-headers-06) of `ctx.locals.rateLimit`.
+ * Adds the headers every response carries to `headers` (mutates and returns it): CORS, the request id, the
+ * RateLimit fields (draft-ietf-httpapi-ratelimit-headers-06) of `ctx.locals.rateLimit` and, on a 429, `Retry-After`
+ * (RFC 9110 §10.2.3): the whole seconds until that budget's window resets, at least 1.
  */
-function addCommonHeaders(ctx: RequestContext, headers: HeaderRecord): HeaderRecord {
+function addCommonHeaders(ctx: RequestContext, status: number, headers: HeaderRecord): HeaderRecord {
   headers['Access-Control-Allow-Origin'] = ALLOW_ORIGIN;
   headers['Access-Control-Expose-Headers'] = EXPOSED_HEADERS;
   const id = ctx.locals.requestId;
@@ -59,6 +48,7 @@ function addCommonHeaders(ctx: RequestContext, headers: HeaderRecord): HeaderRec
     headers['RateLimit-Remaining'] = String(rl.remaining);
     headers['RateLimit-Reset'] = String(rl.resetSeconds);
     headers['RateLimit-Policy'] = `${rl.limit};w=${rl.windowSeconds}`;
+    if (status === 429) headers['Retry-After'] = String(Math.max(1, rl.resetSeconds));
   }
   return headers;
 }
@@ -68,7 +58,7 @@ function addCommonHeaders(ctx: RequestContext, headers: HeaderRecord): HeaderRec
  * @param body bytes to send, or `null` (HEAD, 204, 304).
  */
 export function respond(ctx: RequestContext, status: number, body: Uint8Array | null, headers: HeaderRecord): Response {
-  const res = new Response(body as BodyInit | null, { status, headers: addCommonHeaders(ctx, headers) });
+  const res = new Response(body as BodyInit | null, { status, headers: addCommonHeaders(ctx, status, headers) });
   assembled.add(res);
   return res;
 }
@@ -85,7 +75,7 @@ export function respondJson(ctx: RequestContext, status: number, body: Uint8Arra
  */
 export function completeResponse(ctx: RequestContext, res: Response): Response {
   if (assembled.has(res)) return res;
-  const common = addCommonHeaders(ctx, {});
+  const common = addCommonHeaders(ctx, res.status, {});
   try {
     for (const name in common) if (!res.headers.has(name)) res.headers.set(name, common[name]!);
     return res;

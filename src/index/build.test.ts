@@ -5,6 +5,7 @@ import { sampleModel } from '../../test/helpers/sample-model.js';
 import { buildIndex, completeCompression } from './build.js';
 import { MIN_COMPRESSIBLE_BYTES } from './representation.js';
 import { IndexHolder } from './holder.js';
+import { nodeCodec } from '../server/node-codec.js';
 
 const BASE = 'https://catalog.example.com';
 const text = (b: Uint8Array) => Buffer.from(b).toString('utf8');
@@ -14,7 +15,7 @@ describe('buildIndex', () => {
     const model = sampleModel({ withDeprecation: false });
     // A catalog big enough to be compressed.
     model.catalog.courses[1] = { ...model.catalog.courses[1]!, blurb: 'Coming later. '.repeat(40) };
-    const index = await buildIndex(model, { publicBaseUrl: BASE, now: () => new Date('2026-02-01T00:00:00Z') });
+    const index = await buildIndex(model, { codec: nodeCodec, publicBaseUrl: BASE, now: () => new Date('2026-02-01T00:00:00Z') });
     expect([...index.representations.keys()].sort()).toEqual(
       [
         '/v1/catalog',
@@ -49,7 +50,7 @@ describe('buildIndex', () => {
   });
 
   it('puts RFC 9745 / RFC 8594 deprecation headers on the deprecated route only', async () => {
-    const index = await buildIndex(sampleModel(), { publicBaseUrl: BASE });
+    const index = await buildIndex(sampleModel(), { codec: nodeCodec, publicBaseUrl: BASE });
     const expected = {
       Deprecation: `@${Date.UTC(2026, 0, 15) / 1000}`,
       Sunset: 'Tue, 30 Jun 2026 00:00:00 GMT',
@@ -69,7 +70,7 @@ describe('buildIndex', () => {
       date: '2026-01-20',
       deprecates: [{ path: '/v1/lessons/{lesson_id}', sunset: '2026-08-01' }],
     });
-    const index = await buildIndex(model, { publicBaseUrl: BASE });
+    const index = await buildIndex(model, { codec: nodeCodec, publicBaseUrl: BASE });
     for (const id of ['py-one', 'py-two']) {
       expect(index.representations.get(`/v1/lessons/${id}`)!.headers).toMatchObject({
         Sunset: 'Sat, 01 Aug 2026 00:00:00 GMT',
@@ -81,11 +82,12 @@ describe('buildIndex', () => {
   it('rejects a deprecation of a path that matches no route', async () => {
     const model = sampleModel();
     model.changelog.entries[0]!.deprecates = [{ path: '/v2/nothing', sunset: '2026-09-01' }];
-    await expect(buildIndex(model, { publicBaseUrl: BASE })).rejects.toThrow(/matches no route/);
+    await expect(buildIndex(model, { codec: nodeCodec, publicBaseUrl: BASE })).rejects.toThrow(/is not a route of the API/);
   });
 
   it('treats renderer and static entries like API bodies, and refuses duplicate paths', async () => {
     const index = await buildIndex(sampleModel(), {
+      codec: nodeCodec,
       publicBaseUrl: BASE,
       renderers: [
         (model, ctx) => [
@@ -118,13 +120,18 @@ describe('buildIndex', () => {
     expect(page.headers).toEqual({ 'X-Content-Type-Options': 'nosniff' });
     expect(index.representations.get('/openapi.json')!.cacheControl).toBe('public, max-age=300');
     await expect(
-      buildIndex(sampleModel(), { publicBaseUrl: BASE, renderers: [() => [['/v1/catalog', { contentType: 'text/plain', body: 'x' }]]] }),
+      buildIndex(sampleModel(), {
+        codec: nodeCodec,
+        publicBaseUrl: BASE,
+        renderers: [() => [['/v1/catalog', { contentType: 'text/plain', body: 'x' }]]],
+      }),
     ).rejects.toThrow(/two index entries for \/v1\/catalog/);
   });
 
   it('reuses unchanged representations of the previous index and rebuilds changed ones', async () => {
-    const first = await buildIndex(sampleModel(), { publicBaseUrl: BASE });
+    const first = await buildIndex(sampleModel(), { codec: nodeCodec, publicBaseUrl: BASE });
     const second = await buildIndex(sampleModel({ revision: 'sha256:0002', courseTitle: 'Python, renamed' }), {
+      codec: nodeCodec,
       publicBaseUrl: BASE,
       previous: first,
     });
@@ -137,7 +144,7 @@ describe('buildIndex', () => {
 
 describe('IndexHolder', () => {
   it('swaps in one assignment and reports reload status as strings', async () => {
-    const first = await buildIndex(sampleModel(), { publicBaseUrl: BASE });
+    const first = await buildIndex(sampleModel(), { codec: nodeCodec, publicBaseUrl: BASE });
     const holder = new IndexHolder(first);
     const seen: string[] = [];
     holder.subscribe((s) => seen.push(s.last_reload_error));
@@ -145,7 +152,7 @@ describe('IndexHolder', () => {
     holder.recordReloadError('content/x.md:1:1: bad', new Date('2026-03-01T00:00:00Z'));
     expect(holder.current).toBe(first);
     expect(holder.status()).toMatchObject({ last_reload_error: 'content/x.md:1:1: bad', last_reload_at: '2026-03-01T00:00:00.000Z' });
-    const second = await buildIndex(sampleModel({ revision: 'sha256:0002' }), { publicBaseUrl: BASE, previous: first });
+    const second = await buildIndex(sampleModel({ revision: 'sha256:0002' }), { codec: nodeCodec, publicBaseUrl: BASE, previous: first });
     holder.swap(second);
     expect(holder.current).toBe(second);
     expect(holder.status()).toMatchObject({ revision: 'sha256:0002', last_reload_error: '' });
@@ -161,13 +168,13 @@ describe('deferred compression', () => {
   };
 
   it('serves new bodies uncompressed at once, and completeCompression adds gzip and br with the same bodies and ETags', async () => {
-    const deferred = await buildIndex(bigModel(), { publicBaseUrl: BASE, deferCompression: true });
+    const deferred = await buildIndex(bigModel(), { codec: nodeCodec, publicBaseUrl: BASE, deferCompression: true });
     const catalog = deferred.representations.get('/v1/catalog')!;
     expect(catalog.body.byteLength).toBeGreaterThanOrEqual(MIN_COMPRESSIBLE_BYTES);
     expect(catalog.gzip).toBeNull();
     expect(catalog.br).toBeNull();
 
-    const full = await completeCompression(deferred);
+    const full = await completeCompression(nodeCodec, deferred);
     expect(full).not.toBe(deferred);
     expect(full.revision).toBe(deferred.revision);
     expect(full.builtAt).toBe(deferred.builtAt);
@@ -178,29 +185,29 @@ describe('deferred compression', () => {
     expect(text(brotliDecompressSync(compressed.br!))).toBe(text(catalog.body));
     // Small bodies are shared as they were; a complete index is returned as is.
     expect(full.representations.get('/v1/health')).toBe(deferred.representations.get('/v1/health'));
-    expect(await completeCompression(full)).toBe(full);
+    expect(await completeCompression(nodeCodec, full)).toBe(full);
   });
 
   it('a deferred rebuild reuses the compressed forms of unchanged bodies', async () => {
-    const first = await completeCompression(await buildIndex(bigModel(), { publicBaseUrl: BASE }));
+    const first = await completeCompression(nodeCodec, await buildIndex(bigModel(), { codec: nodeCodec, publicBaseUrl: BASE }));
     const model = bigModel();
     model.changelog.entries[0] = { ...model.changelog.entries[0]!, title: 'Changed' };
-    const next = await buildIndex(model, { publicBaseUrl: BASE, previous: first, deferCompression: true });
+    const next = await buildIndex(model, { codec: nodeCodec, publicBaseUrl: BASE, previous: first, deferCompression: true });
     expect(next.representations.get('/v1/catalog')).toBe(first.representations.get('/v1/catalog'));
     expect(next.representations.get('/v1/changelog')).not.toBe(first.representations.get('/v1/changelog'));
   });
 
   it('IndexHolder.upgrade swaps only while the index it replaces is still served', async () => {
-    const a = await buildIndex(bigModel(), { publicBaseUrl: BASE, deferCompression: true });
+    const a = await buildIndex(bigModel(), { codec: nodeCodec, publicBaseUrl: BASE, deferCompression: true });
     const holder = new IndexHolder(a);
     const statusBefore = holder.status();
-    const aFull = await completeCompression(a);
+    const aFull = await completeCompression(nodeCodec, a);
     expect(holder.upgrade(a, aFull)).toBe(true);
     expect(holder.current).toBe(aFull);
     expect(holder.status()).toEqual(statusBefore);
-    const b = await buildIndex(bigModel(), { publicBaseUrl: BASE, deferCompression: true });
+    const b = await buildIndex(bigModel(), { codec: nodeCodec, publicBaseUrl: BASE, deferCompression: true });
     holder.swap(b);
-    expect(holder.upgrade(aFull, await completeCompression(aFull))).toBe(false);
+    expect(holder.upgrade(aFull, await completeCompression(nodeCodec, aFull))).toBe(false);
     expect(holder.current).toBe(b);
   });
 });

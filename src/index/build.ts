@@ -4,9 +4,12 @@
  * as renderers or static resources and get the same ETag and compression treatment.
  */
 import type { ContentModel } from '../content/model.js';
-import { matchRoute } from '../routes.js';
+import { matchRoute, ROUTES, routePath, type IndexRouteName, type RouteSpec } from '../contract/routes.js';
+import pLimit from 'p-limit';
+import { ROUTE_BODIES } from './bodies.js';
+import type { IndexCodec } from './codec.js';
 import { routeDeprecations, type RouteDeprecations } from './deprecation.js';
-import { buildOrReuse, compressRepresentation, DEFAULT_CACHE_CONTROL, needsCompression, type RepresentationSource } from './representation.js';
+import { buildOrReuse, compressRepresentation, needsCompression, type RepresentationSource } from './representation.js';
 import type { CatalogIndex, Representation } from './types.js';
 
 /** What a renderer may know besides the model. */
@@ -19,6 +22,8 @@ export interface RenderContext {
   readonly builtAt: string;
   /** Deprecated API routes and their headers. */
   readonly deprecations: RouteDeprecations;
+  /** SHA-256 of some bytes, base64url (e.g. to version an asset's URL by its bytes). */
+  readonly digest: (body: Uint8Array) => string;
 }
 
 /** An entry of the index before compression: request path and what to serve there. */
@@ -32,6 +37,8 @@ export type Renderer = (model: ContentModel, ctx: RenderContext) => Iterable<Ind
 
 /** Options of {@link buildIndex}. */
 export interface BuildIndexOptions {
+  /** Hashing and compression (`nodeCodec` on Node). */
+  codec: IndexCodec;
   /** Public base URL (`PUBLIC_BASE_URL`), no trailing slash: deprecation `Link` targets and renderers use it. */
   publicBaseUrl: string;
   /** Model-derived producers (pages, feed). */
@@ -49,80 +56,67 @@ export interface BuildIndexOptions {
   now?: () => Date;
 }
 
-/** The JSON body of `/v1/health` (schema Health). */
-const V1_HEALTH = { status: 'ok', version: 'v1' } as const;
-
 /** How many compressions run at once: enough to keep the thread pool busy, few enough to bound memory. */
 const COMPRESSION_CONCURRENCY = 8;
 
-const json = (value: unknown, cacheControl = DEFAULT_CACHE_CONTROL): RepresentationSource => ({
-  contentType: 'application/json',
-  body: JSON.stringify(value),
-  cacheControl,
-});
+/** The route table's index-backed routes. */
+const INDEX_ROUTES = (ROUTES as readonly RouteSpec[]).filter((r) => r.source === 'index');
 
-/** Health answers are about this moment: no cache may reuse them (catalog data may be reused for a minute). */
-const HEALTH_CACHE_CONTROL = 'no-store';
-
-/** The API's own entries: every 200 body of the JSON API except the dynamic `/health` and referral answers. */
-export function apiEntries(model: ContentModel): IndexEntry[] {
-  const out: IndexEntry[] = [
-    ['/v1/health', json(V1_HEALTH, HEALTH_CACHE_CONTROL)],
-    ['/v1/catalog', json(model.catalog)],
-    ['/v1/changelog', json(model.changelog)],
-    ['/v1/roadmap', json(model.roadmap)],
-  ];
-  for (const course of model.catalog.courses) {
-    out.push([`/v1/courses/${course.id}`, json(course)]);
-    for (const klass of course.classes) {
-      for (const lesson of klass.lessons) out.push([`/v1/lessons/${lesson.id}`, json(lesson)]);
+/**
+ * The API's own entries: the 200 body of every index-backed route of the contract (`ROUTE_BODIES`), with the
+ * route's `Cache-Control` and the deprecation fields of the route or path, if any.
+ */
+export function apiEntries(model: ContentModel, deprecations: RouteDeprecations = new Map()): IndexEntry[] {
+  const out: IndexEntry[] = [];
+  for (const route of INDEX_ROUTES) {
+    const bodies = ROUTE_BODIES[route.name as IndexRouteName];
+    const values: Iterable<readonly [string | undefined, unknown]> = 'one' in bodies ? [[undefined, bodies.one(model)]] : bodies.each(model);
+    for (const [value, body] of values) {
+      const path = value === undefined ? route.path : routePath(route, value);
+      const extra = deprecations.get(path) ?? deprecations.get(route.path);
+      out.push([
+        path,
+        { contentType: 'application/json', body: JSON.stringify(body), cacheControl: route.cacheControl, ...(extra && { headers: extra }) },
+      ]);
     }
   }
   return out;
 }
 
 /** Runs `fn` over `items` with at most `limit` in flight, keeping the order of results. */
-async function mapLimited<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length) {
-      const i = next++;
-      results[i] = await fn(items[i]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
+function mapLimited<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const run = pLimit(limit);
+  return Promise.all(items.map((item) => run(() => fn(item))));
 }
 
 /**
  * Builds the immutable index of one content revision.
- * @throws Error when two entries claim the same path or a path does not start with `/` (a bug in a producer,
- *   or duplicate ids the content validator should have rejected), or when a deprecation names no route.
+ * @throws Error when two entries claim the same path or a path is not one of a route the index serves (a bug in
+ *   a producer, or duplicate ids the content validator should have rejected), or when a deprecation names no route.
  */
 export async function buildIndex(model: ContentModel, opts: BuildIndexOptions): Promise<CatalogIndex> {
   const builtAt = (opts.now?.() ?? new Date()).toISOString();
   const deprecations = routeDeprecations(model, opts.publicBaseUrl);
-  const ctx: RenderContext = { publicBaseUrl: opts.publicBaseUrl, revision: model.revision, builtAt, deprecations };
+  const ctx: RenderContext = { publicBaseUrl: opts.publicBaseUrl, revision: model.revision, builtAt, deprecations, digest: opts.codec.digest };
 
-  const entries: IndexEntry[] = apiEntries(model).map(([path, source]) => {
-    if (deprecations.size === 0) return [path, source];
-    const extra = deprecations.get(path) ?? deprecations.get(matchRoute(path) ?? '');
-    return extra ? [path, { ...source, headers: { ...source.headers, ...extra } }] : [path, source];
-  });
+  const entries: IndexEntry[] = apiEntries(model, deprecations);
   for (const render of opts.renderers ?? []) entries.push(...(await render(model, ctx)));
   if (opts.staticEntries) entries.push(...opts.staticEntries);
 
   const seen = new Set<string>();
-  for (const [path] of entries) {
-    if (!path.startsWith('/')) throw new Error(`index entry path must start with "/": ${JSON.stringify(path)}`);
+  entries.forEach(([path, source], i) => {
+    const route = matchRoute(path)?.route;
+    if (route === undefined || route.source === 'computed')
+      throw new Error(`index entry ${JSON.stringify(path)} is not a path of a route the index serves`);
     if (seen.has(path)) throw new Error(`two index entries for ${path}`);
     seen.add(path);
-  }
+    // The route table states each route's Cache-Control; producers need not repeat it.
+    if (source.cacheControl === undefined) entries[i] = [path, { ...source, cacheControl: route.cacheControl }];
+  });
 
   const previous = opts.previous?.representations;
   const defer = opts.deferCompression ?? false;
-  const reps = await mapLimited(entries, COMPRESSION_CONCURRENCY, ([path, source]) => buildOrReuse(source, previous?.get(path), defer));
+  const reps = await mapLimited(entries, COMPRESSION_CONCURRENCY, ([path, source]) => buildOrReuse(opts.codec, source, previous?.get(path), defer));
   const representations = new Map<string, Representation>();
   entries.forEach(([path], i) => representations.set(path, reps[i]!));
 
@@ -134,14 +128,14 @@ export async function buildIndex(model: ContentModel, opts: BuildIndexOptions): 
  * and ETags, so a client cannot tell the two apart but by `Content-Encoding`. Returns `index` itself when nothing
  * was left to compress. Compression runs on the thread pool, a few bodies at a time.
  */
-export async function completeCompression(index: CatalogIndex): Promise<CatalogIndex> {
+export async function completeCompression(codec: IndexCodec, index: CatalogIndex): Promise<CatalogIndex> {
   const pending = [...index.representations].filter(([, rep]) => needsCompression(rep));
   if (pending.length === 0) return index;
   const compressed = await mapLimited(pending, COMPRESSION_CONCURRENCY, async ([, rep]) => {
     // Small bodies compress synchronously; yield to the event loop before each so requests keep being answered
     // while a whole index is compressed in the background.
-    await new Promise<void>((resolve) => setImmediate(resolve));
-    return compressRepresentation(rep);
+    await codec.yieldToEventLoop();
+    return compressRepresentation(codec, rep);
   });
   const representations = new Map(index.representations);
   pending.forEach(([path], i) => representations.set(path, compressed[i]!));

@@ -4,7 +4,7 @@
  * HTTP-date the route stops being served) and `Link` to the entry (RFC 9745 §3, `rel="deprecation"`).
  */
 import type { ContentModel } from '../content/model.js';
-import { matchRoute } from '../routes.js';
+import { isDeprecatablePath } from '../contract/routes.js';
 
 /**
  * Formatted header fields keyed by the deprecated path as the entry wrote it: a route template
@@ -31,8 +31,8 @@ export function routeDeprecations(model: ContentModel, publicBaseUrl: string): R
   const chosen = new Map<string, { entryId: string; date: number; sunset: number }>();
   for (const entry of model.changelog.entries) {
     for (const dep of entry.deprecates) {
-      if (matchRoute(dep.path) === undefined) {
-        throw new Error(`changelog entry ${entry.id} deprecates ${JSON.stringify(dep.path)}, which matches no route`);
+      if (!isDeprecatablePath(dep.path)) {
+        throw new Error(`changelog entry ${entry.id} deprecates ${JSON.stringify(dep.path)}, which is not a route of the API`);
       }
       const route = dep.path;
       const candidate = { entryId: entry.id, date: utcMidnight(entry.date), sunset: utcMidnight(dep.sunset) };

@@ -1,6 +1,7 @@
 /** Small pieces several pages render the same way. */
 import type { Course } from '../schemas/types.generated.js';
 import { html, type SafeHtml } from './html.js';
+import { routeNamed, routePath } from '../contract/routes.js';
 
 /** What every page renderer needs beyond its data. */
 export interface RenderContext {
@@ -37,10 +38,7 @@ export function courseCounts(course: Course): SafeHtml {
 
 /** The API path of a course. Ids are `[a-z0-9-]`, so they need no encoding. */
 export function courseApiPath(courseId: string): string {
-  return `/v1/courses/${courseId}`;
+  return routePath(routeNamed('course'), courseId);
 }
 
-/** The page path of a course. */
-export function coursePath(courseId: string): string {
-  return `/courses/${courseId}`;
-}
+export { coursePath } from './paths.js';

@@ -10,8 +10,9 @@ import { normalizeBaseUrl } from './base-url.js';
 import { escapeHtml, parseDate } from './html.js';
 import { markdownToHtml } from './markdown.js';
 
-/** Where the feed is served. */
-export const FEED_PATH = '/changelog.atom';
+import { FEED_PATH } from './paths.js';
+
+export { FEED_PATH };
 /** Its `Content-Type`. */
 export const FEED_TYPE = 'application/atom+xml; charset=utf-8';
 

@@ -3,9 +3,8 @@
  * one page per course, the changelog, its Atom feed, the roadmap, and the site's stylesheet and icon.
  * The index stores them by path, computes ETags and compressed bodies, and serves them like any representation.
  */
-import { createHash } from 'node:crypto';
 import type { ContentModel } from '../content/model.js';
-import type { Renderer } from '../index/build.js';
+import { CHANGELOG_PATH, HOME_PATH, ROADMAP_PATH } from './paths.js';
 import { ASSET_HEADERS, HTML_TYPE, PAGE_HEADERS } from './headers.js';
 import { renderChangelogPage } from './changelog.js';
 import { coursePath, type RenderContext } from './common.js';
@@ -38,6 +37,8 @@ export interface PageEntry {
 export interface RenderPagesOptions {
   /** Absolute http(s) base URL the site is served at (PUBLIC_BASE_URL), e.g. `https://catalog.syllabus.dev`. */
   publicBaseUrl: string;
+  /** SHA-256 of some bytes, base64url (the index's codec): versions the stylesheet's URL by its bytes. */
+  digest: (body: Uint8Array) => string;
 }
 
 /**
@@ -54,23 +55,17 @@ export function renderPages(model: ContentModel, opts: RenderPagesOptions): [str
     // New course colours make a new stylesheet URL, so browsers fetch them at once. Versioned by the stylesheet's
     // own bytes, not the content revision: a page's bytes then change only when what it shows changes, and a
     // reload recompresses only those pages.
-    stylesheetVersion: createHash('sha256').update(stylesheet).digest('hex').slice(0, 12),
+    stylesheetVersion: opts.digest(new TextEncoder().encode(stylesheet)).slice(0, 12),
   };
   const htmlEntry = (body: string): PageEntry => ({ contentType: HTML_TYPE, body, headers: PAGE_HEADERS });
   const entries: [string, PageEntry][] = [
-    ['/', htmlEntry(renderHomePage(model.catalog, ctx))],
+    [HOME_PATH, htmlEntry(renderHomePage(model.catalog, ctx))],
     ...model.catalog.courses.map((course): [string, PageEntry] => [coursePath(course.id), htmlEntry(renderCoursePage(course, ctx))]),
-    ['/changelog', htmlEntry(renderChangelogPage(model.changelog, ctx))],
-    ['/roadmap', htmlEntry(renderRoadmapPage(model.roadmap, model.changelog, ctx))],
+    [CHANGELOG_PATH, htmlEntry(renderChangelogPage(model.changelog, ctx))],
+    [ROADMAP_PATH, htmlEntry(renderRoadmapPage(model.roadmap, model.changelog, ctx))],
     [FEED_PATH, { contentType: FEED_TYPE, body: renderAtomFeed(model.changelog, publicBaseUrl), headers: ASSET_HEADERS }],
     [STYLESHEET_PATH, { contentType: 'text/css; charset=utf-8', body: stylesheet, headers: ASSET_HEADERS }],
     [ICON_PATH, { contentType: 'image/svg+xml', body: FAVICON_SVG, headers: ASSET_HEADERS }],
   ];
   return entries;
 }
-
-/**
- * {@link renderPages} as an index renderer: `buildIndex(model, { publicBaseUrl, renderers: [pagesRenderer] })`
- * stores every page with its ETag and gzip/br forms, and the app serves them like the JSON bodies.
- */
-export const pagesRenderer: Renderer = (model, ctx) => renderPages(model, { publicBaseUrl: ctx.publicBaseUrl });

@@ -4,9 +4,9 @@
  */
 import { html, type Interpolation, type SafeHtml } from './html.js';
 
-/** Where the site stylesheet and icon are served. */
-export const STYLESHEET_PATH = '/assets/site.css';
-export const ICON_PATH = '/assets/favicon.svg';
+import { ICON_PATH, STYLESHEET_PATH } from './paths.js';
+
+export { ICON_PATH, STYLESHEET_PATH };
 
 /** A `<link rel="alternate">` of a page: the same data in another format. */
 export interface Alternate {

@@ -5,10 +5,11 @@ import type { Element, Root } from 'hast';
 import { describe, expect, it } from 'vitest';
 import { pagesModel } from '../../test/helpers/pages-model.js';
 import { normalizeBaseUrl, renderNotFoundPage, renderPages, renderServerErrorPage, renderTooManyRequestsPage, type PageEntry } from './index.js';
+import { nodeCodec } from '../server/node-codec.js';
 
 const BASE = 'https://catalog.syllabus.test';
 const model = pagesModel();
-const pages = new Map(renderPages(model, { publicBaseUrl: `${BASE}/` }));
+const pages = new Map(renderPages(model, { publicBaseUrl: `${BASE}/`, digest: nodeCodec.digest }));
 
 function doc(path: string): Root {
   const entry = pages.get(path);
@@ -34,7 +35,7 @@ describe('renderPages', () => {
   });
 
   it('is deterministic: the same model gives the same bytes', () => {
-    const again = renderPages(model, { publicBaseUrl: BASE });
+    const again = renderPages(model, { publicBaseUrl: BASE, digest: nodeCodec.digest });
     for (const [path, entry] of again) expect(entry.body).toEqual(pages.get(path)!.body);
   });
 
@@ -48,7 +49,7 @@ describe('renderPages', () => {
     expect(selectAll('h1', root)).toHaveLength(1);
     const hrefs = selectAll('a[href]', root).map((a) => attr(a, 'href'));
     for (const other of ['/', '/changelog', '/roadmap', '/docs']) expect(hrefs).toContain(other);
-    expect(attr(select('link[rel=stylesheet]', root), 'href')).toMatch(/^\/assets\/site\.css\?v=[0-9a-f]{12}$/);
+    expect(attr(select('link[rel=stylesheet]', root), 'href')).toMatch(/^\/assets\/site\.css\?v=[\w-]{12}$/);
     expect(attr(select('link[rel=alternate][type="application/json"]', root), 'href')).toMatch(/^\/v1\//);
     expect(attr(select('link[rel=canonical]', root), 'href')).toBe(BASE + path);
     expect(selectAll('script', root)).toHaveLength(0);
@@ -128,24 +129,28 @@ describe('renderPages', () => {
   });
 
   it('gives bytes that depend on what a page shows, not on the content revision (a reload recompresses only changed pages)', () => {
-    const other = new Map(renderPages({ ...model, revision: 'f'.repeat(40) }, { publicBaseUrl: `${BASE}/` }));
+    const other = new Map(renderPages({ ...model, revision: 'f'.repeat(40) }, { publicBaseUrl: `${BASE}/`, digest: nodeCodec.digest }));
     for (const [path, entry] of pages) expect(other.get(path)!.body, path).toEqual(entry.body);
     const courses = model.catalog.courses;
     const recoloured = { ...model, catalog: { courses: courses.map((c, i) => (i === 0 ? { ...c, color: '#123456' } : c)) } };
-    const css = (m: typeof model) => String(new Map(renderPages(m, { publicBaseUrl: BASE })).get('/')!.body).match(/site\.css\?v=([\w-]+)/)![1];
+    const css = (m: typeof model) =>
+      String(new Map(renderPages(m, { publicBaseUrl: BASE, digest: nodeCodec.digest })).get('/')!.body).match(/site\.css\?v=([\w-]+)/)![1];
     expect(css(recoloured)).not.toBe(css(model));
   });
 
   it('renders an empty catalog, changelog and roadmap without failing', () => {
     const empty = new Map<string, PageEntry>(
-      renderPages({ revision: 'abc', catalog: { courses: [] }, changelog: { entries: [] }, roadmap: { stages: [] } }, { publicBaseUrl: BASE }),
+      renderPages(
+        { revision: 'abc', catalog: { courses: [] }, changelog: { entries: [] }, roadmap: { stages: [] } },
+        { publicBaseUrl: BASE, digest: nodeCodec.digest },
+      ),
     );
     expect(String(empty.get('/')!.body)).toContain('No courses are published yet.');
     expect(String(empty.get('/changelog.atom')!.body)).toContain('<updated>1970-01-01T00:00:00.000Z</updated>');
   });
 
   it('rejects a base URL that is not absolute http(s)', () => {
-    expect(() => renderPages(model, { publicBaseUrl: 'catalog.example' })).toThrow(/not an absolute URL/);
+    expect(() => renderPages(model, { publicBaseUrl: 'catalog.example', digest: nodeCodec.digest })).toThrow(/not an absolute URL/);
     expect(() => normalizeBaseUrl('ftp://x.example')).toThrow(/http or https/);
     expect(() => normalizeBaseUrl('https://x.example/?q=1')).toThrow(/no query/);
     expect(normalizeBaseUrl('https://x.example/sub/')).toBe('https://x.example/sub');

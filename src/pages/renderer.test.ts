@@ -1,12 +1,17 @@
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { buildIndex } from '../index/build.js';
+import { completeCompression } from '../index/build.js';
+import { indexBuilder } from '../server/app.js';
+import { nodeCodec } from '../server/node-codec.js';
+import { loadConfig } from '../server/config.js';
 import { pagesModel } from '../../test/helpers/pages-model.js';
-import { pagesRenderer } from './index.js';
 
-describe('pagesRenderer in buildIndex', () => {
+/** A configuration as the environment would give it. */
+const testConfig = (env: Record<string, string>) => loadConfig({ CONTENT_DIR: '.', ...env });
+
+describe('the pages in buildIndex (as production builds its index)', () => {
   it('stores every page next to the API bodies with an ETag, compressed forms and the security headers', async () => {
-    const index = await buildIndex(pagesModel(), { publicBaseUrl: 'http://127.0.0.1:8080', renderers: [pagesRenderer] });
+    const index = await completeCompression(nodeCodec, await indexBuilder(testConfig({ PUBLIC_BASE_URL: 'http://127.0.0.1:8080' }))(pagesModel()));
     for (const path of ['/', '/courses/python-foundations', '/changelog', '/roadmap', '/changelog.atom', '/assets/site.css', '/v1/catalog']) {
       expect(index.representations.has(path), path).toBe(true);
     }

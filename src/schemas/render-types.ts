@@ -20,9 +20,14 @@ export async function renderSchemaTypes(): Promise<string> {
   const opts = { bannerComment: '', additionalProperties: false, strictIndexSignatures: true, format: true, ignoreMinAndMaxItems: true } as const;
   const parts: string[] = [HEADER];
   const toTs = (name: string) => ({ tsType: name }) as JsonSchema;
-  for (const [name, s] of [...apiSchemas()].sort(([a], [b]) => a.localeCompare(b))) {
+  const api = [...apiSchemas()].sort(([a], [b]) => a.localeCompare(b));
+  for (const [name, s] of api) {
     parts.push(await compile(inlineSchema({ ...s, title: name }, toTs) as never, name, opts));
   }
+  // The component names of the OpenAPI document: one per schemas/api/<Name>.schema.json.
+  parts.push(`/** The API's component schema names, one per \`schemas/api/<Name>.schema.json\`. */
+export const API_SCHEMA_NAMES = ${JSON.stringify(api.map(([name]) => name))} as const;
+`);
   for (const [path, s] of [...loadSchemas()].filter(([p]) => p.startsWith('frontmatter/')).sort(([a], [b]) => a.localeCompare(b))) {
     const name = frontmatterTypeName(path);
     parts.push(await compile(inlineSchema({ ...s, title: name }, toTs) as never, name, opts));

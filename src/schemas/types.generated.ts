@@ -210,6 +210,9 @@ export interface ValidationError {
   ctx?: {};
 }
 
+/** The API's component schema names, one per `schemas/api/<Name>.schema.json`. */
+export const API_SCHEMA_NAMES = ["Catalog","Changelog","ChangelogEntry","Course","Health","HTTPValidationError","Klass","Lesson","ReferralCheck","Roadmap","RoadmapItem","RoadmapStage","ValidationError"] as const;
+
 export interface CatalogFrontmatter {
   /**
    * Course ids in display order.

@@ -5,32 +5,26 @@
  */
 import type { Logger } from 'pino';
 import { formatProblem, type ContentModel } from '../content/index.js';
-import { createApp } from '../http/app.js';
-import { clientAddressStep } from '../http/client-address.js';
-import { clientKindStep, type SignatureVerifier } from '../http/client-kind.js';
-import { effectiveTarget } from '../http/forwarded-target.js';
 import { HealthReport } from '../http/health.js';
-import { MemoryStore, rateLimitStep, type RateLimitStore } from '../http/ratelimit/index.js';
-import { refuseWithPage } from '../http/html-errors.js';
-import { buildIndex, completeCompression, type IndexEntry, type Renderer } from '../index/build.js';
-import { docsRepresentations } from '../index/docs-assets.js';
+import { MemoryStore, type RateLimitStore } from '../http/ratelimit/index.js';
+import type { SignatureVerifier } from '../http/client-kind.js';
+import { completeCompression } from '../index/build.js';
 import { IndexHolder } from '../index/holder.js';
-import { openApiRepresentation } from '../index/openapi-document.js';
 import type { CatalogIndex } from '../index/types.js';
-import { renderPages } from '../pages/index.js';
 import { buildReferralAnswers } from '../referrals/answers.js';
 import { ReferralStore } from '../referrals/store.js';
-import type { Config } from './config.js';
-import { startHost, type Host } from './host.js';
-import { createReleasesHandler } from './releases.js';
-import { createNodeSignatureVerifier } from '../signatures/index.js';
-import { createLogger } from './logger.js';
-import { serviceVersion } from './version.js';
-import { createContentSource, describeContentSource } from './content-source.js';
 import { SourceError, type ContentSource, type ContentUpdate } from '../source/types.js';
 import { startAdminHost } from './admin.js';
+import { composeApp, indexBuilder } from './app.js';
+import type { Config } from './config.js';
+import { createContentSource, describeContentSource } from './content-source.js';
 import { gitWebhookRoute } from './git-webhook.js';
+import { startHost, type Host } from './host.js';
+import { createLogger } from './logger.js';
+import { nodeCodec } from './node-codec.js';
 import { summarizeProblems } from './problems.js';
+import { createReleasesHandler } from './releases.js';
+import { serviceVersion } from './version.js';
 
 /** Thrown when the service cannot start: bad content, unreadable referral file, port in use… */
 export class StartupError extends Error {
@@ -85,20 +79,179 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** The model-derived renderers: the web pages (and Atom feed) from the same model as the API. */
-function renderers(): Renderer[] {
-  return [(model, ctx) => renderPages(model, { publicBaseUrl: ctx.publicBaseUrl })];
+/** The first valid content and the source that delivers the next ones. */
+interface ArmedContent {
+  source: ContentSource;
+  first: ContentModel;
 }
 
-/** Content-independent entries, built once per process: `/openapi.json`, `/docs` and its assets. */
-function staticEntries(config: Config): IndexEntry[] {
-  const publicBaseUrl = config.publicBaseUrlSet ? config.publicBaseUrl : undefined;
-  return [openApiRepresentation({ publicBaseUrl, version: serviceVersion() }), ...docsRepresentations({ publicBaseUrl })];
+/**
+ * Step 1: arms the content source (its watcher or follower) and reads the first tree. Updates that arrive
+ * meanwhile go to `onUpdate` in order.
+ * @throws StartupError when the content cannot be read or is invalid (every problem listed).
+ */
+async function armContent(config: Config, options: StartOptions, logger: Logger, onUpdate: (update: ContentUpdate) => void): Promise<ArmedContent> {
+  const source =
+    options.contentSource ??
+    (await createContentSource(config.contentSource, {
+      logger,
+      follow: options.watch ?? true,
+      ...(options.contentDebounceMs !== undefined && { debounceMs: options.contentDebounceMs }),
+    }));
+  let first: ContentUpdate;
+  try {
+    // The source logs its own transitions; /health reads status() when asked.
+    first = await source.start({ onUpdate, onStatus: () => undefined });
+  } catch (error) {
+    await source.close();
+    if (error instanceof SourceError) throw new StartupError('content cannot be read:', [error.message]);
+    throw error;
+  }
+  if (!first.result.ok) {
+    await source.close();
+    const problems = first.result.problems;
+    const where = describeContentSource(config.contentSource);
+    const at = first.commit === undefined ? where : `commit ${first.commit} of ${where}`;
+    throw new StartupError(`content in ${at} is invalid (${problems.length} problem(s)):`, problems.map(formatProblem));
+  }
+  return { source, first: first.result.model };
+}
+
+/** Serial index work: reload builds and compression, in the order loads finished; opens once serving starts. */
+class IndexUpdates {
+  #open!: () => void;
+  #chain = new Promise<void>((resolve) => (this.#open = resolve));
+  #apply: (update: ContentUpdate) => Promise<void> = async () => undefined;
+  readonly #holder: IndexHolder;
+  readonly #build: (model: ContentModel, previous?: CatalogIndex) => Promise<CatalogIndex>;
+  readonly #logger: Logger;
+
+  constructor(holder: IndexHolder, build: (model: ContentModel, previous?: CatalogIndex) => Promise<CatalogIndex>, logger: Logger) {
+    this.#holder = holder;
+    this.#build = build;
+    this.#logger = logger;
+    this.#apply = (update) => this.#applyUpdate(update);
+  }
+
+  /** Queues an update (runs after the ones before it). */
+  push(update: ContentUpdate): void {
+    this.#chain = this.#chain.then(() => this.#apply(update));
+  }
+
+  /** Starts the queued work, then compresses the served index; resolves when both are done. */
+  open(): Promise<void> {
+    this.#open();
+    this.#chain = this.#chain.then(() => this.#compressServed(this.#holder.current));
+    return this.#chain;
+  }
+
+  /** Resolves when the queued work is done (after {@link open}: it never resolves before). */
+  settled(): Promise<void> {
+    return this.#chain;
+  }
+
+  /** Opens and drops what is queued without applying it (a failed start). */
+  abandon(): void {
+    this.#apply = async () => undefined;
+    this.#open();
+  }
+
+  /** Compresses a served index's new bodies and serves the compressed index, unless a newer one was swapped in. */
+  async #compressServed(index: CatalogIndex): Promise<void> {
+    const t0 = performance.now();
+    try {
+      const compressed = await completeCompression(nodeCodec, index);
+      if (compressed !== index && this.#holder.upgrade(index, compressed)) {
+        this.#logger.debug({ revision: index.revision, compress_ms: Math.round(performance.now() - t0) }, 'index compressed');
+      }
+    } catch (error) {
+      // Identity bodies stay served: slower for clients, never wrong.
+      this.#logger.error({ err: error }, 'index compression failed; serving identity bodies');
+    }
+  }
+
+  /** One update: rejected content is recorded, valid content built and swapped in, then compressed. */
+  async #applyUpdate({ result, reason, commit, changedFiles }: ContentUpdate): Promise<void> {
+    const t0 = performance.now();
+    if (!result.ok) {
+      const problems = result.problems.map(formatProblem);
+      this.#holder.recordReloadError(summarizeProblems(problems, commit === undefined ? '' : `commit ${commit}: `));
+      this.#logger.warn(
+        { problem_count: problems.length, problems: problems.slice(0, 100), commit, reason },
+        'content reload rejected; still serving the previous revision',
+      );
+      return;
+    }
+    let next: CatalogIndex;
+    try {
+      // Each build waits for the previous index's compression, so unchanged bodies are reused compressed.
+      next = await this.#build(result.model, this.#holder.current);
+    } catch (error) {
+      this.#holder.recordReloadError('the index could not be built from this content; see the log');
+      this.#logger.error({ err: error, revision: result.model.revision }, 'index build failed; still serving the previous revision');
+      return;
+    }
+    this.#holder.swap(next);
+    this.#logger.info(
+      { revision: result.model.revision, reason, changed_files: changedFiles, build_ms: Math.round(performance.now() - t0) },
+      'content reloaded',
+    );
+    await this.#compressServed(next);
+  }
+}
+
+/** Step 3: the referral digests, watched (armed before the first read, like the content). */
+async function startReferrals(config: Config, follow: boolean, onReload: (error: string | undefined, count: number) => void): Promise<ReferralStore> {
+  const referrals = new ReferralStore(config.referralsFile);
+  if (follow) await referrals.watch({ onReload });
+  try {
+    await referrals.load();
+  } catch (error) {
+    await referrals.close();
+    throw new StartupError('referral codes cannot be loaded:', [(error as Error).message]);
+  }
+  return referrals;
+}
+
+/** Step 4: the rate-limit counters. `RATE_LIMIT_STORE=redis://…` shares them; it starts even while Redis is down. */
+async function openRateLimitStore(config: Config, options: StartOptions, logger: Logger): Promise<RateLimitStore> {
+  if (options.rateLimitStore) return options.rateLimitStore;
+  if (config.rateLimitStore.kind !== 'redis') return new MemoryStore();
+  // Loaded only when configured: the Redis client alone costs about 150 ms of start-up.
+  const { RedisStore } = await import('./redis-store.js');
+  return RedisStore.open({ url: config.rateLimitStore.url, commandTimeoutMs: config.rateLimitStoreTimeoutMs, logger });
+}
+
+/** Step 5: `/health`, fed by the index holder, the content source and the rate-limit store. */
+function createHealth(holder: IndexHolder, source: ContentSource, store: RateLimitStore): HealthReport {
+  const health = new HealthReport({ version: serviceVersion(), ...holder.status(), referrals_reload_error: '' });
+  holder.subscribe((status) => health.set({ ...status }));
+  health.addProvider(() => ({ ...source.status() }));
+  health.addProvider(() => {
+    const h = store.health();
+    return {
+      rate_limit_store: h.store,
+      rate_limit_store_status: h.status,
+      ...(h.since !== undefined && { rate_limit_store_unavailable_since: h.since }),
+    };
+  });
+  return health;
+}
+
+/** Step 7: the admin listener (operators' endpoints), when `ADMIN_PORT` is set. */
+async function startAdmin(config: Config, source: ContentSource, logger: Logger): Promise<Host | undefined> {
+  if (!config.admin) return undefined;
+  const { host, port } = config.admin;
+  const secret = config.contentSource.kind === 'git' ? config.contentSource.webhookSecret : undefined;
+  return listen(`${host}:${port}`, 'ADMIN_PORT and ADMIN_HOST', () =>
+    startAdminHost({ host, port, logger, routes: [gitWebhookRoute({ secret, logger, onDelivery: () => source.refresh('webhook') })] }),
+  );
 }
 
 /**
  * Arms the content source and loads the first tree, builds the index, then starts serving: nothing listens
- * before every watcher is armed, so no change made once `/health` answers is lost.
+ * before every watcher is armed, so no change made once `/health` answers is lost. The steps: content, index,
+ * referrals, rate-limit store, health, app and public listener, admin listener; then reloads open.
  * @throws StartupError when the content cannot be read or is invalid (every problem listed), the referral file is
  *   unreadable or malformed, or an address cannot be bound.
  */
@@ -107,188 +260,62 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const started = performance.now();
   const follow = options.watch ?? true;
 
-  // Index work (reload builds, compression) runs one step at a time on this chain, which opens once the first
-  // index is served; close() waits for it.
-  let openChain!: () => void;
-  let chain = new Promise<void>((resolve) => (openChain = resolve));
-  let applyUpdate: (update: ContentUpdate) => Promise<void> = async () => undefined;
-  const source =
-    options.contentSource ??
-    (await createContentSource(config.contentSource, {
-      logger,
-      follow,
-      ...(options.contentDebounceMs !== undefined && { debounceMs: options.contentDebounceMs }),
-    }));
-  let first: ContentUpdate;
+  let updates: IndexUpdates | undefined;
+  const early: ContentUpdate[] = [];
+  const { source, first } = await armContent(config, options, logger, (update) => (updates ? updates.push(update) : early.push(update)));
+
+  const build = indexBuilder(config);
+  let holder: IndexHolder;
   try {
-    first = await source.start({
-      onUpdate: (update) => void (chain = chain.then(() => applyUpdate(update))),
-      onStatus: () => undefined, // the source logs its own transitions; /health reads status() when asked
-    });
+    holder = new IndexHolder(await build(first));
   } catch (error) {
     await source.close();
-    if (error instanceof SourceError) throw new StartupError('content cannot be read:', [error.message]);
     throw error;
   }
-  const stopSource = async (): Promise<void> => {
-    openChain();
-    await source.close();
-  };
-  if (!first.result.ok) {
-    await stopSource();
-    const problems = first.result.problems;
-    const at =
-      first.commit === undefined
-        ? describeContentSource(config.contentSource)
-        : `commit ${first.commit} of ${describeContentSource(config.contentSource)}`;
-    throw new StartupError(`content in ${at} is invalid (${problems.length} problem(s)):`, problems.map(formatProblem));
-  }
+  updates = new IndexUpdates(holder, build, logger);
+  for (const update of early) updates.push(update);
 
-  const fixed = staticEntries(config);
-  // New bodies are served as soon as they are serialised; their gzip and br forms follow (compressServed).
-  const build = (model: ContentModel, previous?: CatalogIndex) =>
-    buildIndex(model, { publicBaseUrl: config.publicBaseUrl, renderers: renderers(), staticEntries: fixed, previous, deferCompression: true });
-  const holder = new IndexHolder(await build(first.result.model));
-  /** Compresses a served index's new bodies and serves the compressed index, unless a newer one was swapped in. */
-  const compressServed = async (index: CatalogIndex): Promise<void> => {
-    const t0 = performance.now();
-    try {
-      const compressed = await completeCompression(index);
-      if (compressed !== index && holder.upgrade(index, compressed)) {
-        logger.debug({ revision: index.revision, compress_ms: Math.round(performance.now() - t0) }, 'index compressed');
-      }
-    } catch (error) {
-      // Identity bodies stay served: slower for clients, never wrong.
-      logger.error({ err: error }, 'index compression failed; serving identity bodies');
-    }
-  };
-  // Builds run one after another, in the order loads finished, so the newest content always wins; each waits for
-  // the previous index's compression, so unchanged bodies are reused compressed.
-  applyUpdate = async ({ result, reason, commit, changedFiles }) => {
-    const t0 = performance.now();
-    if (!result.ok) {
-      const problems = result.problems.map(formatProblem);
-      holder.recordReloadError(summarizeProblems(problems, commit === undefined ? '' : `commit ${commit}: `));
-      logger.warn(
-        { problem_count: problems.length, problems: problems.slice(0, 100), commit, reason },
-        'content reload rejected; still serving the previous revision',
-      );
-      return;
-    }
-    let next: CatalogIndex;
-    try {
-      next = await build(result.model, holder.current);
-    } catch (error) {
-      holder.recordReloadError('the index could not be built from this content; see the log');
-      logger.error({ err: error, revision: result.model.revision }, 'index build failed; still serving the previous revision');
-      return;
-    }
-    holder.swap(next);
-    logger.info(
-      { revision: result.model.revision, reason, changed_files: changedFiles, build_ms: Math.round(performance.now() - t0) },
-      'content reloaded',
-    );
-    await compressServed(next);
-  };
-
-  const referrals = new ReferralStore(config.referralsFile);
+  let health: HealthReport | undefined;
   const onReferralsReload = (error: string | undefined, count: number): void => {
-    health.set({ referrals_reload_error: error ?? '' });
+    health?.set({ referrals_reload_error: error ?? '' });
     if (error) logger.warn({ error }, 'referral digests reload rejected; keeping the previous set');
     else logger.info({ count }, 'referral digests reloaded');
   };
-  let rateLimitStore: RateLimitStore | undefined;
+  let referrals: ReferralStore | undefined;
+  let store: RateLimitStore | undefined;
   let host: Host | undefined;
   let admin: Host | undefined;
-  const health = new HealthReport({ version: serviceVersion(), ...holder.status(), referrals_reload_error: '' });
   try {
-    // Armed before the first read, like the content: a change made meanwhile is read again.
-    if (follow) await referrals.watch({ onReload: onReferralsReload });
-    try {
-      await referrals.load();
-    } catch (error) {
-      throw new StartupError('referral codes cannot be loaded:', [(error as Error).message]);
-    }
-    const referralAnswers = await buildReferralAnswers();
-
-    // RATE_LIMIT_STORE=redis://…: shared counters; the store starts even while Redis is down (fail open).
-    const store =
-      options.rateLimitStore ??
-      (config.rateLimitStore.kind === 'redis'
-        ? // Loaded only when configured: the Redis client alone costs about 150 ms of start-up.
-          await (
-            await import('./redis-store.js')
-          ).RedisStore.open({ url: config.rateLimitStore.url, commandTimeoutMs: config.rateLimitStoreTimeoutMs, logger })
-        : new MemoryStore());
-    rateLimitStore = store;
-    holder.subscribe((status) => health.set({ ...status }));
-    health.addProvider(() => ({ ...source.status() }));
-    health.addProvider(() => {
-      const h = store.health();
-      return {
-        rate_limit_store: h.store,
-        rate_limit_store_status: h.status,
-        ...(h.since !== undefined && { rate_limit_store_unavailable_since: h.since }),
-      };
-    });
-
-    // Web Bot Auth: one verifier per process, with its directory, imported-key and nonce caches.
-    const verifySignature =
-      options.verifySignature ??
-      createNodeSignatureVerifier({
-        allowInsecureDirectories: config.keyDirectoryAllowInsecure,
-        clockSkewSeconds: config.signatureClockSkewSeconds,
-      }).verify;
-
-    const app = createApp({
+    referrals = await startReferrals(config, follow, onReferralsReload);
+    store = await openRateLimitStore(config, options, logger);
+    health = createHealth(holder, source, store);
+    const app = composeApp(config, {
       getIndex: () => holder.current,
       health,
       referrals,
-      referralAnswers,
+      referralAnswers: await buildReferralAnswers(nodeCodec),
       logger,
-      clientAddress: clientAddressStep({ trustProxy: config.trustProxy, header: config.trustProxyHeader }),
-      clientKind: clientKindStep({
-        verify: verifySignature,
-        target: effectiveTarget(config.trustProxy, config.trustProxyHeader),
-        onVerifierError: (error, ctx) => logger.error({ err: error, request_id: ctx.locals.requestId }, 'signature verifier failed'),
-      }),
-      rateLimit: rateLimitStep({ store, limits: config.rateLimits, refuse: refuseWithPage, decorate: false }),
+      store,
+      ...(options.verifySignature && { verifySignature: options.verifySignature }),
     });
-
+    const releases = config.releasesDir === undefined ? undefined : createReleasesHandler(config.releasesDir);
     host = await listen(`${config.host}:${config.port}`, 'PORT and HOST', () =>
-      startHost(app, {
-        host: config.host,
-        port: config.port,
-        logger,
-        ...(config.releasesDir !== undefined && { before: createReleasesHandler(config.releasesDir) }),
-      }),
+      startHost(app, { host: config.host, port: config.port, logger, ...(releases && { before: releases }) }),
     );
-    if (config.admin) {
-      const { host: adminHost, port: adminPort } = config.admin;
-      const secret = config.contentSource.kind === 'git' ? config.contentSource.webhookSecret : undefined;
-      admin = await listen(`${adminHost}:${adminPort}`, 'ADMIN_PORT and ADMIN_HOST', () =>
-        startAdminHost({
-          host: adminHost,
-          port: adminPort,
-          logger,
-          routes: [gitWebhookRoute({ secret, logger, onDelivery: () => source.refresh('webhook') })],
-        }),
-      );
-    }
+    admin = await startAdmin(config, source, logger);
   } catch (error) {
     // Nothing is left running behind a failed start.
+    updates.abandon();
     await admin?.close(0);
     await host?.close(0);
-    await rateLimitStore?.close();
-    await referrals.close();
-    await stopSource();
+    await store?.close();
+    await referrals?.close();
+    await source.close();
     throw error;
   }
 
   // Serving started with identity bodies; callers (tests, the process entry) get the compressed index.
-  openChain();
-  chain = chain.then(() => compressServed(holder.current));
-  await chain;
+  await updates.open();
   logger.info(
     {
       url: host.url,
@@ -302,23 +329,25 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     'serving',
   );
 
+  const servingReferrals = referrals;
   const reload = (reason: string): void => {
     logger.info({ reason }, 'reading content and referral codes again');
     source.refresh(reason);
-    referrals.load().then(
+    servingReferrals.load().then(
       (count) => onReferralsReload(undefined, count),
-      (error: unknown) => onReferralsReload(error instanceof Error ? error.message : String(error), referrals.size),
+      (error: unknown) => onReferralsReload(error instanceof Error ? error.message : String(error), servingReferrals.size),
     );
   };
 
   const servingHost = host;
-  const servingStore = rateLimitStore;
+  const servingStore = store;
+  const servingUpdates = updates;
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> =>
     (closing ??= (async () => {
       await source.close();
-      await referrals.close();
-      await chain;
+      await servingReferrals.close();
+      await servingUpdates.settled();
       await admin?.close(0);
       await servingHost.close(config.shutdownTimeoutSeconds * 1000);
       await servingStore.close();

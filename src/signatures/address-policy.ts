@@ -7,6 +7,7 @@
  * Portable: no Node-only modules.
  */
 import ipaddr from 'ipaddr.js';
+import { addressBucket } from '../net/address-bucket.js';
 
 /** How an address was judged. */
 export type AddressVerdict =
@@ -37,16 +38,5 @@ export function judgeAddress(address: string, allowLoopback = false): AddressVer
   return { allowed: false, range, reason: `${address} is a ${range} address` };
 }
 
-/**
- * The unit a client address is charged as for directory fetches: an IPv6 address counts as its /64 (one host
- * usually holds a whole /64), anything else (IPv4, IPv4-mapped IPv6, a non-IP label) as itself.
- */
-export function clientBucket(clientAddress: string): string {
-  if (!ipaddr.IPv6.isValid(clientAddress)) return clientAddress;
-  const address = ipaddr.IPv6.parse(clientAddress);
-  if (address.isIPv4MappedAddress()) return address.toIPv4Address().toString();
-  return `${address.parts
-    .slice(0, 4)
-    .map((p) => p.toString(16))
-    .join(':')}::/64`;
-}
+/** The unit a client address is charged as for directory fetches: its rate-limit bucket (an IPv6 /64). */
+export const clientBucket: (clientAddress: string) => string = addressBucket;

@@ -1,12 +1,12 @@
 /** `syllabus catalog [--json] [COURSE_ID]`: the courses as a table, or one course's classes and lessons. */
-import defs from '../../../schemas/defs.schema.json' with { type: 'json' };
+import { ID_MAX_LENGTH, ID_PATTERN } from '../../contract/params.js';
 import { apiUrl } from '../config.js';
 import { servicePurpose, type CliContext } from '../context.js';
 import { CliError, EXIT, UsageError } from '../errors.js';
 import { printable, renderTable, writeJson, type Column } from '../output.js';
 import type { Catalog, Course, Klass, Lesson } from '../../schemas/types.generated.js';
 
-const ID_PATTERN = new RegExp(defs.$defs.Id.pattern);
+const ID = new RegExp(ID_PATTERN);
 
 /** GETs a JSON body from the service; a non-200 status is a CliError worded by `onStatus`. */
 async function getJson<T>(ctx: CliContext, path: string, onStatus: (status: number, url: string) => string): Promise<T> {
@@ -106,7 +106,7 @@ export async function catalogCommand(ctx: CliContext, courseId: string | undefin
     else printCatalog(ctx, catalog);
     return EXIT.ok;
   }
-  if (!ID_PATTERN.test(courseId) || courseId.length > defs.$defs.Id.maxLength) {
+  if (!ID.test(courseId) || courseId.length > ID_MAX_LENGTH) {
     throw new UsageError(
       `${JSON.stringify(courseId)} is not a course id: ids are lowercase letters and digits in hyphen-separated words (e.g. python-basics).`,
     );

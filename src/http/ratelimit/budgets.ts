@@ -2,6 +2,7 @@
  * The fair-use budgets (contract §5, §8) and the decision for one request: which budgets a path spends, whether
  * the request is allowed, and which budget its RateLimit headers report. Pure logic over a {@link RateLimitStore}.
  */
+import type { Budget } from '../../contract/routes.js';
 import type { ClientKind, RateLimitState } from '../locals.js';
 import type { HitResult, RateLimitStore } from './store.js';
 
@@ -26,24 +27,6 @@ export const DEFAULT_LIMITS: BudgetLimits = { verified: 480, declared: 120, brow
 export const READ_WINDOW_SECONDS = 60;
 /** Length of the referral window, in seconds. */
 export const REFERRAL_WINDOW_SECONDS = 3600;
-
-/**
- * How a path is counted. `exempt`: never refused, reports the read budget without spending it. `read`: spends the
- * read budget. `referral`: spends the read budget and the referral budget.
- */
-export type PathClass = 'exempt' | 'read' | 'referral';
-
-/**
- * The default path classes: `/health`, `/openapi.json` and `/docs` (with everything under it) are exempt; anything
- * under `/v1/referrals/` is a referral lookup (a prefix, so no spelling of a code escapes that budget); every
- * other path, found or not, is a read.
- * @param path the URL path, not decoded.
- */
-export function classifyPath(path: string): PathClass {
-  if (path === '/health' || path === '/openapi.json' || path === '/docs' || path.startsWith('/docs/')) return 'exempt';
-  if (path.startsWith('/v1/referrals/')) return 'referral';
-  return 'read';
-}
 
 /** The outcome for one request. */
 export interface Decision {
@@ -76,8 +59,8 @@ export interface RequestIdentity {
   bucket: string;
   /** The client kind. */
   kind: ClientKind;
-  /** How the path is counted. */
-  pathClass: PathClass;
+  /** How the path is counted (the route table's budget). */
+  pathClass: Budget;
 }
 
 /**

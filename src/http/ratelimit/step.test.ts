@@ -1,6 +1,9 @@
 import { compose, type RequestHandler } from '@hattip/compose';
 import { describe, expect, it } from 'vitest';
+import { ERROR_PAGES } from '../../server/app.js';
 import { clientAddressStep } from '../client-address.js';
+import { errorBoundaryStep } from '../error-boundary.js';
+import { errorAnswers } from '../html-errors.js';
 import { clientKindStep } from '../client-kind.js';
 import { MemoryStore } from './memory-store.js';
 import { rateLimitStep } from './step.js';
@@ -14,10 +17,8 @@ function app(refuse?: Parameters<typeof rateLimitStep>[0]['refuse']) {
     if (ctx.url.pathname === '/v1/redirect') return Response.redirect('http://127.0.0.1/v1/catalog', 308);
   };
   const handler = compose(
-    (ctx) => {
-      // As the app's error boundary does: an exception becomes a 500 (without HatTip's console output).
-      ctx.handleError = () => new Response('{"detail":"Internal Server Error"}', { status: 500 });
-    },
+    // The app's error boundary: it turns an exception into a 500 and completes every response with the fields.
+    errorBoundaryStep({ info() {}, warn() {}, error() {} }, errorAnswers(ERROR_PAGES)),
     clientAddressStep(),
     clientKindStep(),
     rateLimitStep({ store: new MemoryStore(), limits: { verified: 8, declared: 4, browser: 4, anonymous: 2, referrals: 5 }, refuse }),

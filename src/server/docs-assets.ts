@@ -1,9 +1,10 @@
 /**
- * The bytes of `/docs` and its assets: our page and start-up script (`src/http/docs.ts`) and the Swagger UI
+ * The bytes of `/docs` and its assets: our page and start-up script (`src/pages/docs.ts`) and the Swagger UI
  * files of the installed `swagger-ui-dist` package (never a CDN). Node-only: reads the package's files once
  * per process.
  */
 import { readFileSync } from 'node:fs';
+import type { RepresentationSource } from '../index/representation.js';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import {
@@ -14,19 +15,10 @@ import {
   SWAGGER_UI_FILES,
   docsContentSecurityPolicy,
   docsHtml,
-} from '../http/docs.js';
+} from '../pages/docs.js';
 
-/** A representation before compression and ETag: what the index turns into a `Representation`. */
-export interface StaticRepresentation {
-  /** `Content-Type` header value. */
-  contentType: string;
-  /** The identity-encoded body. */
-  body: Uint8Array;
-  /** `Cache-Control` header value. */
-  cacheControl: string;
-  /** Extra response headers (e.g. `Content-Security-Policy`), already formatted. */
-  headers: Readonly<Record<string, string>>;
-}
+/** A content-independent representation before compression and ETag (its `Cache-Control` is its route's). */
+export type StaticRepresentation = RepresentationSource & { body: Uint8Array; headers: Readonly<Record<string, string>> };
 
 let swaggerFiles: Map<string, Uint8Array> | undefined;
 
@@ -56,14 +48,12 @@ function readSwaggerUiFiles(): Map<string, Uint8Array> {
  */
 export function docsRepresentations(opts: { publicBaseUrl?: string } = {}): Array<[string, StaticRepresentation]> {
   const encode = (text: string) => new TextEncoder().encode(text);
-  const assetCache = 'public, max-age=3600';
   const out: Array<[string, StaticRepresentation]> = [
     [
       DOCS_PATH,
       {
         contentType: 'text/html; charset=utf-8',
         body: encode(docsHtml()),
-        cacheControl: 'public, max-age=300',
         headers: {
           'Content-Security-Policy': docsContentSecurityPolicy(opts.publicBaseUrl),
           'X-Content-Type-Options': 'nosniff',
@@ -76,14 +66,13 @@ export function docsRepresentations(opts: { publicBaseUrl?: string } = {}): Arra
       {
         contentType: 'text/javascript; charset=utf-8',
         body: encode(DOCS_INIT_SCRIPT),
-        cacheControl: assetCache,
         headers: { 'X-Content-Type-Options': 'nosniff' },
       },
     ],
   ];
   for (const [name, bytes] of readSwaggerUiFiles()) {
     const contentType = SWAGGER_UI_FILES[name as keyof typeof SWAGGER_UI_FILES];
-    out.push([DOCS_ASSETS_PREFIX + name, { contentType, body: bytes, cacheControl: assetCache, headers: { 'X-Content-Type-Options': 'nosniff' } }]);
+    out.push([DOCS_ASSETS_PREFIX + name, { contentType, body: bytes, headers: { 'X-Content-Type-Options': 'nosniff' } }]);
   }
   return out;
 }

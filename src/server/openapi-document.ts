@@ -2,8 +2,9 @@
  * Builds the OpenAPI 3.1 document from the JSON Schemas in `schemas/api/` (the only copy of every body
  * shape) and its `/openapi.json` representation source. Node-only: reads `schemas/` through the registry.
  */
-import { assembleOpenApiDocument, COMPONENT_SCHEMA_NAMES, schemaRef, type ComponentSchemaName, type OpenApiDocument } from '../http/openapi.js';
-import { OPENAPI_PATH } from '../http/docs.js';
+import { COMPONENT_SCHEMA_NAMES, type ComponentSchemaName } from '../contract/components.js';
+import { assembleOpenApiDocument, schemaRef, type OpenApiDocument } from '../contract/openapi.js';
+import { OPENAPI_PATH } from '../pages/docs.js';
 import { apiSchemas, inlineSchema, type JsonSchema } from '../schemas/registry.js';
 import type { StaticRepresentation } from './docs-assets.js';
 
@@ -43,7 +44,6 @@ export function openApiRepresentation(opts: OpenApiOptions): [string, StaticRepr
     {
       contentType: 'application/json',
       body: new TextEncoder().encode(JSON.stringify(buildOpenApiDocument(opts))),
-      cacheControl: 'public, max-age=300',
       headers: {},
     },
   ];

@@ -1,21 +1,23 @@
 /**
  * `/docs`: the interactive API reference (Swagger UI from the `swagger-ui-dist` package, served from this
  * origin). Pure: the page, its start-up script and its Content-Security-Policy as strings; the bundle files
- * are read by `src/index/docs-assets.ts`.
+ * are read by `src/server/docs-assets.ts`.
  *
  * Nothing on the page reaches another host: the document comes from `/openapi.json`, the spec validator
  * badge is off (`validatorUrl: null`), Swagger UI's own CSS uses system fonts, and "Try it out" calls the
  * document's `servers` URL, which is this origin unless `PUBLIC_BASE_URL` names another.
  */
 
+import { routeNamed, routePath } from '../contract/routes.js';
+
 /** Path of the reference page. */
-export const DOCS_PATH = '/docs';
+export const DOCS_PATH: string = routeNamed('docs').path;
 
 /** Path prefix of the page's assets. */
-export const DOCS_ASSETS_PREFIX = '/docs/assets/';
+export const DOCS_ASSETS_PREFIX: string = routePath(routeNamed('docsAsset'), '');
 
 /** Path of the OpenAPI document the page loads. */
-export const OPENAPI_PATH = '/openapi.json';
+export const OPENAPI_PATH: string = routeNamed('openApiDocument').path;
 
 /** The `swagger-ui-dist` files the page loads, served under {@link DOCS_ASSETS_PREFIX} with these names. */
 export const SWAGGER_UI_FILES = {

@@ -1,34 +1,16 @@
 /**
  * The OpenAPI 3.1 document of the public API, assembled from the API's JSON Schemas (passed in as
- * component schemas), the route table and the path-parameter specs. Pure: no file access, so it runs on any
- * runtime; `src/index/openapi-document.ts` reads the schemas from `schemas/` and calls it.
+ * component schemas) and the route table (`routes.ts`: paths, methods, parameters, bodies, errors, budgets).
+ * Pure: no file access, so it runs on any runtime; `src/server/openapi-document.ts` reads the schemas from
+ * `schemas/` and calls it.
  *
  * Nothing here restates a body shape of `schemas/api/`: 200 bodies are `$ref`s to the components. Only the
  * small error envelopes without a schema of their own (`{"detail": string}`) and `/health` are written here.
  */
-import type { ApiRoute } from '../routes.js';
-import type { JsonSchema } from '../schemas/registry.js';
-import { PATH_PARAMS, type PathParamSpec } from './params.js';
-
-/** The component schema names, exactly as the contract names them (one per `schemas/api/*.schema.json`). */
-export const COMPONENT_SCHEMA_NAMES = [
-  'Health',
-  'Catalog',
-  'Course',
-  'Klass',
-  'Lesson',
-  'Changelog',
-  'ChangelogEntry',
-  'Roadmap',
-  'RoadmapStage',
-  'RoadmapItem',
-  'ReferralCheck',
-  'HTTPValidationError',
-  'ValidationError',
-] as const;
-
-/** One of {@link COMPONENT_SCHEMA_NAMES}. */
-export type ComponentSchemaName = (typeof COMPONENT_SCHEMA_NAMES)[number];
+import { COMPONENT_SCHEMA_NAMES, type ComponentSchemaName, type JsonSchemaObject as JsonSchema } from './components.js';
+import { DETAIL } from './errors.js';
+import type { PathParamSpec } from './params.js';
+import { ROUTES, type RouteSpec } from './routes.js';
 
 /** The RateLimit response fields (draft-ietf-httpapi-ratelimit-headers-06) declared on every response. */
 export const RATE_LIMIT_HEADER_NAMES = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy'] as const;
@@ -83,137 +65,25 @@ function detailSchema(description: string): JsonSchema {
   };
 }
 
-/** What the service states about each operation; everything else is derived. */
+/** One operation of the document, derived from a documented route of the table. */
 interface OperationSpec {
-  route: ApiRoute;
+  route: RouteSpec & { operation: NonNullable<RouteSpec['operation']> };
   method: 'get' | 'head';
-  operationId: string;
-  tag: string;
-  summary: string;
-  description: string;
-  /** The 200 body: a component, a schema written here (`/health`), or none (HEAD). */
-  ok?: { description: string; schema: JsonSchema; example?: unknown };
-  /** `detail` of the 404 answered when the id names nothing. */
-  notFound?: string;
-  /** Served from the index: a strong ETag, `If-None-Match` and 304. */
-  conditional: boolean;
-  /** Spends the read budget and may answer 429 (`/health` never does). */
-  rateLimited: boolean;
 }
 
-const SERVICE_HEALTH: JsonSchema = {
-  type: 'object',
-  description:
-    'Liveness of this instance. Every value is a string: at least `status`, plus facts such as the content revision served and the last reload error.',
-  required: ['status'],
-  properties: { status: { type: 'string', description: '`ok` while the instance serves.' } },
-  additionalProperties: { type: 'string' },
-};
+/** Served from the index: a strong ETag, `If-None-Match` and 304. */
+const isConditional = (route: RouteSpec): boolean => route.source === 'index';
 
-const OPERATIONS: readonly OperationSpec[] = [
-  {
-    route: '/health',
-    method: 'get',
-    operationId: 'getServiceHealth',
-    tag: 'Service',
-    summary: 'Instance health',
-    description:
-      "Liveness of this instance for load balancers and monitors. Touches nothing but memory, is never refused with a 429 and reports the caller's read budget without spending it.",
-    ok: { description: 'The instance is serving.', schema: SERVICE_HEALTH, example: { status: 'ok' } },
-    conditional: false,
-    rateLimited: false,
-  },
-  {
-    route: '/health',
-    method: 'head',
-    operationId: 'headServiceHealth',
-    tag: 'Service',
-    summary: 'Instance health, headers only',
-    description: 'As `GET /health`, without a body.',
-    conditional: false,
-    rateLimited: false,
-  },
-  {
-    route: '/v1/health',
-    method: 'get',
-    operationId: 'getHealth',
-    tag: 'Service',
-    summary: 'API health',
-    description: 'Whether version 1 of the API is served.',
-    ok: { description: 'Version 1 is served.', schema: schemaRef('Health') },
-    conditional: true,
-    rateLimited: true,
-  },
-  {
-    route: '/v1/catalog',
-    method: 'get',
-    operationId: 'getCatalog',
-    tag: 'Catalog',
-    summary: 'The whole catalog',
-    description: 'Every course, live and soon, in display order, with its classes, their lessons and the counts.',
-    ok: { description: 'The catalog.', schema: schemaRef('Catalog') },
-    conditional: true,
-    rateLimited: true,
-  },
-  {
-    route: '/v1/courses/{course_id}',
-    method: 'get',
-    operationId: 'getCourse',
-    tag: 'Catalog',
-    summary: 'One course',
-    description: 'A course with its classes and their lessons.',
-    ok: { description: 'The course.', schema: schemaRef('Course') },
-    notFound: 'Course not found',
-    conditional: true,
-    rateLimited: true,
-  },
-  {
-    route: '/v1/lessons/{lesson_id}',
-    method: 'get',
-    operationId: 'getLesson',
-    tag: 'Catalog',
-    summary: 'One lesson',
-    description: "A lesson's metadata. Its step content is never served: `steps` is a count.",
-    ok: { description: 'The lesson.', schema: schemaRef('Lesson') },
-    notFound: 'Lesson not found',
-    conditional: true,
-    rateLimited: true,
-  },
-  {
-    route: '/v1/changelog',
-    method: 'get',
-    operationId: 'getChangelog',
-    tag: 'Changelog',
-    summary: 'The changelog',
-    description: 'What changed, newest first; on the same date, by id.',
-    ok: { description: 'The changelog.', schema: schemaRef('Changelog') },
-    conditional: true,
-    rateLimited: true,
-  },
-  {
-    route: '/v1/roadmap',
-    method: 'get',
-    operationId: 'getRoadmap',
-    tag: 'Roadmap',
-    summary: 'The roadmap',
-    description: 'What is planned, by stage (shipped, building, next, exploring); a stage with no items is omitted.',
-    ok: { description: 'The roadmap.', schema: schemaRef('Roadmap') },
-    conditional: true,
-    rateLimited: true,
-  },
-  {
-    route: '/v1/referrals/{code}',
-    method: 'get',
-    operationId: 'checkReferral',
-    tag: 'Referrals',
-    summary: 'Check a referral code',
-    description:
-      'Whether a referral code is valid. The answer never identifies the owner. Besides the read budget, each address has an hourly referral budget (60 checks by default); the RateLimit headers report whichever budget is closer to running out, and a 429 the one that ran out.',
-    ok: { description: 'Whether the code is valid.', schema: schemaRef('ReferralCheck') },
-    conditional: false,
-    rateLimited: true,
-  },
-];
+/** Every documented route's operations, GET then HEAD, in the table's order. */
+function operations(): OperationSpec[] {
+  const out: OperationSpec[] = [];
+  for (const route of ROUTES as readonly RouteSpec[]) {
+    if (route.operation === undefined) continue;
+    const documented = { ...route, operation: route.operation };
+    for (const method of route.methods) out.push({ route: documented, method: method === 'GET' ? 'get' : 'head' });
+  }
+  return out;
+}
 
 const TAGS = [
   { name: 'Service', description: 'Health of the instance and of the API.' },
@@ -306,36 +176,38 @@ function pathParameter(p: PathParamSpec): OpenApiObject {
 }
 
 /** The responses of one operation, each with the RateLimit headers. */
-function responses(op: OperationSpec, params: readonly PathParamSpec[]): OpenApiObject {
+function responses({ route, method }: OperationSpec): OpenApiObject {
   const out: OpenApiObject = {};
+  const doc = route.operation;
   // A deprecated route says so on every answer, errors included (RFC 9745 §2).
-  const deprecation = op.route.startsWith('/v1/') ? Object.fromEntries(['Deprecation', 'Sunset', 'Link'].map((h) => [h, headerRef(h)])) : {};
+  const deprecation = route.deprecatable ? Object.fromEntries(['Deprecation', 'Sunset', 'Link'].map((h) => [h, headerRef(h)])) : {};
   const errorHeaders = { ...rateLimitHeaders(), ...deprecation };
   const okHeaders: OpenApiObject = { ...rateLimitHeaders(), 'Cache-Control': headerRef('Cache-Control'), ...deprecation };
-  if (op.conditional) okHeaders.ETag = headerRef('ETag');
+  if (isConditional(route)) okHeaders.ETag = headerRef('ETag');
+  const schema = typeof doc.body === 'string' ? schemaRef(doc.body) : doc.body;
   out['200'] = {
-    description: op.ok?.description ?? 'The instance is serving.',
+    description: doc.bodyDescription,
     headers: okHeaders,
-    ...(op.ok && {
-      content: { [JSON_TYPE]: { schema: op.ok.schema, ...(op.ok.example !== undefined && { example: op.ok.example }) } },
+    ...(method === 'get' && {
+      content: { [JSON_TYPE]: { schema, ...(doc.example !== undefined && { example: doc.example }) } },
     }),
   };
-  if (op.conditional) out['304'] = responseRef('NotModified');
-  if (op.notFound) {
+  if (isConditional(route)) out['304'] = responseRef('NotModified');
+  if (route.notFound !== undefined) {
     out['404'] = {
-      description: `${op.notFound}: no such id.`,
+      description: `${route.notFound}: no such id.`,
       headers: errorHeaders,
-      content: { [JSON_TYPE]: { schema: detailSchema('The id names nothing.'), example: { detail: op.notFound } } },
+      content: { [JSON_TYPE]: { schema: detailSchema('The id names nothing.'), example: { detail: route.notFound } } },
     };
   }
-  if (params.length > 0) {
+  if (route.params.length > 0) {
     out['422'] = {
       description: 'A path parameter is invalid: one error per parameter, checked in the order min length, max length, pattern.',
       headers: errorHeaders,
-      content: { [JSON_TYPE]: { schema: schemaRef('HTTPValidationError'), example: validationExample(params[0]!) } },
+      content: { [JSON_TYPE]: { schema: schemaRef('HTTPValidationError'), example: validationExample(route.params[0]!) } },
     };
   }
-  if (op.rateLimited) out['429'] = responseRef('TooManyRequests');
+  if (route.budget !== 'exempt') out['429'] = responseRef('TooManyRequests');
   return out;
 }
 
@@ -354,16 +226,18 @@ export function assembleOpenApiDocument(input: OpenApiInput): OpenApiDocument {
     if (!input.components[name]) throw new Error(`OpenAPI: no component schema ${name} (schemas/api/${name}.schema.json)`);
   }
   const paths: Record<string, OpenApiObject> = {};
-  for (const op of OPERATIONS) {
-    const params: readonly PathParamSpec[] = (PATH_PARAMS as Partial<Record<string, readonly PathParamSpec[]>>)[op.route] ?? [];
-    const item: OpenApiObject = (paths[op.route] ??= params.length > 0 ? { parameters: params.map(pathParameter) } : {});
+  for (const op of operations()) {
+    const { route } = op;
+    const doc = route.operation;
+    const item: OpenApiObject = (paths[route.path] ??= route.params.length > 0 ? { parameters: route.params.map(pathParameter) } : {});
+    const head = op.method === 'head';
     item[op.method] = {
-      operationId: op.operationId,
-      summary: op.summary,
-      description: op.description,
-      tags: [op.tag],
-      ...(op.conditional && { parameters: [{ $ref: '#/components/parameters/IfNoneMatch' }] }),
-      responses: responses(op, params),
+      operationId: head ? `head${doc.operationId.replace(/^get/, '')}` : doc.operationId,
+      summary: head ? (doc.headSummary ?? doc.summary) : doc.summary,
+      description: head ? `As \`GET ${route.path}\`, without a body.` : doc.description,
+      tags: [doc.tag],
+      ...(isConditional(route) && { parameters: [{ $ref: '#/components/parameters/IfNoneMatch' }] }),
+      responses: responses(op),
     };
   }
   return {
@@ -411,7 +285,7 @@ export function assembleOpenApiDocument(input: OpenApiInput): OpenApiDocument {
           content: {
             [JSON_TYPE]: {
               schema: detailSchema('The request was refused by a rate limit.'),
-              example: { detail: 'Too Many Requests' },
+              example: { detail: DETAIL.tooManyRequests },
             },
           },
         },

@@ -2,6 +2,7 @@
  * The path parameters of the API and their constraints: the one place both the request validation (422)
  * and the OpenAPI document (`parameters[].schema`) read them from, so the two cannot disagree.
  */
+import defs from '../../schemas/defs.schema.json' with { type: 'json' };
 
 /** Constraints of one string path parameter, checked in this order: min length, max length, pattern. */
 export interface PathParamSpec {
@@ -19,15 +20,21 @@ export interface PathParamSpec {
   readonly example: string;
 }
 
-/** Course, class and lesson ids: lowercase words joined by hyphens (same as `schemas/defs.schema.json#/$defs/Id`). */
-export const ID_PATTERN = '^[a-z0-9]+(?:-[a-z0-9]+)*$';
+/**
+ * Course, class, lesson, changelog and roadmap ids: lowercase words joined by hyphens. Read from
+ * `schemas/defs.schema.json#/$defs/Id`, the one place the grammar is written.
+ */
+export const ID_PATTERN: string = defs.$defs.Id.pattern;
+
+/** The longest id, in characters (`schemas/defs.schema.json#/$defs/Id`). */
+export const ID_MAX_LENGTH: number = defs.$defs.Id.maxLength;
 
 /** `{course_id}` of `/v1/courses/{course_id}`. */
 export const COURSE_ID: PathParamSpec = {
   name: 'course_id',
   description: 'The course id: lowercase letters and digits in hyphen-separated words.',
-  minLength: 1,
-  maxLength: 64,
+  minLength: defs.$defs.Id.minLength,
+  maxLength: ID_MAX_LENGTH,
   pattern: ID_PATTERN,
   example: 'python-foundations',
 };
@@ -36,8 +43,8 @@ export const COURSE_ID: PathParamSpec = {
 export const LESSON_ID: PathParamSpec = {
   name: 'lesson_id',
   description: 'The lesson id: lowercase letters and digits in hyphen-separated words.',
-  minLength: 1,
-  maxLength: 64,
+  minLength: defs.$defs.Id.minLength,
+  maxLength: ID_MAX_LENGTH,
   pattern: ID_PATTERN,
   example: 'py-variables',
 };
@@ -51,10 +58,3 @@ export const REFERRAL_CODE: PathParamSpec = {
   pattern: '^[A-Za-z0-9_-]+$',
   example: 'WELCOME-2024',
 };
-
-/** The path parameters of each parameterised route template (keys as in `API_ROUTES`). */
-export const PATH_PARAMS = {
-  '/v1/courses/{course_id}': [COURSE_ID],
-  '/v1/lessons/{lesson_id}': [LESSON_ID],
-  '/v1/referrals/{code}': [REFERRAL_CODE],
-} as const satisfies Readonly<Record<string, readonly PathParamSpec[]>>;

@@ -1,0 +1,68 @@
+/**
+ * The layers of docs/architecture.md, enforced (`npm run lint:deps`, part of `npm test`):
+ *
+ *   schemas → contract → content → index → http | pages → server
+ *                              ↘ source ↗         (signatures, referrals: used by server)
+ *
+ * No import goes back up, and contract, index, http and pages import nothing from Node: hashing, compression and
+ * files are injected by src/server, so the HatTip handler runs on any Fetch runtime. Tests may reach across layers
+ * to build what they check (e.g. a page test uses the server's index builder); they are exempt from the layer rules.
+ */
+const TEST = '\\.test\\.ts$';
+const layer = (name, from, forbiddenTo, comment) => ({
+  name,
+  comment,
+  severity: 'error',
+  from: { path: from, pathNot: TEST },
+  to: { path: forbiddenTo },
+});
+
+module.exports = {
+  forbidden: [
+    { name: 'no-circular', severity: 'error', comment: 'Import cycles make the layering meaningless.', from: {}, to: { circular: true } },
+    {
+      name: 'runtime-neutral',
+      severity: 'error',
+      comment: 'contract, index, http and pages run on any Fetch runtime: Node is injected by src/server.',
+      from: { path: '^src/(contract|index|http|pages)/', pathNot: TEST },
+      to: { dependencyTypes: ['core'] },
+    },
+    layer('contract-is-the-base', '^src/contract/', '^src/(?!contract/|schemas/)', 'The contract is data: it imports only the schemas.'),
+    layer(
+      'content-below-index',
+      '^src/content/',
+      '^src/(index|http|pages|server|source|referrals|signatures|cli)/',
+      'Content knows nothing of serving.',
+    ),
+    layer(
+      'index-below-http',
+      '^src/index/',
+      '^src/(http|pages|server|source|referrals|signatures|cli)/',
+      'The index knows nothing of requests or pages.',
+    ),
+    layer('http-beside-pages', '^src/http/', '^src/(pages|server|source|referrals|cli)/', 'The handler gets pages and Node parts injected.'),
+    layer(
+      'pages-beside-http',
+      '^src/pages/',
+      '^src/(http|server|source|referrals|signatures|cli)/',
+      'Pages render the model; they never see a request.',
+    ),
+    layer('source-below-server', '^src/source/', '^src/(index|http|pages|server|referrals|signatures|cli)/', 'A source delivers content trees.'),
+    layer('signatures-standalone', '^src/signatures/', '^src/(?!signatures/)', 'RFC 9421 verification stands alone.'),
+    layer(
+      'cli-over-http-only',
+      '^src/cli/',
+      '^src/(content|index|http|pages|server|source|referrals|signatures)/',
+      'The CLI talks to the service over HTTP only.',
+    ),
+    layer('server-on-top', '^src/(?!server/)', '^src/server/', 'Only src/server wires things together.'),
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '^(node_modules|dist|coverage|bench/out)/' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default', 'types'] },
+    moduleSystems: ['es6', 'cjs'],
+  },
+};

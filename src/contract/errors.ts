@@ -1,0 +1,29 @@
+/**
+ * The contract's error bodies other than a 422: `{"detail": "<message>"}`, as the FastAPI service this contract
+ * comes from wrote them. Encoded once; the router and the OpenAPI document read the same messages.
+ */
+import { ROUTES, type RouteSpec } from './routes.js';
+
+/** `detail` of the errors every route may answer. */
+export const DETAIL = {
+  notFound: 'Not Found',
+  methodNotAllowed: 'Method Not Allowed',
+  tooManyRequests: 'Too Many Requests',
+  internal: 'Internal Server Error',
+} as const;
+
+const encoder = new TextEncoder();
+const bodies = new Map<string, Uint8Array>();
+for (const detail of [...Object.values(DETAIL), ...(ROUTES as readonly RouteSpec[]).flatMap((r) => (r.notFound === undefined ? [] : [r.notFound]))]) {
+  bodies.set(detail, encoder.encode(JSON.stringify({ detail })));
+}
+
+/**
+ * The encoded body `{"detail": …}` of one of the contract's messages ({@link DETAIL} or a route's `notFound`).
+ * @throws Error for any other message (errors are part of the contract: add it to the table first).
+ */
+export function detailBody(detail: string): Uint8Array {
+  const body = bodies.get(detail);
+  if (body === undefined) throw new Error(`not an error message of the contract: ${JSON.stringify(detail)}`);
+  return body;
+}

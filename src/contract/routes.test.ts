@@ -1,0 +1,98 @@
+import { describe, expect, it } from 'vitest';
+import { budgetOf, errorFormatOf, isDeprecatablePath, matchRoute, ROUTES, routeFor, routeNamed, routePath } from './routes.js';
+
+describe('the route table', () => {
+  it('names every route once and lists every path template once', () => {
+    expect(new Set(ROUTES.map((r) => r.name)).size).toBe(ROUTES.length);
+    expect(new Set(ROUTES.map((r) => r.path)).size).toBe(ROUTES.length);
+  });
+
+  it('gives every template parameter of a validated route a spec named like it', () => {
+    for (const route of ROUTES) {
+      if (route.params.length === 0) continue;
+      expect(route.path.match(/\{(\w+)\}/g)?.map((p) => p.slice(1, -1))).toEqual(route.params.map((p) => p.name));
+    }
+  });
+
+  it('documents exactly the JSON routes of the API and /health', () => {
+    const documented = ROUTES.filter((r) => 'operation' in r).map((r) => r.path);
+    expect(documented).toEqual(['/health', ...ROUTES.filter((r) => r.deprecatable).map((r) => r.path)]);
+  });
+});
+
+describe('matchRoute', () => {
+  it.each([
+    ['/v1/catalog', 'catalog', []],
+    ['/v1/courses/python-basics', 'course', ['python-basics']],
+    ['/v1/courses/Bad%21', 'course', ['Bad%21']],
+    ['/courses/python-basics', 'coursePage', ['python-basics']],
+    ['/docs/assets/init.js', 'docsAsset', ['init.js']],
+    ['/', 'home', []],
+  ] as const)('%s is %s', (path, name, values) => {
+    const match = matchRoute(path);
+    expect(match?.route.name).toBe(name);
+    expect(match?.values).toEqual(values);
+  });
+
+  it.each(['/v1/courses/', '/v1/courses/a/b', '/v1', '/v1/', '/nope', '/courses/', '/health/'])('%s matches no route', (path) => {
+    expect(matchRoute(path)).toBeUndefined();
+  });
+
+  it('fills a template with parameter values', () => {
+    expect(routePath(routeNamed('lesson'), 'py-strings')).toBe('/v1/lessons/py-strings');
+    expect(routePath(routeNamed('docsAsset'), '')).toBe('/docs/assets/');
+  });
+});
+
+describe('budgetOf', () => {
+  it.each([
+    ['/health', 'exempt'],
+    ['/openapi.json', 'exempt'],
+    ['/docs', 'exempt'],
+    ['/docs/assets/swagger-ui.css', 'exempt'],
+    ['/docs/swagger-ui.css', 'read'],
+    ['/docsx', 'read'],
+    ['/v1/health', 'read'],
+    ['/v1/catalog', 'read'],
+    ['/v1/nope', 'read'],
+    ['/', 'read'],
+    ['/courses/python', 'read'],
+    ['/v1/referrals/ABCD', 'referral'],
+    ['/v1/referrals/ABCD/', 'referral'],
+    ['/v1/referrals/', 'referral'],
+  ] as const)('%s is %s', (path, budget) => expect(budgetOf(path)).toBe(budget));
+});
+
+describe('errorFormatOf', () => {
+  it.each([
+    ['/v1/catalog', 'json'],
+    ['/v1', 'json'],
+    ['/v1/unknown', 'json'],
+    ['/health', 'json'],
+    ['/openapi.json', 'json'],
+    ['/docs', 'json'],
+    ['/docs/nope', 'json'],
+    ['/', 'html'],
+    ['/changelog', 'html'],
+    ['/courses/nope', 'html'],
+    ['/courses/', 'html'],
+    ['/assets/nope.css', 'negotiated'],
+    ['/no-such-page', 'negotiated'],
+  ] as const)('%s is %s', (path, format) => expect(errorFormatOf(path)).toBe(format));
+
+  it('finds the route below a template prefix', () => {
+    expect(routeFor('/v1/referrals/a/b')?.name).toBe('referral');
+    expect(routeFor('/elsewhere')).toBeUndefined();
+  });
+});
+
+describe('isDeprecatablePath', () => {
+  it('accepts the API templates and their concrete paths, nothing else', () => {
+    expect(isDeprecatablePath('/v1/courses/{course_id}')).toBe(true);
+    expect(isDeprecatablePath('/v1/courses/python-basics')).toBe(true);
+    expect(isDeprecatablePath('/v1/catalog')).toBe(true);
+    expect(isDeprecatablePath('/health')).toBe(false);
+    expect(isDeprecatablePath('/courses/python-basics')).toBe(false);
+    expect(isDeprecatablePath('/v1/nope')).toBe(false);
+  });
+});

@@ -1,0 +1,430 @@
+/**
+ * The route table: every path this service answers, stated once. The router, path-parameter validation (422),
+ * the budget a request spends, the 404/405 bodies, the JSON-or-HTML choice of error representations, the
+ * index's precomputed entries and the OpenAPI document all derive from it. Data and pure functions only.
+ *
+ * Adding a read-only JSON route backed by the index: one entry here, its body schema in `schemas/api/`, and the
+ * function that computes its body in `src/index/bodies.ts` (the compiler asks for it).
+ */
+import { COURSE_ID, LESSON_ID, REFERRAL_CODE, type PathParamSpec } from './params.js';
+import type { ComponentSchemaName, JsonSchemaObject } from './components.js';
+
+/** The versioned JSON API lives under this path; any error below it is the contract's JSON. */
+export const API_BASE = '/v1';
+
+/** A method this read-only service answers. */
+export type ReadMethod = 'GET' | 'HEAD';
+
+/**
+ * Where a route's 200 body comes from. `index`: a precomputed representation of the content (a strong ETag,
+ * 304s). `computed`: built per request by a handler of the app (`/health`, referral checks). `page`: HTML or a
+ * feed rendered from the content at index build time. `static`: content-independent bytes (the OpenAPI document,
+ * `/docs`), built once per process and kept in the index.
+ */
+export type RouteSource = 'index' | 'computed' | 'page' | 'static';
+
+/**
+ * How a request spends the fair-use budgets. `exempt`: never refused, reports the read budget without spending
+ * it. `read`: spends the read budget. `referral`: spends the read budget and the referral budget.
+ */
+export type Budget = 'exempt' | 'read' | 'referral';
+
+/**
+ * Error representations: the contract's JSON; an HTML page for people (a 404 or 429 on a page); or whichever the
+ * client's `Accept` prefers (`negotiated`, also the choice for paths no route knows).
+ */
+export type ErrorFormat = 'json' | 'html' | 'negotiated';
+
+/** What the OpenAPI document says of a route; routes without it are not part of the documented API. */
+export interface OperationDoc {
+  /** `operationId` of the GET operation (the HEAD one, when the route allows HEAD, gets `head` + the rest). */
+  readonly operationId: string;
+  readonly tag: string;
+  readonly summary: string;
+  readonly description: string;
+  /** The 200 body: a component of `schemas/api/` by name, or a schema written here (`/health`). */
+  readonly body: ComponentSchemaName | JsonSchemaObject;
+  /** Description of the 200 response. */
+  readonly bodyDescription: string;
+  readonly example?: unknown;
+  /** The HEAD operation's summary, when the route allows HEAD. */
+  readonly headSummary?: string;
+}
+
+/** One route of the table. */
+export interface RouteSpec {
+  /** Stable name: the key of the route's body function (index) or handler (computed). */
+  readonly name: string;
+  /** Path template; `{name}` is one non-empty path segment. */
+  readonly path: string;
+  /** Methods answered; any other gets a 405 with `Allow`. */
+  readonly methods: readonly ReadMethod[];
+  /**
+   * Specs of the template's parameters, validated (422) before the lookup. A template parameter without a spec
+   * (a page's `{course_id}`) matches any segment, and an unknown value is simply a 404.
+   */
+  readonly params: readonly PathParamSpec[];
+  readonly source: RouteSource;
+  readonly budget: Budget;
+  readonly errors: ErrorFormat;
+  /** `detail` of the 404 when the path names nothing (default `Not Found`; pages render their own). */
+  readonly notFound?: string;
+  /** `Cache-Control` of the 200 (index and static routes). */
+  readonly cacheControl: string;
+  /** Whether a changelog entry may deprecate it (`deprecates[].path`): every route of the versioned API. */
+  readonly deprecatable: boolean;
+  readonly operation?: OperationDoc;
+}
+
+/** Catalog data may be reused for a minute by any cache. */
+export const CATALOG_CACHE_CONTROL = 'public, max-age=60';
+/** Answers about this moment (health, referral checks): no cache may reuse them. */
+export const NO_STORE = 'no-store';
+/** Content-independent documents (the OpenAPI document, the `/docs` page). */
+const DOCUMENT_CACHE_CONTROL = 'public, max-age=300';
+/** The reference page's assets: versioned with the service. */
+const DOCS_ASSET_CACHE_CONTROL = 'public, max-age=3600';
+
+/** The liveness body of `/health` (not a component: every value is a string, facts vary by deployment). */
+const SERVICE_HEALTH_SCHEMA: JsonSchemaObject = {
+  type: 'object',
+  description:
+    'Liveness of this instance. Every value is a string: at least `status`, plus facts such as the content revision served and the last reload error.',
+  required: ['status'],
+  properties: { status: { type: 'string', description: '`ok` while the instance serves.' } },
+  additionalProperties: { type: 'string' },
+};
+
+const GET: readonly ReadMethod[] = ['GET'];
+const GET_HEAD: readonly ReadMethod[] = ['GET', 'HEAD'];
+
+/** A route of the versioned JSON API: GET only (a HEAD is a 405, as in the FastAPI service this contract comes from). */
+function api<const N extends string, const S extends RouteSource>(
+  spec: Omit<RouteSpec, 'name' | 'source' | 'methods' | 'errors' | 'deprecatable' | 'cacheControl' | 'params'> & {
+    name: N;
+    source: S;
+    params?: readonly PathParamSpec[];
+    cacheControl?: string;
+  },
+): RouteSpec & { name: N; source: S } {
+  return {
+    ...spec,
+    path: API_BASE + spec.path,
+    methods: GET,
+    params: spec.params ?? [],
+    errors: 'json',
+    deprecatable: true,
+    cacheControl: spec.cacheControl ?? CATALOG_CACHE_CONTROL,
+  };
+}
+
+/** A web page or feed, rendered from the content at index build time. */
+function page<const N extends string>(name: N, path: string, errors: ErrorFormat = 'html'): RouteSpec & { name: N; source: 'page' } {
+  return {
+    name,
+    path,
+    methods: GET_HEAD,
+    params: [],
+    source: 'page',
+    budget: 'read',
+    errors,
+    cacheControl: CATALOG_CACHE_CONTROL,
+    deprecatable: false,
+  };
+}
+
+/**
+ * The table, in matching order (a fixed path before a template that could match it). The order of the
+ * documented routes is also the order of the OpenAPI document's `paths`.
+ */
+export const ROUTES = [
+  {
+    name: 'serviceHealth',
+    path: '/health',
+    methods: GET_HEAD,
+    params: [],
+    source: 'computed',
+    budget: 'exempt',
+    errors: 'json',
+    cacheControl: NO_STORE,
+    deprecatable: false,
+    operation: {
+      operationId: 'getServiceHealth',
+      tag: 'Service',
+      summary: 'Instance health',
+      description:
+        "Liveness of this instance for load balancers and monitors. Touches nothing but memory, is never refused with a 429 and reports the caller's read budget without spending it.",
+      body: SERVICE_HEALTH_SCHEMA,
+      bodyDescription: 'The instance is serving.',
+      example: { status: 'ok' },
+      headSummary: 'Instance health, headers only',
+    },
+  },
+  api({
+    name: 'apiHealth',
+    path: '/health',
+    source: 'index',
+    budget: 'read',
+    cacheControl: NO_STORE,
+    operation: {
+      operationId: 'getHealth',
+      tag: 'Service',
+      summary: 'API health',
+      description: 'Whether version 1 of the API is served.',
+      body: 'Health',
+      bodyDescription: 'Version 1 is served.',
+    },
+  }),
+  api({
+    name: 'catalog',
+    path: '/catalog',
+    source: 'index',
+    budget: 'read',
+    operation: {
+      operationId: 'getCatalog',
+      tag: 'Catalog',
+      summary: 'The whole catalog',
+      description: 'Every course, live and soon, in display order, with its classes, their lessons and the counts.',
+      body: 'Catalog',
+      bodyDescription: 'The catalog.',
+    },
+  }),
+  api({
+    name: 'course',
+    path: '/courses/{course_id}',
+    params: [COURSE_ID],
+    source: 'index',
+    budget: 'read',
+    notFound: 'Course not found',
+    operation: {
+      operationId: 'getCourse',
+      tag: 'Catalog',
+      summary: 'One course',
+      description: 'A course with its classes and their lessons.',
+      body: 'Course',
+      bodyDescription: 'The course.',
+    },
+  }),
+  api({
+    name: 'lesson',
+    path: '/lessons/{lesson_id}',
+    params: [LESSON_ID],
+    source: 'index',
+    budget: 'read',
+    notFound: 'Lesson not found',
+    operation: {
+      operationId: 'getLesson',
+      tag: 'Catalog',
+      summary: 'One lesson',
+      description: "A lesson's metadata. Its step content is never served: `steps` is a count.",
+      body: 'Lesson',
+      bodyDescription: 'The lesson.',
+    },
+  }),
+  api({
+    name: 'changelog',
+    path: '/changelog',
+    source: 'index',
+    budget: 'read',
+    operation: {
+      operationId: 'getChangelog',
+      tag: 'Changelog',
+      summary: 'The changelog',
+      description: 'What changed, newest first; on the same date, by id.',
+      body: 'Changelog',
+      bodyDescription: 'The changelog.',
+    },
+  }),
+  api({
+    name: 'roadmap',
+    path: '/roadmap',
+    source: 'index',
+    budget: 'read',
+    operation: {
+      operationId: 'getRoadmap',
+      tag: 'Roadmap',
+      summary: 'The roadmap',
+      description: 'What is planned, by stage (shipped, building, next, exploring); a stage with no items is omitted.',
+      body: 'Roadmap',
+      bodyDescription: 'The roadmap.',
+    },
+  }),
+  api({
+    name: 'referral',
+    path: '/referrals/{code}',
+    params: [REFERRAL_CODE],
+    source: 'computed',
+    budget: 'referral',
+    cacheControl: NO_STORE,
+    operation: {
+      operationId: 'checkReferral',
+      tag: 'Referrals',
+      summary: 'Check a referral code',
+      description:
+        'Whether a referral code is valid. The answer never identifies the owner. Besides the read budget, each address has an hourly referral budget (60 checks by default); the RateLimit headers report whichever budget is closer to running out, and a 429 the one that ran out.',
+      body: 'ReferralCheck',
+      bodyDescription: 'Whether the code is valid.',
+    },
+  }),
+  {
+    name: 'openApiDocument',
+    path: '/openapi.json',
+    methods: GET_HEAD,
+    params: [],
+    source: 'static',
+    budget: 'exempt',
+    errors: 'json',
+    cacheControl: DOCUMENT_CACHE_CONTROL,
+    deprecatable: false,
+  },
+  {
+    name: 'docs',
+    path: '/docs',
+    methods: GET_HEAD,
+    params: [],
+    source: 'static',
+    budget: 'exempt',
+    errors: 'json',
+    cacheControl: DOCUMENT_CACHE_CONTROL,
+    deprecatable: false,
+  },
+  {
+    name: 'docsAsset',
+    path: '/docs/assets/{file}',
+    methods: GET_HEAD,
+    params: [],
+    source: 'static',
+    budget: 'exempt',
+    errors: 'json',
+    cacheControl: DOCS_ASSET_CACHE_CONTROL,
+    deprecatable: false,
+  },
+  page('home', '/'),
+  page('coursePage', '/courses/{course_id}'),
+  page('changelogPage', '/changelog'),
+  page('changelogFeed', '/changelog.atom'),
+  page('roadmapPage', '/roadmap'),
+  page('pageAsset', '/assets/{file}', 'negotiated'), // a stylesheet or icon: no page to show
+] as const satisfies readonly RouteSpec[];
+
+/** A route's name. */
+export type RouteName = (typeof ROUTES)[number]['name'];
+/** The names of the routes whose 200 bodies the index precomputes from the content. */
+export type IndexRouteName = Extract<(typeof ROUTES)[number], { source: 'index' }>['name'];
+/** The names of the routes the app computes per request. */
+export type ComputedRouteName = Extract<(typeof ROUTES)[number], { source: 'computed' }>['name'];
+
+/** A route found for a path, with its raw (still percent-encoded) parameter values in template order. */
+export interface RouteMatch {
+  readonly route: RouteSpec;
+  readonly values: readonly string[];
+}
+
+/** A template split into segments; a parameter segment is `undefined`. */
+interface CompiledRoute {
+  readonly route: RouteSpec;
+  readonly segments: readonly (string | undefined)[];
+}
+
+const COMPILED: readonly CompiledRoute[] = ROUTES.map((route) => ({
+  route,
+  segments: route.path.split('/').map((s) => (s.startsWith('{') ? undefined : s)),
+}));
+
+/** Fixed paths (templates without parameters), for a lookup without a scan. */
+const FIXED = new Map<string, RouteSpec>(COMPILED.filter((c) => !c.segments.includes(undefined)).map((c) => [c.route.path, c.route]));
+const PARAMETERISED = COMPILED.filter((c) => c.segments.includes(undefined));
+
+/**
+ * The route a request path belongs to.
+ * @param path the URL path, not decoded; a parameter is one non-empty segment.
+ * @returns the route and its raw parameter values, or `undefined` when no route matches.
+ */
+export function matchRoute(path: string): RouteMatch | undefined {
+  const fixed = FIXED.get(path);
+  if (fixed !== undefined) return { route: fixed, values: [] };
+  const segments = path.split('/');
+  for (const { route, segments: template } of PARAMETERISED) {
+    if (template.length !== segments.length) continue;
+    const values: string[] = [];
+    let ok = true;
+    for (let i = 0; i < template.length && ok; i++) {
+      const want = template[i];
+      const seg = segments[i]!;
+      if (want === undefined) {
+        if (seg.length === 0) ok = false;
+        else values.push(seg);
+      } else if (want !== seg) ok = false;
+    }
+    if (ok) return { route, values };
+  }
+  return undefined;
+}
+
+/** The route with this name. @throws Error when there is none (a bug: names are checked by the compiler). */
+export function routeNamed(name: RouteName): RouteSpec {
+  const route = ROUTES.find((r) => r.name === name);
+  if (route === undefined) throw new Error(`no route named ${name}`);
+  return route;
+}
+
+/** The concrete path of a route for parameter values (already valid ids: no encoding needed). */
+export function routePath(route: RouteSpec, ...values: string[]): string {
+  let i = 0;
+  return route.path.replace(/\{[^}]+\}/g, () => values[i++] ?? '');
+}
+
+/**
+ * Whether a changelog entry may name this path in `deprecates[].path`: a deprecatable route's template
+ * (`/v1/courses/{course_id}`) or one of its concrete paths (`/v1/courses/python-basics`).
+ */
+export function isDeprecatablePath(path: string): boolean {
+  const template = ROUTES.find((r) => r.path === path);
+  if (template !== undefined) return template.deprecatable;
+  return matchRoute(path)?.route.deprecatable ?? false;
+}
+
+/** The static prefixes of routes whose last segment is a parameter (`/v1/referrals/`), with their route. */
+const PREFIXED: ReadonlyArray<readonly [string, RouteSpec]> = PARAMETERISED.filter((c) => c.segments.at(-1) === undefined).map((c) => [
+  c.route.path.slice(0, c.route.path.lastIndexOf('/') + 1),
+  c.route,
+]);
+
+/**
+ * The route a path belongs to: the route it matches, or else the route ending in a parameter below whose static
+ * prefix it lies (`/v1/referrals/a/b` → the referral route, `/courses/` → the course page).
+ * @param path the URL path, not decoded.
+ */
+export function routeFor(path: string): RouteSpec | undefined {
+  const match = matchRoute(path);
+  if (match !== undefined) return match.route;
+  for (const [prefix, route] of PREFIXED) if (path.startsWith(prefix)) return route;
+  return undefined;
+}
+
+/**
+ * The budget a path spends: its route's ({@link routeFor}: so no spelling of a referral code, valid or not,
+ * escapes the referral budget); any other path is a read.
+ * @param path the URL path, not decoded.
+ */
+export function budgetOf(path: string): Budget {
+  return routeFor(path)?.budget ?? 'read';
+}
+
+/** First path segments (`/v1`, `/health`, `/docs`, …) under which every error is the contract's JSON. */
+const JSON_NAMESPACES: ReadonlySet<string> = new Set(ROUTES.filter((r) => r.errors === 'json').map((r) => firstSegment(r.path)));
+
+function firstSegment(path: string): string {
+  const end = path.indexOf('/', 1);
+  return end === -1 ? path : path.slice(0, end);
+}
+
+/**
+ * The error representation a path calls for: `json` under a JSON route's namespace (`/v1/…`, `/health`,
+ * `/openapi.json`, `/docs/…`); a route's own choice on its path or below the static prefix of a template ending
+ * in a parameter (`/courses/…` → `html`); `negotiated` elsewhere.
+ */
+export function errorFormatOf(path: string): ErrorFormat {
+  if (JSON_NAMESPACES.has(firstSegment(path))) return 'json';
+  return routeFor(path)?.errors ?? 'negotiated';
+}

@@ -1,0 +1,32 @@
+/**
+ * The 200 body of every index-backed route of the contract (`source: 'index'` in `src/contract/routes.ts`),
+ * computed from the content model. The compiler asks for one function per such route: adding a route to the
+ * table without its body here does not build.
+ */
+import type { ContentModel } from '../content/model.js';
+import type { IndexRouteName } from '../contract/routes.js';
+
+/**
+ * A route's bodies: for a route without parameters its one body; for a route with one parameter, each
+ * `[value, body]` (the value is a valid id, so the path needs no encoding).
+ */
+export type RouteBodies =
+  { readonly one: (model: ContentModel) => unknown } | { readonly each: (model: ContentModel) => Iterable<readonly [string, unknown]> };
+
+/** The JSON body of `/v1/health` (schema Health). */
+const V1_HEALTH = { status: 'ok', version: 'v1' } as const;
+
+/** Every lesson of the catalog, course by course, class by class. */
+function* lessons(model: ContentModel) {
+  for (const course of model.catalog.courses) for (const klass of course.classes) yield* klass.lessons;
+}
+
+/** The bodies, by route name. */
+export const ROUTE_BODIES: { readonly [Name in IndexRouteName]: RouteBodies } = {
+  apiHealth: { one: () => V1_HEALTH },
+  catalog: { one: (model) => model.catalog },
+  course: { each: (model) => model.catalog.courses.map((course) => [course.id, course] as const) },
+  lesson: { each: (model) => Array.from(lessons(model), (lesson) => [lesson.id, lesson] as const) },
+  changelog: { one: (model) => model.changelog },
+  roadmap: { one: (model) => model.roadmap },
+};

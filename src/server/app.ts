@@ -1,0 +1,100 @@
+/**
+ * The production app and index, composed once: `startServer` serves them, and the benchmark (`bench/hosts-app.ts`)
+ * builds exactly the same, so it measures what runs.
+ */
+import type { HattipHandler } from '@hattip/core';
+import type { Logger } from 'pino';
+import type { ContentModel } from '../content/model.js';
+import { createApp } from '../http/app.js';
+import { clientAddressStep } from '../http/client-address.js';
+import { clientKindStep, type SignatureVerifier } from '../http/client-kind.js';
+import { effectiveTarget } from '../http/forwarded-target.js';
+import type { HealthReport } from '../http/health.js';
+import { errorAnswers, type ErrorPages } from '../http/html-errors.js';
+import { rateLimitStep, type RateLimitStore } from '../http/ratelimit/index.js';
+import type { ReferralAnswers, ReferralLookup } from '../http/referrals.js';
+import { buildIndex, type IndexEntry, type Renderer } from '../index/build.js';
+import type { CatalogIndex } from '../index/types.js';
+import { HTML_TYPE, PAGE_HEADERS, renderNotFoundPage, renderServerErrorPage, renderTooManyRequestsPage } from '../pages/errors.js';
+import { renderPages } from '../pages/index.js';
+import { createNodeSignatureVerifier } from '../signatures/index.js';
+import type { Config } from './config.js';
+import { docsRepresentations } from './docs-assets.js';
+import { nodeCodec } from './node-codec.js';
+import { openApiRepresentation } from './openapi-document.js';
+import { serviceVersion } from './version.js';
+
+/** The error pages people see (404, 429, 500), from `src/pages/`. */
+export const ERROR_PAGES: ErrorPages = {
+  contentType: HTML_TYPE,
+  headers: PAGE_HEADERS,
+  notFound: (what) => renderNotFoundPage({ what }),
+  serverError: (requestId) => renderServerErrorPage(requestId),
+  tooManyRequests: (seconds) => renderTooManyRequestsPage(seconds),
+};
+
+/** What {@link composeApp} serves from. */
+export interface AppParts {
+  /** The index served (read once per request). */
+  getIndex: () => CatalogIndex;
+  health: HealthReport;
+  referrals: ReferralLookup;
+  referralAnswers: ReferralAnswers;
+  logger: Logger;
+  /** Rate-limit counters (memory or Redis). */
+  store: RateLimitStore;
+  /** RFC 9421 verifier; default the Web Bot Auth verifier built from the configuration. */
+  verifySignature?: SignatureVerifier;
+}
+
+/** The HatTip app with every step as production runs it: client address, kind, budgets, router, error pages. */
+export function composeApp(config: Config, parts: AppParts): HattipHandler {
+  const errors = errorAnswers(ERROR_PAGES);
+  // Web Bot Auth: one verifier per process, with its directory, imported-key and nonce caches.
+  const verify =
+    parts.verifySignature ??
+    createNodeSignatureVerifier({ allowInsecureDirectories: config.keyDirectoryAllowInsecure, clockSkewSeconds: config.signatureClockSkewSeconds })
+      .verify;
+  const { logger } = parts;
+  return createApp({
+    getIndex: parts.getIndex,
+    health: parts.health,
+    referrals: parts.referrals,
+    referralAnswers: parts.referralAnswers,
+    logger,
+    errors,
+    clientAddress: clientAddressStep({ trustProxy: config.trustProxy, header: config.trustProxyHeader }),
+    clientKind: clientKindStep({
+      verify,
+      target: effectiveTarget(config.trustProxy, config.trustProxyHeader),
+      onVerifierError: (error, ctx) => logger.error({ err: error, request_id: ctx.locals.requestId }, 'signature verifier failed'),
+    }),
+    rateLimit: rateLimitStep({ store: parts.store, limits: config.rateLimits, refuse: errors.refuse }),
+  });
+}
+
+/** The model-derived renderers: the web pages (and Atom feed) from the same model as the API. */
+const RENDERERS: readonly Renderer[] = [(model, ctx) => renderPages(model, { publicBaseUrl: ctx.publicBaseUrl, digest: ctx.digest })];
+
+/** Content-independent entries, built once per process: `/openapi.json`, `/docs` and its assets. */
+function staticEntries(config: Config): IndexEntry[] {
+  const publicBaseUrl = config.publicBaseUrlSet ? config.publicBaseUrl : undefined;
+  return [openApiRepresentation({ publicBaseUrl, version: serviceVersion() }), ...docsRepresentations({ publicBaseUrl })];
+}
+
+/**
+ * The index builder of this configuration: the API bodies, the pages and the static documents of a model.
+ * New bodies are left uncompressed (servable at once); `completeCompression(nodeCodec, index)` adds their forms.
+ */
+export function indexBuilder(config: Config): (model: ContentModel, previous?: CatalogIndex) => Promise<CatalogIndex> {
+  const fixed = staticEntries(config);
+  return (model, previous) =>
+    buildIndex(model, {
+      codec: nodeCodec,
+      publicBaseUrl: config.publicBaseUrl,
+      renderers: RENDERERS,
+      staticEntries: fixed,
+      previous,
+      deferCompression: true,
+    });
+}
