@@ -56,7 +56,7 @@ if (hostKind === 'hono') {
   url = (await startHost(app, { host: config.host, port: config.port, logger })).url;
 } else {
   // The adapter's platform type differs from the Hono bindings the app is typed for; the app reads neither.
-  const server = createHattipServer(app as Parameters<typeof createHattipServer>[0]);
+  const server = createHattipServer(app);
   await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
   url = `http://${config.host}:${(server.address() as { port: number }).port}`;
 }

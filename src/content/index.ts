@@ -1,17 +1,12 @@
 /**
- * The content layer's public API: a folder of Markdown with YAML frontmatter in, a valid
- * {@link ContentModel} or every {@link Problem} out, and a watcher that reloads after changes.
+ * What the layers above use of the content layer: a folder of Markdown with YAML frontmatter in (`ContentLoader`),
+ * a valid {@link ContentModel} or problems out, each formatted `path:line:column: message` ({@link formatProblem}).
+ * The watcher (`watch.ts`) is used by `src/source/`; the writers' CLI is `cli.ts`.
  *
  * ```ts
- * const loader = new ContentLoader('content');
- * const first = await loader.load();              // start-up: exit non-zero when !first.ok
- * const watch = await watchContent('content', {
- *   loader,                                       // reuse the parsed files: reloads re-parse only changes
- *   onReload(result, changed) { if (result.ok) index = build(result.model); else log(result.problems); },
- * });
+ * const loaded = await new ContentLoader('content').load();
+ * if (!loaded.ok) console.error(loaded.problems.map(formatProblem).join('\n'));
  * ```
  */
-export { ContentLoader, loadContent, type ContentLoaderOptions } from './loader.js';
-export { watchContent, type ContentWatch, type WatchContentOptions } from './watch.js';
-export { formatProblem, type ContentModel, type LoadResult, type Problem } from './model.js';
-export { runCli } from './cli.js';
+export { ContentLoader } from './loader.js';
+export { formatProblem, type ContentModel } from './model.js';

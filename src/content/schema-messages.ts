@@ -60,7 +60,7 @@ function describe(error: ErrorObject, path: (string | number)[]): string {
   switch (error.keyword) {
     case 'additionalProperties': {
       const name = String(params.additionalProperty);
-      const allowed = Object.keys((schema.properties ?? {}) as object);
+      const allowed = Object.keys(schema.properties ?? {});
       const guess = closest(name, allowed);
       return `unknown key "${name}"${within}${guess ? ` (did you mean "${guess}"?)` : ''}; allowed keys: ${allowed.join(', ')}`;
     }
@@ -92,7 +92,7 @@ function describe(error: ErrorObject, path: (string | number)[]): string {
     case 'maxItems': {
       const count = Array.isArray(error.data) ? error.data.length : 0;
       if (schema.minItems !== undefined && schema.minItems === schema.maxItems) {
-        return `${field} must have exactly ${String(schema.minItems)} items, got ${count}`;
+        return `${field} must have exactly ${Number(schema.minItems)} items, got ${count}`;
       }
       const bound = error.keyword === 'minItems' ? 'at least' : 'at most';
       return `${field} must have ${bound} ${String(params.limit)} items, got ${count}`;
@@ -130,7 +130,8 @@ function describeValue(value: unknown): string {
   if (Array.isArray(value)) return 'a list';
   if (typeof value === 'object') return 'a mapping';
   if (typeof value === 'string') return JSON.stringify(value.length > 80 ? `${value.slice(0, 77)}...` : value);
-  return `${typeof value} ${String(value)}`;
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return `${typeof value} ${String(value)}`;
+  return typeof value;
 }
 
 function withArticle(type: string): string {

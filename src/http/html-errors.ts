@@ -30,16 +30,16 @@ export interface ErrorPages {
 /** The error answers of the app (404, 429, 500), JSON or HTML as the request calls for. */
 export interface ErrorAnswers {
   /** Whether an error for this request should be an HTML page. */
-  wantsHtml(ctx: RequestContext): boolean;
+  wantsHtml: (ctx: RequestContext) => boolean;
   /** The 404 for a path that names nothing. */
-  notFound(ctx: RequestContext): Response;
+  notFound: (ctx: RequestContext) => Response;
   /** The 500 body for an unexpected failure (the error boundary adds `Cache-Control` to the JSON one). */
-  serverError(ctx: RequestContext): Response;
+  serverError: (ctx: RequestContext) => Response;
   /**
    * The rate limiter's refusal (`rateLimitStep({ refuse })`): the HTML 429 page, or the JSON
    * `{"detail":"Too Many Requests"}`; `respond` adds `Retry-After` and the RateLimit fields.
    */
-  refuse(ctx: RequestContext, state: RateLimitState): Response;
+  refuse: (ctx: RequestContext, state: RateLimitState) => Response;
 }
 
 const JSON_FIRST = ['application/json', 'text/html'];

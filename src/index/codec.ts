@@ -6,7 +6,7 @@
 /** Hashing and compression of representation bodies. */
 export interface IndexCodec {
   /** SHA-256 of the bytes, base64url without padding: the basis of strong entity tags. */
-  digest(body: Uint8Array): string;
+  digest: (body: Uint8Array) => string;
   /**
    * Both compressed forms of a body, `gzip` (RFC 1952) and `br` (RFC 7932), chosen for its size and type. May run
    * on a thread pool.

@@ -38,7 +38,7 @@ function render(value: Interpolation): string {
 /** Tagged template producing {@link SafeHtml}; interpolated strings are escaped, arrays concatenated. */
 export function html(strings: TemplateStringsArray, ...values: Interpolation[]): SafeHtml {
   let out = strings[0]!;
-  for (let i = 0; i < values.length; i++) out += render(values[i]!) + strings[i + 1]!;
+  values.forEach((value, i) => (out += render(value) + strings[i + 1]!));
   return new SafeHtml(out);
 }
 

@@ -18,10 +18,7 @@ import { renderStylesheet } from './styles.js';
 import { normalizeBaseUrl } from './base-url.js';
 
 export { renderNotFoundPage, renderServerErrorPage, renderTooManyRequestsPage } from './errors.js';
-export { PAGE_HEADERS, HTML_TYPE, CONTENT_SECURITY_POLICY } from './headers.js';
-export { FEED_PATH } from './feed.js';
 export { normalizeBaseUrl } from './base-url.js';
-export { STYLESHEET_PATH, ICON_PATH } from './layout.js';
 
 /** One rendered resource, before the index adds its ETag and compressed forms. */
 export interface PageEntry {

@@ -33,6 +33,15 @@ export const ERROR_PAGES: ErrorPages = {
   tooManyRequests: (seconds) => renderTooManyRequestsPage(seconds),
 };
 
+/** Web Bot Auth: one verifier per process, with its directory, imported-key and nonce caches. */
+function webBotAuthVerifier(config: Config): SignatureVerifier {
+  const verifier = createNodeSignatureVerifier({
+    allowInsecureDirectories: config.keyDirectoryAllowInsecure,
+    clockSkewSeconds: config.signatureClockSkewSeconds,
+  });
+  return (request, context) => verifier.verify(request, context);
+}
+
 /** What {@link composeApp} serves from. */
 export interface AppParts {
   /** The index served (read once per request). */
@@ -50,11 +59,7 @@ export interface AppParts {
 /** The HatTip app with every step as production runs it: client address, kind, budgets, router, error pages. */
 export function composeApp(config: Config, parts: AppParts): HattipHandler {
   const errors = errorAnswers(ERROR_PAGES);
-  // Web Bot Auth: one verifier per process, with its directory, imported-key and nonce caches.
-  const verify =
-    parts.verifySignature ??
-    createNodeSignatureVerifier({ allowInsecureDirectories: config.keyDirectoryAllowInsecure, clockSkewSeconds: config.signatureClockSkewSeconds })
-      .verify;
+  const verify = parts.verifySignature ?? webBotAuthVerifier(config);
   const { logger } = parts;
   return createApp({
     getIndex: parts.getIndex,

@@ -53,7 +53,7 @@ export interface GitWebhookOptions {
    * pushes come in bursts, so expect many calls close together: folding them into one fetch is the caller's job
    * (the Git source's `refresh()` does). A throw is answered `500`.
    */
-  onDelivery(delivery: GitDelivery): void;
+  onDelivery: (delivery: GitDelivery) => void;
   logger: AppLogger;
 }
 

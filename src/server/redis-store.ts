@@ -119,7 +119,7 @@ export class RedisStore implements RateLimitStore {
         connectTimeout: options.connectTimeoutMs ?? 1000,
         reconnectStrategy: (retries) => Math.min(50 * 2 ** Math.min(retries, 10), maxDelay) + Math.floor(Math.random() * 50),
       },
-    }) as RedisClientType;
+    });
     // Without an 'error' listener a failed connection would crash the process.
     this.#client.on('error', (error: Error) => this.#markDown(error));
     this.#client.on('ready', () => this.#markUp());
@@ -161,7 +161,7 @@ export class RedisStore implements RateLimitStore {
   }
 
   async #count(buckets: readonly Bucket[]): Promise<HitResult[]> {
-    const locally = () => Promise.all(buckets.map((b) => this.#fallback.hit(b.key, b.windowMs, { spend: true })));
+    const locally = () => Promise.all(buckets.map((b) => Promise.resolve(this.#fallback.hit(b.key, b.windowMs, { spend: true }))));
     if (!this.#client.isReady) return locally();
     // Connected but failing (e.g. a hung server): one request at a time probes it, the others count locally
     // at once instead of each waiting for a timeout.

@@ -121,7 +121,7 @@ async function armContent(config: Config, options: StartOptions, logger: Logger,
 class IndexUpdates {
   #open!: () => void;
   #chain = new Promise<void>((resolve) => (this.#open = resolve));
-  #apply: (update: ContentUpdate) => Promise<void> = async () => undefined;
+  #apply: (update: ContentUpdate) => Promise<void> = () => Promise.resolve();
   readonly #holder: IndexHolder;
   readonly #build: (model: ContentModel, previous?: CatalogIndex) => Promise<CatalogIndex>;
   readonly #logger: Logger;
@@ -152,7 +152,7 @@ class IndexUpdates {
 
   /** Opens and drops what is queued without applying it (a failed start). */
   abandon(): void {
-    this.#apply = async () => undefined;
+    this.#apply = () => Promise.resolve();
     this.#open();
   }
 
@@ -260,9 +260,10 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const started = performance.now();
   const follow = options.watch ?? true;
 
-  let updates: IndexUpdates | undefined;
+  // Updates that arrive before the first index exists wait here; then they go to the serial index work.
   const early: ContentUpdate[] = [];
-  const { source, first } = await armContent(config, options, logger, (update) => (updates ? updates.push(update) : early.push(update)));
+  const deliver = { to: (update: ContentUpdate): void => void early.push(update) };
+  const { source, first } = await armContent(config, options, logger, (update) => deliver.to(update));
 
   const build = indexBuilder(config);
   let holder: IndexHolder;
@@ -272,8 +273,9 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     await source.close();
     throw error;
   }
-  updates = new IndexUpdates(holder, build, logger);
+  const updates = new IndexUpdates(holder, build, logger);
   for (const update of early) updates.push(update);
+  deliver.to = (update) => updates.push(update);
 
   let health: HealthReport | undefined;
   const onReferralsReload = (error: string | undefined, count: number): void => {

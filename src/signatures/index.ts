@@ -2,17 +2,14 @@
  * Verified agents (Web Bot Auth): RFC 9421 HTTP Message Signatures whose key is published in the
  * `Signature-Agent` key directory. This entry point is for Node: it wires the guarded `node:https` directory
  * fetcher. The http layer receives only the resulting `verify` function, so it stays runtime-neutral;
- * other runtimes can call {@link createSignatureVerifier} with their own {@link DirectoryFetcher}.
+ * other runtimes can call `createSignatureVerifier` (verifier.ts) with their own `DirectoryFetcher`.
  */
 import { createGuardedFetcher, type GuardedFetcherOptions } from './node-fetcher.js';
 import { createSignatureVerifier, type SignatureVerifier, type SignatureVerifierOptions } from './verifier.js';
 import type { KeyDirectoryClient, KeyDirectoryClientOptions } from './directory-client.js';
 
-export { createSignatureVerifier, agentOrigin } from './verifier.js';
-export type { SignatureVerifier, SignatureVerifierOptions, VerificationResult, Verified, NotVerified, VerifyContext } from './verifier.js';
-export type { DirectoryFetcher, FetchedDirectory, KeyDirectoryClientOptions } from './directory-client.js';
+export type { SignatureVerifier } from './verifier.js';
 export { createGuardedFetcher } from './node-fetcher.js';
-export { SUPPORTED_ALGORITHMS } from './keys.js';
 
 /** Options of {@link createNodeSignatureVerifier}. Times in seconds unless named `…Ms`. */
 export interface NodeSignatureVerifierOptions extends Omit<SignatureVerifierOptions, 'directory'> {

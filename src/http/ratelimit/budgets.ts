@@ -84,7 +84,7 @@ export async function decide(store: RateLimitStore, limits: BudgetLimits, who: R
   ];
   const [readHit, referralHit] = store.hitMany
     ? await store.hitMany(buckets)
-    : await Promise.all(buckets.map((b) => store.hit(b.key, b.windowMs, { spend: true })));
+    : await Promise.all(buckets.map((b) => Promise.resolve(store.hit(b.key, b.windowMs, { spend: true }))));
   const budgets = [budgetState(readLimit, READ_WINDOW_SECONDS, readHit!), budgetState(limits.referrals, REFERRAL_WINDOW_SECONDS, referralHit!)];
   const laterReset = (a: RateLimitState, b: RateLimitState) => b.resetSeconds - a.resetSeconds;
   const exceeded = budgets.filter((b) => b.exceeded).sort(laterReset);

@@ -32,7 +32,7 @@ function app(refuse?: Parameters<typeof rateLimitStep>[0]['refuse']) {
       env: () => undefined,
       passThrough: () => {},
       waitUntil: () => {},
-    } as never);
+    });
 }
 
 const fields = (res: Response) => ({
