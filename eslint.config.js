@@ -8,7 +8,11 @@ export default tseslint.config(
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
-    languageOptions: { parserOptions: { projectService: { allowDefaultProject: ['*.js', 'bin/*.js'] }, tsconfigRootDir: import.meta.dirname } },
+    languageOptions: {
+      parserOptions: { projectService: { allowDefaultProject: ['*.js', '*.cjs', 'bin/*.js'] }, tsconfigRootDir: import.meta.dirname },
+    },
   },
+  // CommonJS configuration files (module.exports).
+  { files: ['**/*.cjs'], languageOptions: { sourceType: 'commonjs' } },
   prettier,
 );

@@ -9,6 +9,10 @@
  * to build what they check (e.g. a page test uses the server's index builder); they are exempt from the layer rules.
  */
 const TEST = '\\.test\\.ts$';
+/**
+ * A layer rule: modules under `from` (tests aside) import nothing under `forbiddenTo`.
+ * @param {string} name @param {string} from @param {string} forbiddenTo @param {string} comment
+ */
 const layer = (name, from, forbiddenTo, comment) => ({
   name,
   comment,
@@ -48,7 +52,8 @@ module.exports = {
       'Pages render the model; they never see a request.',
     ),
     layer('source-below-server', '^src/source/', '^src/(index|http|pages|server|referrals|signatures|cli)/', 'A source delivers content trees.'),
-    layer('signatures-standalone', '^src/signatures/', '^src/(?!signatures/)', 'RFC 9421 verification stands alone.'),
+    layer('signatures-standalone', '^src/signatures/', '^src/(?!signatures/|net/)', 'RFC 9421 verification stands alone (with the address bucket).'),
+    layer('net-is-a-leaf', '^src/net/', '^src/(?!net/)', 'Address arithmetic depends on nothing of ours.'),
     layer(
       'cli-over-http-only',
       '^src/cli/',
