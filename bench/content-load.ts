@@ -107,7 +107,7 @@ async function main(): Promise<void> {
   const lessons = Number(values.lessons);
   const dir = await mkdtemp(join(tmpdir(), 'syllabus-bench-content-'));
   try {
-    let t = performance.now();
+    const t = performance.now();
     const generated = await generateContent(dir, { lessons });
     console.log(
       `generated ${generated.lessons} lessons, ${generated.files} files, ${mb(generated.bytes)} MB in ${Math.round(performance.now() - t)} ms (${dir})`,

@@ -41,7 +41,7 @@ export function profileServing(
       nodeFlags: ['--cpu-prof', `--cpu-prof-dir=${dir}`],
       discardStdout: env.LOG_LEVEL === 'info',
     });
-    let stopMs = 0;
+    let stopMs: number;
     try {
       await waitUntilCompressed(server.url, '/v1/catalog');
       await runWrk({ url: server.url + path, headers, durationS: 1, connections });

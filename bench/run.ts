@@ -31,7 +31,7 @@ const { values } = parseArgs({
     render: { type: 'boolean', default: false },
   },
 });
-const quick = values.quick!;
+const quick = values.quick;
 const only = new Set(values.only ? values.only.split(',').map((s) => s.trim()) : SECTIONS);
 for (const s of only)
   if (!(SECTIONS as readonly string[]).includes(s)) throw new Error(`--only: unknown section ${s} (known: ${SECTIONS.join(', ')})`);

@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
-# The whole test suite: Debian test dependencies, type check, OpenAPI lint, then vitest.
+# The whole test suite: Debian test dependencies, type check, formatting, ESLint, unused code (knip), OpenAPI lint,
+# then vitest (which also checks the layer rules, test/architecture.test.ts).
 # Ends with one plain line `N passed, N failed, N skipped` read from vitest's JSON report.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup-test-deps.sh
 npx tsc -p tsconfig.json --noEmit
+npx prettier --check --log-level warn .
+npx eslint . --max-warnings=0
+npx knip --no-progress
 npx tsx scripts/lint-openapi.ts
 mkdir -p test-output
 report=test-output/vitest.json

@@ -36,11 +36,11 @@ async function service(env: Record<string, string>, servingLines = 1): Promise<S
   const logs: Array<Record<string, unknown>> = [];
   let err = '';
   let buffered = '';
-  child.stderr!.on('data', (c: Buffer) => (err += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (err += c.toString()));
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`service did not start:\n${err}`)), 30_000);
     let serving = 0;
-    child.stdout!.on('data', (chunk: Buffer) => {
+    child.stdout.on('data', (chunk: Buffer) => {
       buffered += chunk.toString();
       const lines = buffered.split('\n');
       buffered = lines.pop()!;
@@ -120,7 +120,7 @@ describe('RATE_LIMIT_STORE=redis://… across processes', () => {
     // Both workers counted: each has its own Redis connection (on db 2), and each one's last command ran the script.
     const admin = createClient({ url: redis.url });
     await admin.connect();
-    const clients = (await admin.sendCommand(['CLIENT', 'LIST'])) as string;
+    const clients = await admin.sendCommand<string>(['CLIENT', 'LIST']);
     await admin.close();
     const workerConnections = clients.split('\n').filter((line) => / db=2 /.test(line));
     expect(workerConnections).toHaveLength(2);
@@ -137,7 +137,7 @@ describe('RATE_LIMIT_STORE=redis://… across processes', () => {
     });
     children.push(child);
     let err = '';
-    child.stderr!.on('data', (c: Buffer) => (err += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (err += c.toString()));
     const [code] = (await once(child, 'exit')) as [number];
     expect(code).not.toBe(0);
     expect(err).toMatch(/WORKERS/);

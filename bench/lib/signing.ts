@@ -50,7 +50,7 @@ export async function startBenchAgent(): Promise<BenchAgent> {
         label: 'sig1',
         components: ['@authority', { name: 'signature-agent', parameters: { key: 'sig1' } }],
         parameters: { created, expires: created + Math.min(lifetimeSeconds, 86_400), keyid, tag: 'web-bot-auth' },
-        signer: sigCrypto.signer(privateKey as CryptoKey),
+        signer: sigCrypto.signer(privateKey),
       },
     );
     return { 'Signature-Agent': signatureAgent, 'Signature-Input': signatureInput, Signature: signature };

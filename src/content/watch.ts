@@ -22,7 +22,7 @@ export interface WatchContentOptions {
    * Called when watching or reloading fails outside the content's own problems (the watcher errors, or
    * `onReload` throws). Default: `process.emitWarning`.
    */
-  onError?(error: unknown): void;
+  onError?: (error: unknown) => void;
   /**
    * Quiet time after the last change before reloading, in milliseconds. Default 50: the files of a `git pull` or
    * checkout arrive well under a millisecond apart, so a short quiet time still folds a burst into one reload

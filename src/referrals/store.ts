@@ -41,7 +41,7 @@ export class ReferralStore implements ReferralLookup {
       text = await readFile(this.path, 'utf8');
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code ?? String(error);
-      throw new Error(`${this.path}: cannot read the referral digests file (${code}); set REFERRALS_FILE to a readable file`);
+      throw new Error(`${this.path}: cannot read the referral digests file (${code}); set REFERRALS_FILE to a readable file`, { cause: error });
     }
     const digests = parseDigests(text, this.path);
     this.#digests = digests;

@@ -22,7 +22,7 @@ export async function renderSchemaTypes(): Promise<string> {
   const toTs = (name: string) => ({ tsType: name }) as JsonSchema;
   const api = [...apiSchemas()].sort(([a], [b]) => a.localeCompare(b));
   for (const [name, s] of api) {
-    parts.push(await compile(inlineSchema({ ...s, title: name }, toTs) as never, name, opts));
+    parts.push(await compile(inlineSchema({ ...s, title: name }, toTs), name, opts));
   }
   // The component names of the OpenAPI document: one per schemas/api/<Name>.schema.json.
   parts.push(`/** The API's component schema names, one per \`schemas/api/<Name>.schema.json\`. */
@@ -30,12 +30,12 @@ export const API_SCHEMA_NAMES = ${JSON.stringify(api.map(([name]) => name))} as 
 `);
   for (const [path, s] of [...loadSchemas()].filter(([p]) => p.startsWith('frontmatter/')).sort(([a], [b]) => a.localeCompare(b))) {
     const name = frontmatterTypeName(path);
-    parts.push(await compile(inlineSchema({ ...s, title: name }, toTs) as never, name, opts));
+    parts.push(await compile(inlineSchema({ ...s, title: name }, toTs), name, opts));
   }
   // The CLI's --json outputs and its release manifest, named by their titles (CliDoctorOutput, ReleaseManifest, …).
   for (const [, s] of [...loadSchemas()].filter(([p]) => p.startsWith('cli/')).sort(([a], [b]) => a.localeCompare(b))) {
     const name = String(s.title);
-    parts.push(await compile(inlineSchema({ ...s, title: name }, toTs) as never, name, opts));
+    parts.push(await compile(inlineSchema({ ...s, title: name }, toTs), name, opts));
   }
   return parts.join('\n');
 }

@@ -222,6 +222,6 @@ export class KeyDirectoryClient {
     if (directives.includes('no-store') || directives.includes('no-cache')) return this.#minTtl;
     const maxAge = directives.map((d) => /^max-age\s*=\s*"?(\d{1,10})"?$/.exec(d)).find((m) => m !== null);
     if (maxAge === undefined) return this.#defaultTtl;
-    return Math.min(this.#maxTtl, Math.max(this.#minTtl, Number(maxAge![1])));
+    return Math.min(this.#maxTtl, Math.max(this.#minTtl, Number(maxAge[1])));
   }
 }

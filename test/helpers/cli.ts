@@ -42,7 +42,7 @@ export function runProcess(command: string, args: readonly string[], env: Record
       if (!error) return resolve({ code: 0, stdout, stderr });
       if (error.killed) return reject(new Error(`${command} ${args.join(' ')} timed out; stderr: ${stderr}`));
       if (typeof error.code === 'number') return resolve({ code: error.code, stdout, stderr });
-      reject(error);
+      reject(new Error(error.message, { cause: error }));
     });
   });
 }

@@ -31,7 +31,7 @@ export function deref(doc: unknown, value: unknown, pointer: string): { value: J
   let at = pointer;
   for (let hops = 0; typeof current?.$ref === 'string'; hops++) {
     if (hops > 10) throw new Error(`reference loop at ${pointer}`);
-    at = current.$ref as string;
+    at = current.$ref;
     current = resolvePointer(doc, at) as Json;
   }
   return { value: current, pointer: at };

@@ -40,8 +40,8 @@ async function launch(port: number): Promise<ChildProcess> {
         resolve();
       }
     };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
     child.once('error', (error) => {
       clearTimeout(timer);
       reject(error);
@@ -51,8 +51,8 @@ async function launch(port: number): Promise<ChildProcess> {
       reject(new Error(`redis-server exited with ${code}:\n${output}`));
     });
   });
-  child.stdout!.resume();
-  child.stderr!.resume();
+  child.stdout.resume();
+  child.stderr.resume();
   return child;
 }
 

@@ -66,7 +66,7 @@ describe('installRelease', () => {
     ['wrong top folder', client('syllabus-3.0.0', '2.0.0'), /does not contain/],
   ])('refuses an archive with a %s and leaves the install untouched', async (name, files, message) => {
     const dir = await root(`bad-${name.replace(/\W/g, '-')}`);
-    const data = await archive(name.replace(/\W/g, '-'), files as Record<string, string>);
+    const data = await archive(name.replace(/\W/g, '-'), files);
     const error = await installRelease(dir, '2.0.0', data).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(CliError);
     expect((error as Error).message).toMatch(message);

@@ -58,7 +58,8 @@ export class MemoryStore implements RateLimitStore {
     return { store: 'memory', status: 'ok' };
   }
 
-  async close(): Promise<void> {
+  close(): Promise<void> {
     this.#buckets.clear();
+    return Promise.resolve();
   }
 }
