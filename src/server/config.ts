@@ -1,15 +1,16 @@
 /**
  * The service's configuration: every environment variable it reads, parsed and validated once at start-up.
  * A bad value is reported by name with what was wrong and what is allowed; all bad values are reported together.
- * The README's configuration table documents the same variables (keep them in step).
+ * Which variables exist, their defaults, ranges and meanings are stated once in `config-schema.ts` (the README's
+ * table is rendered from it); this module parses and checks them, including the rules between variables.
  */
-import { isAbsolute, join, resolve } from 'node:path';
-import envPaths from 'env-paths';
+import { isAbsolute, resolve } from 'node:path';
 import proxyAddr from 'proxy-addr';
+import type { BudgetLimits } from '../http/ratelimit/budgets.js';
 import { redactUrl } from '../source/redact.js';
+import { DEFAULT_LOG_LEVEL, LOG_LEVELS, MIN_WEBHOOK_SECRET_LENGTH, VARIABLES, type IntegerName, type VariableName } from './config-schema.js';
 
-/** pino's levels, plus `silent`. */
-export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export { LOG_LEVELS };
 /** One of {@link LOG_LEVELS}. */
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
@@ -23,19 +24,8 @@ export type TrustProxy = { kind: 'none' } | { kind: 'hops'; hops: number } | { k
 /** Where rate-limit buckets live (`RATE_LIMIT_STORE`). */
 export type RateLimitStoreConfig = { kind: 'memory' } | { kind: 'redis'; url: string };
 
-/** Requests allowed per window, per client address and kind (contract §5). */
-export interface RateLimits {
-  /** Verified agents (valid RFC 9421 signature), per 60 s. */
-  verified: number;
-  /** Declared agents (a User-Agent naming the client), per 60 s. */
-  declared: number;
-  /** Browsers, per 60 s. */
-  browser: number;
-  /** Everyone else, per 60 s. */
-  anonymous: number;
-  /** Referral lookups, per 3600 s, whatever the kind. */
-  referrals: number;
-}
+/** Requests allowed per window, per client address and kind (contract §5): the budgets' own shape. */
+export type RateLimits = BudgetLimits;
 
 /**
  * Where the content comes from. `folder` (`CONTENT_DIR`): a folder on this machine, watched; it may be a symbolic
@@ -124,33 +114,6 @@ export class ConfigError extends Error {
 /** Environment variables as read by {@link loadConfig}. */
 export type Env = Readonly<Record<string, string | undefined>>;
 
-/** Defaults, as documented in the README. */
-export const DEFAULTS = {
-  PORT: 8080,
-  HOST: '0.0.0.0',
-  CONTENT_DIR: 'content',
-  REFERRALS_FILE: 'referrals.sample.txt',
-  LOG_LEVEL: 'info' as LogLevel,
-  RATE_LIMIT_VERIFIED: 480,
-  RATE_LIMIT_DECLARED: 120,
-  RATE_LIMIT_BROWSER: 120,
-  RATE_LIMIT_ANONYMOUS: 30,
-  RATE_LIMIT_REFERRALS: 60,
-  RATE_LIMIT_STORE_TIMEOUT_MS: 200,
-  WORKERS: 1,
-  SIGNATURE_CLOCK_SKEW: 30,
-  SHUTDOWN_TIMEOUT: 10,
-  CONTENT_GIT_REF: 'main',
-  CONTENT_GIT_PATH: 'content',
-  CONTENT_GIT_POLL: 30,
-  /** Under the OS cache folder (`$XDG_CACHE_HOME/syllabus` on Linux). */
-  CONTENT_GIT_CACHE: join(envPaths('syllabus', { suffix: '' }).cache, 'content-git'),
-  ADMIN_HOST: '127.0.0.1',
-} as const;
-
-/** The shortest webhook secret accepted, in characters: a guessable secret would let anyone trigger fetches. */
-export const MIN_WEBHOOK_SECRET_LENGTH = 16;
-
 /**
  * Reads and validates the configuration.
  * @param env the environment (default `process.env`); unset and empty values take their defaults.
@@ -159,66 +122,70 @@ export const MIN_WEBHOOK_SECRET_LENGTH = 16;
  */
 export function loadConfig(env: Env = process.env, cwd: string = process.cwd()): Config {
   const problems: string[] = [];
-  const get = (name: string): string | undefined => {
+  /** The variable's value as set (trimmed), or `undefined` when unset or empty. */
+  const get = (name: VariableName): string | undefined => {
     const v = env[name]?.trim();
     return v === undefined || v === '' ? undefined : v;
   };
-  const int = (name: string, dflt: number, min: number, max: number): number => {
+  /** The variable's value as set, or its default. */
+  const text = (name: VariableName): string | undefined => get(name) ?? VARIABLES[name].default?.toString();
+  /** A whole-number variable within its range; its default (or 0 when it has none) when unset or invalid. */
+  const int = (name: IntegerName): number => {
+    const { min, max, default: dflt } = VARIABLES[name];
     const raw = get(name);
-    if (raw === undefined) return dflt;
+    if (raw === undefined) return dflt ?? 0;
     if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
       problems.push(`${name}: ${JSON.stringify(raw)} is not a whole number from ${min} to ${max}`);
-      return dflt;
+      return dflt ?? 0;
     }
     return Number(raw);
   };
 
-  const port = int('PORT', DEFAULTS.PORT, 0, 65535);
-  const host = get('HOST') ?? DEFAULTS.HOST;
+  const port = int('PORT');
+  const host = text('HOST')!;
   if (/\s|\//.test(host)) problems.push(`HOST: ${JSON.stringify(host)} is not a host name or IP address`);
 
-  const contentSource = parseContentSource(get, int, cwd, problems);
-  const referralsFile = resolve(cwd, get('REFERRALS_FILE') ?? DEFAULTS.REFERRALS_FILE);
+  const contentSource = parseContentSource(get, text, int, cwd, problems);
+  const referralsFile = resolve(cwd, text('REFERRALS_FILE')!);
   const releasesRaw = get('RELEASES_DIR');
   const releasesDir = releasesRaw === undefined ? undefined : resolve(cwd, releasesRaw);
 
   const publicBaseUrl = parseBaseUrl(get('PUBLIC_BASE_URL'), port, problems);
 
-  const levelRaw = get('LOG_LEVEL') ?? DEFAULTS.LOG_LEVEL;
-  let logLevel: LogLevel = DEFAULTS.LOG_LEVEL;
+  const levelRaw = text('LOG_LEVEL')!;
+  let logLevel: LogLevel = DEFAULT_LOG_LEVEL;
   if ((LOG_LEVELS as readonly string[]).includes(levelRaw)) logLevel = levelRaw as LogLevel;
   else problems.push(`LOG_LEVEL: ${JSON.stringify(levelRaw)} is not one of ${LOG_LEVELS.join(', ')}`);
 
   const trustProxy = parseTrustProxy(get('TRUST_PROXY'), problems);
-  const headerRaw = (get('TRUST_PROXY_HEADER') ?? 'x-forwarded-for').toLowerCase();
+  const headerRaw = text('TRUST_PROXY_HEADER')!.toLowerCase();
   let trustProxyHeader: Config['trustProxyHeader'] = 'x-forwarded-for';
   if (headerRaw === 'x-forwarded-for' || headerRaw === 'forwarded') trustProxyHeader = headerRaw;
   else problems.push(`TRUST_PROXY_HEADER: ${JSON.stringify(headerRaw)} is neither x-forwarded-for nor forwarded`);
 
-  const perMinuteMax = 1_000_000_000;
   const rateLimits: RateLimits = {
-    verified: int('RATE_LIMIT_VERIFIED', DEFAULTS.RATE_LIMIT_VERIFIED, 1, perMinuteMax),
-    declared: int('RATE_LIMIT_DECLARED', DEFAULTS.RATE_LIMIT_DECLARED, 1, perMinuteMax),
-    browser: int('RATE_LIMIT_BROWSER', DEFAULTS.RATE_LIMIT_BROWSER, 1, perMinuteMax),
-    anonymous: int('RATE_LIMIT_ANONYMOUS', DEFAULTS.RATE_LIMIT_ANONYMOUS, 1, perMinuteMax),
-    referrals: int('RATE_LIMIT_REFERRALS', DEFAULTS.RATE_LIMIT_REFERRALS, 1, perMinuteMax),
+    verified: int('RATE_LIMIT_VERIFIED'),
+    declared: int('RATE_LIMIT_DECLARED'),
+    browser: int('RATE_LIMIT_BROWSER'),
+    anonymous: int('RATE_LIMIT_ANONYMOUS'),
+    referrals: int('RATE_LIMIT_REFERRALS'),
   };
 
-  const rateLimitStore = parseStore(get('RATE_LIMIT_STORE'), problems);
-  const rateLimitStoreTimeoutMs = int('RATE_LIMIT_STORE_TIMEOUT_MS', DEFAULTS.RATE_LIMIT_STORE_TIMEOUT_MS, 10, 10_000);
-  const workers = int('WORKERS', DEFAULTS.WORKERS, 1, 256);
+  const rateLimitStore = parseStore(text('RATE_LIMIT_STORE')!, problems);
+  const rateLimitStoreTimeoutMs = int('RATE_LIMIT_STORE_TIMEOUT_MS');
+  const workers = int('WORKERS');
   if (workers > 1 && rateLimitStore.kind !== 'redis') {
     problems.push(
       `WORKERS: ${workers} workers need a shared rate-limit store: set RATE_LIMIT_STORE=redis://… (with the in-process store each worker would keep its own budgets)`,
     );
   }
   const keyDirectoryAllowInsecure = parseBool('KEY_DIRECTORY_ALLOW_INSECURE', get('KEY_DIRECTORY_ALLOW_INSECURE'), problems);
-  const signatureClockSkewSeconds = int('SIGNATURE_CLOCK_SKEW', DEFAULTS.SIGNATURE_CLOCK_SKEW, 0, 3600);
-  const shutdownTimeoutSeconds = int('SHUTDOWN_TIMEOUT', DEFAULTS.SHUTDOWN_TIMEOUT, 0, 3600);
+  const signatureClockSkewSeconds = int('SIGNATURE_CLOCK_SKEW');
+  const shutdownTimeoutSeconds = int('SHUTDOWN_TIMEOUT');
 
   let admin: AdminListenerConfig | undefined;
   if (get('ADMIN_PORT') !== undefined) {
-    admin = { port: int('ADMIN_PORT', 0, 0, 65535), host: get('ADMIN_HOST') ?? DEFAULTS.ADMIN_HOST };
+    admin = { port: int('ADMIN_PORT'), host: text('ADMIN_HOST')! };
     if (/\s|\//.test(admin.host)) problems.push(`ADMIN_HOST: ${JSON.stringify(admin.host)} is not a host name or IP address`);
     if (admin.port !== 0 && admin.port === port) problems.push(`ADMIN_PORT: ${admin.port} is also PORT; the admin listener needs a port of its own`);
   }
@@ -251,26 +218,27 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
 
 /** `CONTENT_DIR` (folder mode) or `CONTENT_GIT_*` (Git follower mode); both at once are a mistake. */
 function parseContentSource(
-  get: (name: string) => string | undefined,
-  int: (name: string, dflt: number, min: number, max: number) => number,
+  get: (name: VariableName) => string | undefined,
+  text: (name: VariableName) => string | undefined,
+  int: (name: IntegerName) => number,
   cwd: string,
   problems: string[],
 ): ContentSourceConfig {
   const url = get('CONTENT_GIT_URL');
-  const gitOnly = ['CONTENT_GIT_REF', 'CONTENT_GIT_PATH', 'CONTENT_GIT_POLL', 'CONTENT_GIT_CACHE', 'CONTENT_GIT_WEBHOOK_SECRET'];
+  const gitOnly = ['CONTENT_GIT_REF', 'CONTENT_GIT_PATH', 'CONTENT_GIT_POLL', 'CONTENT_GIT_CACHE', 'CONTENT_GIT_WEBHOOK_SECRET'] as const;
   if (url === undefined) {
     for (const name of gitOnly) if (get(name) !== undefined) problems.push(`${name}: only used with CONTENT_GIT_URL, which is not set`);
-    return { kind: 'folder', dir: resolve(cwd, get('CONTENT_DIR') ?? DEFAULTS.CONTENT_DIR) };
+    return { kind: 'folder', dir: resolve(cwd, text('CONTENT_DIR')!) };
   }
   if (get('CONTENT_DIR') !== undefined) {
     problems.push('CONTENT_DIR and CONTENT_GIT_URL: set one or the other (a watched folder, or a Git branch this service follows)');
   }
   if (url.startsWith('-') || /[\u0000-\u001f\u007f]/.test(url))
     problems.push(`CONTENT_GIT_URL: ${JSON.stringify(redactUrl(url))} is not a repository URL or path`);
-  const ref = get('CONTENT_GIT_REF') ?? DEFAULTS.CONTENT_GIT_REF;
+  const ref = text('CONTENT_GIT_REF')!;
   const refProblem = branchNameProblem(ref);
   if (refProblem) problems.push(`CONTENT_GIT_REF: ${JSON.stringify(ref)} ${refProblem}`);
-  const pathRaw = (get('CONTENT_GIT_PATH') ?? DEFAULTS.CONTENT_GIT_PATH).replace(/\/+$/, '');
+  const pathRaw = text('CONTENT_GIT_PATH')!.replace(/\/+$/, '');
   const path = pathRaw === '' ? '.' : pathRaw;
   if (
     isAbsolute(path) ||
@@ -280,8 +248,8 @@ function parseContentSource(
   ) {
     problems.push(`CONTENT_GIT_PATH: ${JSON.stringify(path)} must be a folder inside the repository, relative, without ".." (e.g. content)`);
   }
-  const pollSeconds = int('CONTENT_GIT_POLL', DEFAULTS.CONTENT_GIT_POLL, 1, 86_400);
-  const cacheDir = resolve(cwd, get('CONTENT_GIT_CACHE') ?? DEFAULTS.CONTENT_GIT_CACHE);
+  const pollSeconds = int('CONTENT_GIT_POLL');
+  const cacheDir = resolve(cwd, text('CONTENT_GIT_CACHE')!);
   const webhookSecret = get('CONTENT_GIT_WEBHOOK_SECRET');
   if (webhookSecret !== undefined && webhookSecret.length < MIN_WEBHOOK_SECRET_LENGTH) {
     problems.push(`CONTENT_GIT_WEBHOOK_SECRET: use at least ${MIN_WEBHOOK_SECRET_LENGTH} random characters (e.g. openssl rand -hex 32)`);
@@ -306,7 +274,7 @@ export function branchNameProblem(name: string): string | undefined {
 }
 
 function parseBaseUrl(raw: string | undefined, port: number, problems: string[]): string {
-  const fallback = `http://localhost:${port === 0 ? DEFAULTS.PORT : port}`;
+  const fallback = `http://localhost:${port === 0 ? VARIABLES.PORT.default : port}`;
   if (raw === undefined) return fallback;
   let url: URL;
   try {
@@ -344,8 +312,8 @@ function parseTrustProxy(raw: string | undefined, problems: string[]): TrustProx
   return { kind: 'list', entries };
 }
 
-function parseStore(raw: string | undefined, problems: string[]): RateLimitStoreConfig {
-  if (raw === undefined || raw === 'memory') return { kind: 'memory' };
+function parseStore(raw: string, problems: string[]): RateLimitStoreConfig {
+  if (raw === 'memory') return { kind: 'memory' };
   try {
     const url = new URL(raw);
     if (url.protocol === 'redis:' || url.protocol === 'rediss:') return { kind: 'redis', url: raw };

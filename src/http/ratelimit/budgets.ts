@@ -6,7 +6,7 @@ import type { Budget } from '../../contract/routes.js';
 import type { ClientKind, RateLimitState } from '../locals.js';
 import type { HitResult, RateLimitStore } from './store.js';
 
-/** Requests allowed per window; structurally the server configuration's `RateLimits`. */
+/** Requests allowed per window, by budget (the configuration's `RATE_LIMIT_*`). */
 export interface BudgetLimits {
   /** Verified agents, per {@link READ_WINDOW_SECONDS}. */
   verified: number;
