@@ -166,29 +166,33 @@ describe('budgets by kind over HTTP', () => {
 });
 
 describe('a client that honours Retry-After', () => {
-  /** A store whose clock runs `skipMs` ahead of real time, so a test can reach a window's last seconds at once. */
-  function skippingStore() {
-    const clock = { skipMs: 0 };
-    return { clock, store: new MemoryStore({ now: () => Date.now() + clock.skipMs }) };
+  /** A store on a clock the test moves (milliseconds): windows and Retry-After waits pass without sleeping. */
+  function storeOnClock() {
+    const clock = { t: 1_700_000_000_000 };
+    return { clock, store: new MemoryStore({ now: () => clock.t }) };
   }
 
   it.each([
     ['with about 1.5 s of the window left', 1500],
     ['at the boundary: 1 s of the window left', 1000],
     ['with half a second left', 500],
-  ])('sleeps Retry-After seconds and then succeeds (%s)', async (_name, leftMs) => {
-    const { clock, store } = skippingStore();
+  ])('waits Retry-After seconds and then succeeds (%s)', async (_name, leftMs) => {
+    const { clock, store } = storeOnClock();
     const { url } = await start(SMALL, store);
-    const windowStart = Date.now();
+    const windowStart = clock.t;
     for (let i = 0; i < 3; i++) expect((await get(url, '/v1/catalog')).status).toBe(200);
-    // Jump to `leftMs` before the window's end (it began at or after windowStart), then get refused.
-    clock.skipMs = 60_000 - leftMs - (Date.now() - windowStart);
+    // Move to `leftMs` before the window's end, then get refused.
+    clock.t = windowStart + 60_000 - leftMs;
     const res = await get(url, '/v1/catalog');
     expect(res.status).toBe(429);
     const wait = Number(res.headers.get('retry-after'));
     expect(Number.isInteger(wait) && wait >= 1).toBe(true);
     expect(wait).toBeLessThanOrEqual(2);
-    await new Promise((r) => setTimeout(r, wait * 1000));
+    // Up to the window's last millisecond the client is still refused; after waiting what it was told, it is not.
+    const refusedAt = clock.t;
+    clock.t = windowStart + 60_000 - 1;
+    expect((await get(url, '/v1/catalog')).status).toBe(429);
+    clock.t = refusedAt + wait * 1000;
     const retry = await get(url, '/v1/catalog');
     expect(retry.status).toBe(200);
     expect(budget(retry)).toMatchObject({ remaining: '2', reset: '60' });
