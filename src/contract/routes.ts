@@ -118,6 +118,11 @@ function api<const N extends string, const S extends RouteSource>(
   };
 }
 
+/** A content-independent document (the OpenAPI document, the reference page and its assets): never budgeted. */
+function document<const N extends string>(name: N, path: string, cacheControl: string): RouteSpec & { name: N; source: 'static' } {
+  return { name, path, methods: GET_HEAD, params: [], source: 'static', budget: 'exempt', errors: 'json', cacheControl, deprecatable: false };
+}
+
 /** A web page or feed, rendered from the content at index build time. */
 function page<const N extends string>(name: N, path: string, errors: ErrorFormat = 'html'): RouteSpec & { name: N; source: 'page' } {
   return {
@@ -266,39 +271,9 @@ export const ROUTES = [
       bodyDescription: 'Whether the code is valid.',
     },
   }),
-  {
-    name: 'openApiDocument',
-    path: '/openapi.json',
-    methods: GET_HEAD,
-    params: [],
-    source: 'static',
-    budget: 'exempt',
-    errors: 'json',
-    cacheControl: DOCUMENT_CACHE_CONTROL,
-    deprecatable: false,
-  },
-  {
-    name: 'docs',
-    path: '/docs',
-    methods: GET_HEAD,
-    params: [],
-    source: 'static',
-    budget: 'exempt',
-    errors: 'json',
-    cacheControl: DOCUMENT_CACHE_CONTROL,
-    deprecatable: false,
-  },
-  {
-    name: 'docsAsset',
-    path: '/docs/assets/{file}',
-    methods: GET_HEAD,
-    params: [],
-    source: 'static',
-    budget: 'exempt',
-    errors: 'json',
-    cacheControl: DOCS_ASSET_CACHE_CONTROL,
-    deprecatable: false,
-  },
+  document('openApiDocument', '/openapi.json', DOCUMENT_CACHE_CONTROL),
+  document('docs', '/docs', DOCUMENT_CACHE_CONTROL),
+  document('docsAsset', '/docs/assets/{file}', DOCS_ASSET_CACHE_CONTROL),
   page('home', '/'),
   page('coursePage', '/courses/{course_id}'),
   page('changelogPage', '/changelog'),
