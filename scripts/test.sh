@@ -14,7 +14,7 @@ mkdir -p test-output
 report=test-output/vitest.json
 rm -f "$report"
 status=0
-npx vitest run --reporter=default --reporter=json --outputFile.json="$report" "$@" || status=$?
+npx vitest run --coverage --reporter=default --reporter=json --outputFile.json="$report" "$@" || status=$?
 if [ -f "$report" ]; then
   node -e 'const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
     console.log(`${r.numPassedTests} passed, ${r.numFailedTests} failed, ${r.numPendingTests + r.numTodoTests} skipped`);' "$report"
