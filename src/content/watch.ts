@@ -7,6 +7,7 @@ import type { LoadResult } from './model.js';
 import { ContentLoader } from './loader.js';
 import { entryKind, isHiddenPath } from './read-tree.js';
 import { byCodePoint } from './order.js';
+import { BurstDebouncer } from './burst.js';
 
 /** Options of {@link watchContent}. */
 export interface WatchContentOptions {
@@ -51,14 +52,7 @@ export interface ContentWatch {
  * @returns once the initial scan is done, so changes made after it are seen.
  */
 export async function watchContent(dir: string, options: WatchContentOptions): Promise<ContentWatch> {
-  const debounceMs = options.debounceMs ?? 50;
-  const maxWaitMs = Math.max(options.maxWaitMs ?? 2_000, debounceMs);
   const loader = options.loader ?? new ContentLoader(dir);
-  const pending = new Set<string>();
-  let quietTimer: NodeJS.Timeout | undefined;
-  let maxTimer: NodeJS.Timeout | undefined;
-  let running: Promise<void> | undefined;
-  let closed = false;
 
   const report = (error: unknown): void => {
     // Never silent: without a handler, a watcher failure (e.g. EMFILE) still reaches the process's warnings.
@@ -66,47 +60,28 @@ export async function watchContent(dir: string, options: WatchContentOptions): P
     else process.emitWarning(error instanceof Error ? error : new Error(String(error)), 'ContentWatchWarning');
   };
 
-  const reload = async (): Promise<void> => {
-    clearTimeout(quietTimer);
-    clearTimeout(maxTimer);
-    quietTimer = maxTimer = undefined;
-    if (closed || pending.size === 0) return;
-    if (running) return; // the running reload schedules another when it ends
-    const changed = [...pending].sort(byCodePoint);
-    pending.clear();
-    running = (async () => {
-      try {
-        options.onReloadStart?.(changed);
-        const result = await loader.loadChanged(changed);
-        if (!closed) options.onReload(result, changed);
-      } catch (err) {
-        report(err);
-      }
-    })();
-    await running;
-    running = undefined;
-    if (pending.size > 0 && !closed) schedule(); // changes that arrived during the reload
-  };
-
-  const schedule = (): void => {
-    clearTimeout(quietTimer);
-    quietTimer = setTimeout(() => void reload(), debounceMs);
-    maxTimer ??= setTimeout(() => void reload(), maxWaitMs);
-  };
+  let closed = false;
+  const burst = new BurstDebouncer<string>({
+    quietMs: options.debounceMs ?? 50,
+    maxWaitMs: options.maxWaitMs ?? 2_000,
+    onError: report,
+    async run(paths) {
+      const changed = paths.sort(byCodePoint);
+      options.onReloadStart?.(changed);
+      const result = await loader.loadChanged(changed);
+      if (!closed) options.onReload(result, changed);
+    },
+  });
 
   const onChange = (path: string): void => {
-    if (closed) return;
     // Markdown files, and symbolic links whatever their name (the loader reports them); chokidar's `ignored`
     // below already drops other plain files.
-    pending.add(relative(dir, path).split(sep).join('/'));
-    schedule();
+    burst.add(relative(dir, path).split(sep).join('/'));
   };
 
   const onDirRemoved = (path: string): void => {
     // chokidar reports the folder; its files are gone from the next listing, and the loader drops them.
-    if (closed) return;
-    pending.add(`${relative(dir, path).split(sep).join('/')}/`);
-    schedule();
+    burst.add(`${relative(dir, path).split(sep).join('/')}/`);
   };
 
   const watcher = watch(dir, {
@@ -129,10 +104,8 @@ export async function watchContent(dir: string, options: WatchContentOptions): P
   return {
     async close(): Promise<void> {
       closed = true;
-      clearTimeout(quietTimer);
-      clearTimeout(maxTimer);
       await watcher.close();
-      await running;
+      await burst.close();
     },
   };
 }

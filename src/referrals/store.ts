@@ -5,6 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import { watch, type FSWatcher } from 'chokidar';
 import type { ReferralLookup } from '../http/referrals.js';
+import { BurstDebouncer } from '../content/burst.js';
 import { codeDigest, parseDigests } from './digests.js';
 
 /** Options of {@link ReferralStore.watch}. */
@@ -24,7 +25,7 @@ export class ReferralStore implements ReferralLookup {
   readonly path: string;
   #digests: ReadonlySet<string> = new Set();
   #watcher: FSWatcher | undefined;
-  #timer: ReturnType<typeof setTimeout> | undefined;
+  #burst: BurstDebouncer<string> | undefined;
 
   constructor(path: string) {
     this.path = path;
@@ -64,18 +65,22 @@ export class ReferralStore implements ReferralLookup {
    */
   watch(opts: ReferralWatchOptions = {}): Promise<void> {
     if (this.#watcher) return Promise.resolve();
-    const debounceMs = Math.max(60, opts.debounceMs ?? 100);
-    const reload = () => {
-      this.load().then(
-        (n) => opts.onReload?.(undefined, n),
-        (error: unknown) => opts.onReload?.(error instanceof Error ? error.message : String(error), this.size),
-      );
-    };
-    this.#watcher = watch(this.path, { ignoreInitial: true, atomic: true });
-    this.#watcher.on('all', () => {
-      clearTimeout(this.#timer);
-      this.#timer = setTimeout(reload, debounceMs);
+    // Loads never overlap; a burst of writes (truncate, then write) gives one load after the quiet time.
+    this.#burst = new BurstDebouncer<string>({
+      quietMs: Math.max(60, opts.debounceMs ?? 100),
+      maxWaitMs: 2_000,
+      run: async () => {
+        try {
+          opts.onReload?.(undefined, await this.load());
+        } catch (error) {
+          opts.onReload?.(error instanceof Error ? error.message : String(error), this.size);
+        }
+      },
+      onError: (error) => opts.onReload?.(String(error), this.size),
     });
+    const burst = this.#burst;
+    this.#watcher = watch(this.path, { ignoreInitial: true, atomic: true });
+    this.#watcher.on('all', (_event, path) => burst.add(path));
     this.#watcher.on('error', (error: unknown) => opts.onReload?.(`watching ${this.path}: ${String(error)}`, this.size));
     const watcher = this.#watcher;
     return new Promise((resolve) => watcher.once('ready', () => resolve()));
@@ -83,8 +88,8 @@ export class ReferralStore implements ReferralLookup {
 
   /** Stops watching. */
   async close(): Promise<void> {
-    clearTimeout(this.#timer);
     await this.#watcher?.close();
+    await this.#burst?.close();
     this.#watcher = undefined;
   }
 }
