@@ -14,6 +14,7 @@
 import { LRUCache } from 'lru-cache';
 import { createClient, type RedisClientType } from 'redis';
 import { MemoryStore } from '../http/ratelimit/memory-store.js';
+import { backoffDelay } from '../source/backoff.js';
 import type { HitResult, RateLimitStore, StoreHealth } from '../http/ratelimit/store.js';
 
 /**
@@ -117,7 +118,8 @@ export class RedisStore implements RateLimitStore {
       commandOptions: { timeout: this.#commandTimeoutMs },
       socket: {
         connectTimeout: options.connectTimeoutMs ?? 1000,
-        reconnectStrategy: (retries) => Math.min(50 * 2 ** Math.min(retries, 10), maxDelay) + Math.floor(Math.random() * 50),
+        // Jitter spreads the reconnections of many instances after a Redis restart.
+        reconnectStrategy: (retries) => backoffDelay(retries, 50, maxDelay) + Math.floor(Math.random() * 50),
       },
     });
     // Without an 'error' listener a failed connection would crash the process.

@@ -14,6 +14,7 @@ import type { Logger } from 'pino';
 import { ContentLoader } from '../content/loader.js';
 import { watchContent, type ContentWatch, type WatchContentOptions } from '../content/watch.js';
 import type { ContentSource, ContentSourceListener, ContentSourceStatus, ContentUpdate } from './types.js';
+import { backoffDelay } from './backoff.js';
 import { SourceError } from './types.js';
 
 /** Defaults of {@link FolderSourceOptions}, in milliseconds. */
@@ -213,7 +214,7 @@ export class FolderSource implements ContentSource {
   /** The watcher of `loader`'s folder failed (e.g. `ENOSPC`: inotify limits): drop it and retry with back-off. */
   #watchFailed(loader: ContentLoader, error: unknown): void {
     if (this.#closed || this.#loader !== loader) return;
-    const waitMs = Math.min(this.#retryMinMs * 2 ** this.#failures, this.#retryMaxMs);
+    const waitMs = backoffDelay(this.#failures, this.#retryMinMs, this.#retryMaxMs);
     this.#failures++;
     this.#retryAt = Date.now() + waitMs;
     this.#opts.logger.error({ err: error, retry_in_ms: waitMs }, 'content watcher failed; loading the folder again on each retry');

@@ -18,6 +18,7 @@ import { claimSlot, type CacheSlot } from './cache-slot.js';
 import { GitError, runGit } from './git-cli.js';
 import { redactUrl } from './redact.js';
 import type { ContentSource, ContentSourceListener, ContentSourceStatus, ContentUpdate } from './types.js';
+import { backoffDelay } from './backoff.js';
 import { SourceError } from './types.js';
 
 /** Time limits of git commands, in milliseconds. */
@@ -316,7 +317,7 @@ export class GitFollower implements ContentSource {
   /** min(poll · 2^failures, max(poll, 300)) seconds: quick while it is a blip, patient when it lasts. */
   #retrySeconds(): number {
     const { pollSeconds } = this.#opts;
-    return this.#failures === 0 ? pollSeconds : Math.min(pollSeconds * 2 ** this.#failures, Math.max(pollSeconds, MAX_BACKOFF_SECONDS));
+    return this.#failures === 0 ? pollSeconds : backoffDelay(this.#failures, pollSeconds, Math.max(pollSeconds, MAX_BACKOFF_SECONDS));
   }
 
   #schedule(): void {
