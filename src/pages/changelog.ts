@@ -6,6 +6,7 @@ import type { Changelog, ChangelogEntry } from '../schemas/types.generated.js';
 import type { RenderContext } from './common.js';
 import { formatDate, formatMonth, html, type SafeHtml } from './html.js';
 import { page } from './layout.js';
+import { API_PATHS, CHANGELOG_PATH, FEED_PATH } from './paths.js';
 import { markdownToHtml } from './markdown.js';
 
 const KIND_LABELS: Readonly<Record<ChangelogEntry['kind'], string>> = {
@@ -67,20 +68,20 @@ export function renderChangelogPage(changelog: Changelog, ctx: RenderContext): s
       <h1>Changelog</h1>
       <p class="lead">New courses, classes, lessons and features, newest first.</p>
       <p>
-        <a class="feed-link" href="/changelog.atom"><span class="feed-icon" aria-hidden="true"></span>Follow with the Atom feed</a>
+        <a class="feed-link" href="${FEED_PATH}"><span class="feed-icon" aria-hidden="true"></span>Follow with the Atom feed</a>
       </p>
     </div>
     ${months.length > 0 ? months : html`<p>Nothing has shipped yet.</p>`}`;
   return page({
     title: 'Changelog',
     description: 'What changed on Syllabus: new courses, classes, lessons and features, newest first.',
-    path: '/changelog',
+    path: CHANGELOG_PATH,
     publicBaseUrl: ctx.publicBaseUrl,
     stylesheetVersion: ctx.stylesheetVersion,
-    apiPath: '/v1/changelog',
+    apiPath: API_PATHS.changelog,
     alternates: [
-      { type: 'application/atom+xml', href: '/changelog.atom', title: 'Syllabus changelog (Atom)' },
-      { type: 'application/json', href: '/v1/changelog', title: 'Changelog (JSON)' },
+      { type: 'application/atom+xml', href: FEED_PATH, title: 'Syllabus changelog (Atom)' },
+      { type: 'application/json', href: API_PATHS.changelog, title: 'Changelog (JSON)' },
     ],
     body,
   });

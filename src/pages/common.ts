@@ -1,7 +1,6 @@
 /** Small pieces several pages render the same way. */
 import type { Course } from '../schemas/types.generated.js';
 import { html, type SafeHtml } from './html.js';
-import { routeNamed, routePath } from '../contract/routes.js';
 
 /** What every page renderer needs beyond its data. */
 export interface RenderContext {
@@ -35,10 +34,3 @@ export function courseCounts(course: Course): SafeHtml {
     </div>
   </dl>`;
 }
-
-/** The API path of a course. Ids are `[a-z0-9-]`, so they need no encoding. */
-export function courseApiPath(courseId: string): string {
-  return routePath(routeNamed('course'), courseId);
-}
-
-export { coursePath } from './paths.js';

@@ -3,9 +3,10 @@
  * title, blurb, language, number of steps; never their content) and each class's topics coming soon.
  */
 import type { Course, Klass, Lesson } from '../schemas/types.generated.js';
-import { courseApiPath, courseCounts, coursePath, statusBadge, type RenderContext } from './common.js';
+import { courseCounts, statusBadge, type RenderContext } from './common.js';
 import { count, html, type SafeHtml } from './html.js';
 import { page } from './layout.js';
+import { courseApiPath, coursePath, HOME_PATH } from './paths.js';
 import { courseClass } from './styles.js';
 
 function lessonItem(lesson: Lesson): SafeHtml {
@@ -57,7 +58,7 @@ function classSection(klass: Klass, position: number): SafeHtml {
 
 /** Renders one course's page. */
 export function renderCoursePage(course: Course, ctx: RenderContext): string {
-  const body = html`<nav class="breadcrumb" aria-label="Breadcrumb"><a href="/">All courses</a></nav>
+  const body = html`<nav class="breadcrumb" aria-label="Breadcrumb"><a href="${HOME_PATH}">All courses</a></nav>
     <div class="course-hero ${courseClass(course.id)}" data-course="${course.id}">
       <div class="hero-status">${statusBadge(course.status)}</div>
       <h1>${course.title}</h1>

@@ -3,6 +3,7 @@
  * shell and stylesheet as every page; the app sends them with {@link PAGE_HEADERS}. API paths keep their JSON.
  */
 import { count, html } from './html.js';
+import { HOME_PATH, CHANGELOG_PATH, DOCS_PATH } from './paths.js';
 import { page } from './layout.js';
 
 export { PAGE_HEADERS, HTML_TYPE } from './headers.js';
@@ -18,7 +19,7 @@ export function renderNotFoundPage(opts: { what?: 'page' | 'course' } = {}): str
       <p class="error-code">404</p>
       <h1>${course ? 'We have no course at this address' : 'This page does not exist'}</h1>
       <p>${course ? 'The course may have been renamed, or the link has a typo.' : 'The link may be broken, or the page may have moved.'}</p>
-      <p><a href="/">See every course on the course map</a>, or read the <a href="/changelog">changelog</a>.</p>
+      <p><a href="${HOME_PATH}">See every course on the course map</a>, or read the <a href="${CHANGELOG_PATH}">changelog</a>.</p>
     </div>`,
   });
 }
@@ -39,7 +40,7 @@ export function renderTooManyRequestsPage(retryAfterSeconds: number): string {
       <p>
         You have made many requests in a short time. Please try again in <strong data-retry-after="${seconds}">${count(seconds, 'second')}</strong>.
       </p>
-      <p>Building something on our data? The <a href="/docs">API reference</a> describes the fair-use limits.</p>
+      <p>Building something on our data? The <a href="${DOCS_PATH}">API reference</a> describes the fair-use limits.</p>
     </div>`,
   });
 }
@@ -58,7 +59,7 @@ export function renderServerErrorPage(requestId?: string): string {
       <h1>Something went wrong on our side</h1>
       <p>It is not your fault, and we log every such error. Please try again in a moment.</p>
       ${requestId ? html`<p>If you report it, mention request id <code>${requestId}</code>.</p>` : ''}
-      <p><a href="/">Back to the course map</a></p>
+      <p><a href="${HOME_PATH}">Back to the course map</a></p>
     </div>`,
   });
 }

@@ -1,8 +1,9 @@
 /** `/`: the course map, every course in display order as a card in its colour. */
 import type { Catalog, Course } from '../schemas/types.generated.js';
-import { courseCounts, coursePath, statusBadge, type RenderContext } from './common.js';
+import { courseCounts, statusBadge, type RenderContext } from './common.js';
 import { count, html, type SafeHtml } from './html.js';
 import { page } from './layout.js';
+import { API_PATHS, coursePath, HOME_PATH } from './paths.js';
 import { courseClass } from './styles.js';
 
 function courseCard(course: Course): SafeHtml {
@@ -40,11 +41,11 @@ export function renderHomePage(catalog: Catalog, ctx: RenderContext): string {
   return page({
     title: 'Course map',
     description: 'Every Syllabus course with its classes and lessons, live and coming soon.',
-    path: '/',
+    path: HOME_PATH,
     publicBaseUrl: ctx.publicBaseUrl,
     stylesheetVersion: ctx.stylesheetVersion,
-    apiPath: '/v1/catalog',
-    alternates: [{ type: 'application/json', href: '/v1/catalog', title: 'Catalog (JSON)' }],
+    apiPath: API_PATHS.catalog,
+    alternates: [{ type: 'application/json', href: API_PATHS.catalog, title: 'Catalog (JSON)' }],
     body,
   });
 }

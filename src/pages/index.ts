@@ -4,10 +4,10 @@
  * The index stores them by path, computes ETags and compressed bodies, and serves them like any representation.
  */
 import type { ContentModel } from '../content/model.js';
-import { CHANGELOG_PATH, HOME_PATH, ROADMAP_PATH } from './paths.js';
+import { CHANGELOG_PATH, coursePath, HOME_PATH, ROADMAP_PATH } from './paths.js';
 import { ASSET_HEADERS, HTML_TYPE, PAGE_HEADERS } from './headers.js';
 import { renderChangelogPage } from './changelog.js';
-import { coursePath, type RenderContext } from './common.js';
+import { type RenderContext } from './common.js';
 import { renderCoursePage } from './course.js';
 import { FAVICON_SVG } from './assets.js';
 import { FEED_PATH, FEED_TYPE, renderAtomFeed } from './feed.js';

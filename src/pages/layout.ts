@@ -4,7 +4,7 @@
  */
 import { html, type Interpolation, type SafeHtml } from './html.js';
 
-import { ICON_PATH, STYLESHEET_PATH } from './paths.js';
+import { CHANGELOG_PATH, DOCS_PATH, FEED_PATH, HOME_PATH, ICON_PATH, isCoursePagePath, ROADMAP_PATH, STYLESHEET_PATH } from './paths.js';
 
 export { ICON_PATH, STYLESHEET_PATH };
 
@@ -34,14 +34,14 @@ export interface PageOptions {
 }
 
 const NAV = [
-  { href: '/', label: 'Courses' },
-  { href: '/changelog', label: 'Changelog' },
-  { href: '/roadmap', label: 'Roadmap' },
-  { href: '/docs', label: 'API' },
+  { href: HOME_PATH, label: 'Courses' },
+  { href: CHANGELOG_PATH, label: 'Changelog' },
+  { href: ROADMAP_PATH, label: 'Roadmap' },
+  { href: DOCS_PATH, label: 'API' },
 ] as const;
 
 function isCurrent(navHref: string, path: string): boolean {
-  return navHref === '/' ? path === '/' || path.startsWith('/courses/') : path === navHref;
+  return navHref === HOME_PATH ? path === HOME_PATH || isCoursePagePath(path) : path === navHref;
 }
 
 /** A complete HTML document. */
@@ -68,7 +68,7 @@ export function page(o: PageOptions): string {
         <a class="skip" href="#main">Skip to content</a>
         <header class="site-header">
           <div class="wrap">
-            <a class="brand" href="/"><img src="${ICON_PATH}" alt="" width="26" height="26" />Syllabus</a>
+            <a class="brand" href="${HOME_PATH}"><img src="${ICON_PATH}" alt="" width="26" height="26" />Syllabus</a>
             <nav class="site-nav" aria-label="Main">
               <ul>
                 ${nav}
@@ -81,11 +81,11 @@ export function page(o: PageOptions): string {
           <div class="wrap">
             <nav aria-label="Footer">
               <ul>
-                <li><a href="/">Courses</a></li>
-                <li><a href="/changelog">Changelog</a></li>
-                <li><a href="/changelog.atom">Atom feed</a></li>
-                <li><a href="/roadmap">Roadmap</a></li>
-                <li><a href="/docs">API reference</a></li>
+                <li><a href="${HOME_PATH}">Courses</a></li>
+                <li><a href="${CHANGELOG_PATH}">Changelog</a></li>
+                <li><a href="${FEED_PATH}">Atom feed</a></li>
+                <li><a href="${ROADMAP_PATH}">Roadmap</a></li>
+                <li><a href="${DOCS_PATH}">API reference</a></li>
                 ${o.apiPath ? html` <li><a href="${o.apiPath}">This page as JSON</a></li>` : ''}
               </ul>
             </nav>

@@ -9,6 +9,8 @@ export const CHANGELOG_PATH: string = routeNamed('changelogPage').path;
 export const FEED_PATH: string = routeNamed('changelogFeed').path;
 /** `/roadmap` */
 export const ROADMAP_PATH: string = routeNamed('roadmapPage').path;
+/** `/docs`: the API reference */
+export const DOCS_PATH: string = routeNamed('docs').path;
 /** `/assets/site.css` */
 export const STYLESHEET_PATH: string = routePath(routeNamed('pageAsset'), 'site.css');
 /** `/assets/favicon.svg` */
@@ -17,4 +19,21 @@ export const ICON_PATH: string = routePath(routeNamed('pageAsset'), 'favicon.svg
 /** The page of one course: `/courses/<id>` (an id needs no encoding). */
 export function coursePath(courseId: string): string {
   return routePath(routeNamed('coursePage'), courseId);
+}
+
+/** The API resources the pages link to (a page and its resource never disagree: same index). */
+export const API_PATHS = {
+  catalog: routeNamed('catalog').path,
+  changelog: routeNamed('changelog').path,
+  roadmap: routeNamed('roadmap').path,
+} as const;
+
+/** The API resource of one course: `/v1/courses/<id>` (an id needs no encoding). */
+export function courseApiPath(courseId: string): string {
+  return routePath(routeNamed('course'), courseId);
+}
+
+/** Whether `path` is the page of a course (the nav marks "Courses" current there). */
+export function isCoursePagePath(path: string): boolean {
+  return path.startsWith(coursePath(''));
 }

@@ -6,6 +6,7 @@ import type { Changelog, Roadmap, RoadmapItem } from '../schemas/types.generated
 import type { RenderContext } from './common.js';
 import { formatDate, html, type SafeHtml } from './html.js';
 import { page } from './layout.js';
+import { API_PATHS, CHANGELOG_PATH, ROADMAP_PATH } from './paths.js';
 import { markdownToHtml } from './markdown.js';
 
 function itemCard(item: RoadmapItem, changelog: Changelog): SafeHtml {
@@ -14,7 +15,7 @@ function itemCard(item: RoadmapItem, changelog: Changelog): SafeHtml {
     const entry = changelog.entries.find((e) => e.id === item.shipped);
     // The validator guarantees the entry exists; without it the link would still name the id.
     const label = entry ? html`${entry.title}, <time datetime="${entry.date}">${formatDate(entry.date)}</time>` : item.shipped;
-    shipped = html`<p class="shipped-in">Shipped: <a href="/changelog#${item.shipped}" data-shipped="${item.shipped}">${label}</a></p>`;
+    shipped = html`<p class="shipped-in">Shipped: <a href="${CHANGELOG_PATH}#${item.shipped}" data-shipped="${item.shipped}">${label}</a></p>`;
   }
   return html`<li class="item" id="item-${item.id}" data-item="${item.id}">
     <h3>${item.title}</h3>
@@ -46,11 +47,11 @@ export function renderRoadmapPage(roadmap: Roadmap, changelog: Changelog, ctx: R
   return page({
     title: 'Roadmap',
     description: 'What Syllabus has shipped, is building, will build next and is exploring.',
-    path: '/roadmap',
+    path: ROADMAP_PATH,
     publicBaseUrl: ctx.publicBaseUrl,
     stylesheetVersion: ctx.stylesheetVersion,
-    apiPath: '/v1/roadmap',
-    alternates: [{ type: 'application/json', href: '/v1/roadmap', title: 'Roadmap (JSON)' }],
+    apiPath: API_PATHS.roadmap,
+    alternates: [{ type: 'application/json', href: API_PATHS.roadmap, title: 'Roadmap (JSON)' }],
     body,
   });
 }
