@@ -14,7 +14,8 @@ export default defineConfig({
       exclude: ['src/**/*.test.ts', 'src/schemas/types.generated.ts'],
       reporter: ['text-summary', 'json-summary'],
       reportsDirectory: 'coverage',
-      // The figures first reached (statements 81.3 %, branches 75.7 %, functions 82.7 %, lines 82.5 %), rounded down.
+      // Reached: statements 81.7 %, branches 76.1 %, functions 83.2 %, lines 82.6 % (rounded down below). The CLI and
+      // main.ts run in subprocesses in their tests, which V8 coverage in vitest 4 does not see (vitest#7064).
       thresholds: { statements: 81, branches: 75, functions: 82, lines: 82 },
     },
   },
