@@ -10,7 +10,10 @@ export default tseslint.config(
   ...tseslint.configs.recommendedTypeChecked,
   {
     languageOptions: {
-      parserOptions: { projectService: { allowDefaultProject: ['*.js', '*.cjs', 'bin/*.js', 'bench/*.js'] }, tsconfigRootDir: import.meta.dirname },
+      parserOptions: {
+        projectService: { allowDefaultProject: ['*.js', '*.cjs', 'bin/*.js', 'bench/*.js', 'scripts/*.mjs'] },
+        tsconfigRootDir: import.meta.dirname,
+      },
     },
   },
   {
@@ -31,8 +34,8 @@ export default tseslint.config(
   // Several validators match control characters on purpose (C0 controls in headers, ids, terminal output).
   { rules: { 'no-control-regex': 'off' } },
   // Plain JavaScript (entry points, configuration) runs on Node and carries no types to check against.
-  { files: ['**/*.js', '**/*.cjs'], ...tseslint.configs.disableTypeChecked },
-  { files: ['**/*.js', '**/*.cjs'], languageOptions: { globals: globals.node } },
+  { files: ['**/*.js', '**/*.mjs', '**/*.cjs'], ...tseslint.configs.disableTypeChecked },
+  { files: ['**/*.js', '**/*.mjs', '**/*.cjs'], languageOptions: { globals: globals.node } },
   // CommonJS configuration files (module.exports).
   { files: ['**/*.cjs'], languageOptions: { sourceType: 'commonjs' } },
   prettier,

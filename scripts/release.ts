@@ -19,6 +19,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { build } from 'esbuild';
+import { NODE_BUNDLE_OPTIONS } from './build.js';
 import semver from 'semver';
 import * as tar from 'tar';
 
@@ -70,18 +71,9 @@ export interface ReleaseResult {
 export async function buildClientBundle(outfile: string, version: string): Promise<void> {
   const pkg = JSON.parse(await readFile(join(repo, 'package.json'), 'utf8')) as { homepage?: string; engines?: { node?: string } };
   await build({
+    ...NODE_BUNDLE_OPTIONS,
     entryPoints: [join(repo, 'src', 'cli', 'main.ts')],
     outfile,
-    bundle: true,
-    platform: 'node',
-    target: 'node20',
-    format: 'esm',
-    legalComments: 'eof',
-    logLevel: 'warning',
-    // Bundled CommonJS dependencies (commander, ajv) call require() for Node built-ins.
-    banner: {
-      js: "import { createRequire as __syllabusCreateRequire } from 'node:module';\nconst require = __syllabusCreateRequire(import.meta.url);",
-    },
     define: {
       __SYLLABUS_CLI_VERSION__: JSON.stringify(version),
       ...(pkg.homepage ? { __SYLLABUS_CLI_HOMEPAGE__: JSON.stringify(pkg.homepage) } : {}),

@@ -3,7 +3,8 @@
  * files of the installed `swagger-ui-dist` package (never a CDN). Node-only: reads the package's files once
  * per process.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import type { RepresentationSource } from '../index/representation.js';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -22,10 +23,16 @@ export type StaticRepresentation = RepresentationSource & { body: Uint8Array; he
 
 let swaggerFiles: Map<string, Uint8Array> | undefined;
 
+/** The Swagger UI files: copied beside the bundle by `npm run build`, else those of the installed package. */
+function swaggerUiDir(): string {
+  const besideBundle = fileURLToPath(new URL('swagger-ui-dist', import.meta.url));
+  return existsSync(besideBundle) ? besideBundle : dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+}
+
 /** The `swagger-ui-dist` files, read once. @throws Error when the package is not installed. */
 function readSwaggerUiFiles(): Map<string, Uint8Array> {
   if (swaggerFiles) return swaggerFiles;
-  const dir = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+  const dir = swaggerUiDir();
   const files = new Map<string, Uint8Array>();
   for (const name of Object.keys(SWAGGER_UI_FILES)) {
     let bytes: Uint8Array = readFileSync(join(dir, name));

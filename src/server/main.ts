@@ -1,5 +1,5 @@
 /**
- * The service's entry point (`npm start`, `node dist/src/server/main.js`): reads the configuration, starts
+ * The service's entry point (`npm start`, `node dist/server.js`): reads the configuration, starts
  * the server (or `WORKERS` worker processes sharing the port), drains on SIGTERM/SIGINT, exiting 0, and reads
  * the content and the referral codes again on SIGHUP.
  * Start-up failures print a clear message (every bad setting, every content problem) and exit non-zero:
@@ -11,10 +11,19 @@ import { StartupError, startServer } from './start.js';
 
 /** Runs one server in this process until a signal asks it to stop. */
 async function serve(config: Config): Promise<void> {
-  // A SIGHUP during start-up (whose default action would end the process) is answered once serving.
+  // Signals during start-up are answered once serving: a SIGHUP (whose default action would end the process)
+  // reloads, a SIGTERM or SIGINT drains and exits, so a stop never kills in-flight requests (the public port
+  // opens before start-up ends). A second SIGTERM or SIGINT while starting exits at once.
   let hupDuringStart = false;
+  let stopDuringStart: NodeJS.Signals | undefined;
   const hupEarly = (): void => void (hupDuringStart = true);
+  const stopEarly = (signal: NodeJS.Signals): void => {
+    if (stopDuringStart) process.exit(1);
+    stopDuringStart = signal;
+  };
   process.on('SIGHUP', hupEarly);
+  process.on('SIGTERM', stopEarly);
+  process.on('SIGINT', stopEarly);
   let server;
   try {
     server = await startServer(config);
@@ -41,13 +50,16 @@ async function serve(config: Config): Promise<void> {
       },
     );
   };
+  process.off('SIGTERM', stopEarly);
+  process.off('SIGINT', stopEarly);
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
   process.off('SIGHUP', hupEarly);
   process.on('SIGHUP', () => {
     if (!stopping) running.reload('SIGHUP');
   });
-  if (hupDuringStart) running.reload('SIGHUP');
+  if (stopDuringStart) stop(stopDuringStart);
+  else if (hupDuringStart) running.reload('SIGHUP');
 }
 
 /** The primary of `WORKERS` > 1: forks workers, forwards signals, exits when they all have. */

@@ -15,7 +15,7 @@ const brotliAsync = promisify(brotliCompress);
  * asynchronous API costs far more than the compression itself. Larger ones go to the thread pool so a reload
  * does not stall requests being served meanwhile.
  */
-const SYNC_COMPRESSION_MAX_BYTES = 64 * 1024;
+const SYNC_COMPRESSION_MAX_BYTES = 4 * 1024;
 
 /**
  * Brotli quality by body size. Quality 11 costs about 30 times quality 9 for a few per cent smaller output, too

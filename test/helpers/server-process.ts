@@ -18,10 +18,18 @@ export interface SpawnedServer {
   exited: Promise<number | null>;
 }
 
+/** How to start it: by default `node --import tsx src/server/main.ts` in the repository. */
+export interface SpawnOptions {
+  /** Program and arguments, e.g. `['npm', 'start']` or `[process.execPath, 'dist/server.js']`. */
+  command?: readonly [string, ...string[]];
+  cwd?: string;
+}
+
 /** Starts the server with `env` on top of a minimal environment (PATH, HOME, HOST=127.0.0.1, PORT=0). */
-export function spawnServer(env: Record<string, string>): SpawnedServer {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
-    cwd: ROOT,
+export function spawnServer(env: Record<string, string>, options: SpawnOptions = {}): SpawnedServer {
+  const [program, ...args] = options.command ?? [process.execPath, '--import', 'tsx', 'src/server/main.ts'];
+  const child = spawn(program, args, {
+    cwd: options.cwd ?? ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', HOST: '127.0.0.1', PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
