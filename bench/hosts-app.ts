@@ -28,7 +28,7 @@ if (hostKind !== 'hono' && hostKind !== 'hattip') {
   process.exit(2);
 }
 const config = loadConfig();
-const logger = createLogger(config.logLevel);
+const logger = createLogger(config.logLevel, config.logFormat);
 if (config.contentSource.kind !== 'folder') {
   process.stderr.write('hosts-app serves a content folder: set CONTENT_DIR, not CONTENT_GIT_URL\n');
   process.exit(2);

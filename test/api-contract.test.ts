@@ -474,8 +474,29 @@ describe('request id and access log', () => {
     const res = await get('/v1/catalog', { 'x-request-id': 'trace-42.abc' });
     expect(res.headers['x-request-id']).toBe('trace-42.abc');
     const line = srv.logs.find((l) => l.request_id === 'trace-42.abc');
-    expect(line).toMatchObject({ msg: 'request', method: 'GET', path: '/v1/catalog', status: 200, client_kind: 'anonymous' });
+    const catalog = await get('/v1/catalog');
+    expect(line).toMatchObject({
+      msg: 'request',
+      method: 'GET',
+      path: '/v1/catalog',
+      route: '/v1/catalog',
+      status: 200,
+      bytes: Number(catalog.headers['content-length']),
+      client_address: '127.0.0.1',
+      client_kind: 'anonymous',
+      revision: JSON.parse((await get('/health')).body.toString()).revision,
+    });
     expect(typeof line!.duration_ms).toBe('number');
+    expect(line!.time).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/); // ISO 8601, UTC
+
+    await get('/v1/courses/no-such-course', { 'x-request-id': 'trace-43', 'user-agent': 'curl/8.5.0' });
+    expect(srv.logs.find((l) => l.request_id === 'trace-43')).toMatchObject({
+      route: '/v1/courses/{course_id}',
+      status: 404,
+      user_agent: 'curl/8.5.0',
+    });
+    await get('/nothing/here', { 'x-request-id': 'trace-44' });
+    expect(srv.logs.find((l) => l.request_id === 'trace-44')).not.toHaveProperty('route'); // unmatched: no template to name
   });
 
   it('replaces a malformed one with a fresh UUID', async () => {

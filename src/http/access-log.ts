@@ -1,9 +1,10 @@
 /**
- * The access-log step: one structured line per request (method, path, status, duration in milliseconds,
- * client kind, request id), written after the response is ready. The logger is injected (pino on Node), so
+ * The access log: one structured line per request, from the observation step's {@link RequestRecord}: method,
+ * path, route template, status, bytes sent, `duration_ms`, client address (after `TRUST_PROXY`), user agent, client
+ * kind, request id and the content revision served. The logger is injected (pino on Node, which adds the time), so
  * this module stays runtime-neutral.
  */
-import type { RequestHandler } from '@hattip/compose';
+import type { ObserverGate, RequestObserver } from './observe.js';
 
 /** The subset of pino's logger the app uses. */
 export interface AppLogger {
@@ -14,28 +15,27 @@ export interface AppLogger {
   error(obj: object, msg?: string): void;
 }
 
-/** Paths are logged up to this many characters (a hostile path could be huge). */
-const MAX_LOGGED_PATH = 1024;
-
-/** Logs each request; must run right after the request-id step so it measures (almost) everything. */
-export function accessLogStep(logger: AppLogger): RequestHandler {
-  return async (ctx) => {
-    // Above `info` (e.g. LOG_LEVEL=warn for a benchmark) the step costs nothing.
-    if (logger.isLevelEnabled?.('info') === false) return;
-    const start = performance.now();
-    const res = await ctx.next();
-    const path = ctx.url.pathname;
+/**
+ * The access-log observer, enabled while `info` lines are written (above `info`, e.g. `LOG_LEVEL=warn` for a
+ * benchmark, it costs nothing).
+ */
+export function accessLog(logger: AppLogger): RequestObserver & ObserverGate {
+  const observe: RequestObserver = (r) =>
     logger.info(
       {
-        method: ctx.method,
-        path: path.length > MAX_LOGGED_PATH ? `${path.slice(0, MAX_LOGGED_PATH)}…` : path,
-        status: res.status,
-        duration_ms: Math.round((performance.now() - start) * 1000) / 1000,
-        client_kind: ctx.locals.clientKind ?? 'unclassified',
-        request_id: ctx.locals.requestId,
+        method: r.method,
+        path: r.path,
+        route: r.route,
+        status: r.status,
+        bytes: r.bytes,
+        duration_ms: Math.round(r.durationMs * 1000) / 1000,
+        client_address: r.clientAddress,
+        user_agent: r.userAgent,
+        client_kind: r.clientKind,
+        request_id: r.requestId,
+        revision: r.revision,
       },
       'request',
     );
-    return res;
-  };
+  return Object.assign(observe, { enabled: () => logger.isLevelEnabled?.('info') ?? true });
 }

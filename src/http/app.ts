@@ -2,18 +2,19 @@
  * The HatTip application: small steps composed in the order the architecture names. Runtime-neutral (Fetch
  * API only): the Node host, config, pino and file access live in `src/server/`, which injects them here.
  *
- * request id → access log → error boundary → CORS preflight → client address → client kind → rate limit
+ * request id → observation (access log, metrics) → error boundary → CORS preflight → client address → client kind → rate limit
  * → router (`/health`, `/v1`, index representations) → extra handlers (e.g. `/releases/`) → 404
  */
 import { compose, type RequestHandler } from '@hattip/compose';
 import type { HattipHandler } from '@hattip/core';
 import type { CatalogIndex } from '../index/types.js';
-import { accessLogStep, type AppLogger } from './access-log.js';
+import { accessLog, type AppLogger } from './access-log.js';
 import { corsPreflightStep } from './cors.js';
 import { errorBoundaryStep } from './error-boundary.js';
 import type { HealthReport } from './health.js';
 import type { ErrorAnswers } from './html-errors.js';
 import type { ReferralAnswers, ReferralLookup } from './referrals.js';
+import { observeStep, type RequestObserver } from './observe.js';
 import { requestIdStep } from './request-id.js';
 import { notFoundStep, routerStep } from './router.js';
 
@@ -28,6 +29,8 @@ export interface AppOptions {
   referralAnswers: ReferralAnswers;
   /** Access and error logs (pino on Node). */
   logger: AppLogger;
+  /** Observers of every answered request besides the access log (e.g. the metrics). */
+  observers?: readonly RequestObserver[];
   /** The 404 and 500 answers (JSON, or HTML pages for people: `errorAnswers(pages)`). */
   errors: ErrorAnswers;
   /**
@@ -61,7 +64,7 @@ const everyoneAnonymous: RequestHandler = (ctx) => {
 export function createApp(options: AppOptions): HattipHandler {
   return compose(
     requestIdStep(),
-    accessLogStep(options.logger),
+    observeStep([accessLog(options.logger), ...(options.observers ?? [])]),
     errorBoundaryStep(options.logger, options.errors),
     corsPreflightStep(),
     options.clientAddress ?? socketPeerAddress,

@@ -29,5 +29,9 @@ declare module '@hattip/compose' {
     clientKind: ClientKind;
     /** The budget reported in the RateLimit headers of this response, once the rate-limit step ran. */
     rateLimit?: RateLimitState;
+    /** The content revision of the index this request was answered from (unset when it read none, e.g. `/health`). */
+    revision?: string;
+    /** Body bytes of the response `respond` built (0 for HEAD, 304); unset for a response built elsewhere. */
+    bodyBytes?: number;
   }
 }

@@ -58,6 +58,7 @@ function addCommonHeaders(ctx: RequestContext, status: number, headers: HeaderRe
  * @param body bytes to send, or `null` (HEAD, 204, 304).
  */
 export function respond(ctx: RequestContext, status: number, body: Uint8Array | null, headers: HeaderRecord): Response {
+  ctx.locals.bodyBytes = body === null ? 0 : body.byteLength;
   const res = new Response(body as BodyInit | null, { status, headers: addCommonHeaders(ctx, status, headers) });
   assembled.add(res);
   return res;

@@ -93,6 +93,7 @@ export function routerStep(options: RouterOptions): RequestHandler {
     const { route } = match;
     // `/health` touches nothing but its own body: not even the index.
     const index = route.source === 'computed' && !route.deprecatable ? undefined : getIndex();
+    if (index !== undefined) ctx.locals.revision = index.revision;
     const deprecation = index && deprecationOf(index, path, route);
     if (!(route.methods as readonly string[]).includes(ctx.method)) {
       return jsonError(ctx, 405, detailBody(DETAIL.methodNotAllowed), deprecation, { Allow: allow(route) });

@@ -24,6 +24,7 @@ const GOOD: Record<VariableName, string> = {
   REFERRALS_FILE: 'codes.txt',
   PUBLIC_BASE_URL: 'https://catalog.example.com/api',
   LOG_LEVEL: 'warn',
+  LOG_FORMAT: 'pretty',
   TRUST_PROXY: '10.0.0.0/8',
   TRUST_PROXY_HEADER: 'forwarded',
   RATE_LIMIT_VERIFIED: '1000',

@@ -17,6 +17,11 @@ export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', '
 /** One of {@link LOG_LEVELS}. */
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
+/** Access and service logs: JSON lines for collectors, or `pretty` (pino-pretty) for people at a terminal. */
+export const LOG_FORMATS = ['json', 'pretty'] as const;
+/** One of {@link LOG_FORMATS}. */
+export type LogFormat = (typeof LOG_FORMATS)[number];
+
 /** Where rate-limit buckets live (`RATE_LIMIT_STORE`). */
 export type RateLimitStoreConfig = { kind: 'memory' } | { kind: 'redis'; url: string };
 
@@ -213,6 +218,7 @@ const CLOCK_SKEW = integer(0, 3600);
 const range = ({ min, max }: { min: number; max: number }): string => `${min}–${max}`;
 
 const LOG_LEVEL = oneOf(LOG_LEVELS);
+const LOG_FORMAT = oneOf(LOG_FORMATS);
 const FORWARDING_HEADER = oneOf<ForwardingHeader>(['x-forwarded-for', 'forwarded'], { lowercase: true });
 
 /** Every variable the service reads, in the README's order (which is also the order problems are listed in). */
@@ -296,6 +302,12 @@ export const VARIABLES = {
     default: 'info',
     parse: LOG_LEVEL,
     meaning: `${either(LOG_LEVEL.choices)}; \`info\` writes one access-log line per request`,
+  },
+  LOG_FORMAT: {
+    field: 'logFormat',
+    default: 'json',
+    parse: LOG_FORMAT,
+    meaning: `${either(LOG_FORMAT.choices)}: one JSON object per line (ISO 8601 \`time\`), or coloured lines for people`,
   },
   TRUST_PROXY: {
     field: 'trustProxy',

@@ -11,6 +11,7 @@ import {
   readVariable,
   VARIABLE_NAMES,
   VARIABLES,
+  type LogFormat,
   type LogLevel,
   type RateLimitStoreConfig,
   type Variable,
@@ -18,7 +19,7 @@ import {
   type VariableValue,
 } from './config-schema.js';
 
-export type { LogLevel, RateLimitStoreConfig } from './config-schema.js';
+export type { LogFormat, LogLevel, RateLimitStoreConfig } from './config-schema.js';
 
 /**
  * Which peers are trusted proxies (`TRUST_PROXY`). `none`: the socket peer is the client. `hops`: trust the
@@ -84,6 +85,7 @@ export interface Config {
   publicBaseUrlSet: boolean;
   /** Minimum level of log lines written. */
   logLevel: LogLevel;
+  logFormat: LogFormat;
   /** Trusted proxies. */
   trustProxy: TrustProxy;
   /** The forwarding header the trusted proxies write. */
@@ -193,6 +195,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     publicBaseUrl: value('PUBLIC_BASE_URL') ?? `http://localhost:${port === 0 ? VARIABLES.PORT.default : port}`,
     publicBaseUrlSet: isSet('PUBLIC_BASE_URL'),
     logLevel: value('LOG_LEVEL'),
+    logFormat: value('LOG_FORMAT'),
     trustProxy: value('TRUST_PROXY'),
     trustProxyHeader: value('TRUST_PROXY_HEADER'),
     rateLimits: {

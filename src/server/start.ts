@@ -256,7 +256,7 @@ async function startAdmin(config: Config, source: ContentSource, logger: Logger)
  *   unreadable or malformed, or an address cannot be bound.
  */
 export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
-  const logger = options.logger ?? createLogger(config.logLevel);
+  const logger = options.logger ?? createLogger(config.logLevel, config.logFormat);
   const started = performance.now();
   const follow = options.watch ?? true;
 

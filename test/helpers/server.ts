@@ -18,6 +18,7 @@ import { pino } from 'pino';
 import { codeDigest } from '../../src/referrals/digests.js';
 import { loadConfig, type Config } from '../../src/server/config.js';
 import { startServer, type RunningServer, type StartOptions } from '../../src/server/start.js';
+import { loggerOptions } from '../../src/server/logger.js';
 import { writeContentFixture, type ContentFiles } from './content-fixture.js';
 
 /** Referral codes valid on a test server unless `referralCodes` says otherwise. */
@@ -83,7 +84,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       done();
     },
   });
-  const logger = pino({ level: config.logLevel }, sink);
+  const logger = pino(loggerOptions(config.logLevel), sink);
   let server: RunningServer;
   try {
     server = await startServer(config, { ...options.start, logger });

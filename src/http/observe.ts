@@ -1,0 +1,71 @@
+/**
+ * The observation step: measures each request once, after its response is ready, and hands one
+ * {@link RequestRecord} to every observer (the access log, the metrics). Runtime-neutral: observers are injected.
+ */
+import type { RequestHandler } from '@hattip/compose';
+import { routeFor } from '../contract/routes.js';
+import { MAX_USER_AGENT_LENGTH } from './user-agents.js';
+
+/** Paths are recorded up to this many characters (a hostile path could be huge). */
+const MAX_RECORDED_PATH = 1024;
+
+/** One answered request. */
+export interface RequestRecord {
+  method: string;
+  /** The URL path as requested (not decoded), cut at 1 024 characters. */
+  path: string;
+  /** The route template (`/v1/courses/{course_id}`), `undefined` when no route of the table matches. */
+  route: string | undefined;
+  status: number;
+  /** Body bytes sent (0 for HEAD and 304), `undefined` for a response not built by `respond`. */
+  bytes: number | undefined;
+  /** Time from the step's start to the response being ready, in milliseconds. */
+  durationMs: number;
+  clientKind: string;
+  /** The client's address after `TRUST_PROXY` (the client-address step), `undefined` when that step did not run. */
+  clientAddress: string | undefined;
+  /** The `User-Agent` field, cut at the length the classifier reads; `undefined` when absent. */
+  userAgent: string | undefined;
+  requestId: string;
+  /** The content revision the answer came from; `undefined` when it read no index (`/health`, a 429). */
+  revision: string | undefined;
+}
+
+/** Receives every record; must not throw (a throw would turn an answered request into a 500). */
+export type RequestObserver = (record: RequestRecord) => void;
+
+/** Whether an observer has anything to do (e.g. the access log above `info` has not); default always. */
+export interface ObserverGate {
+  enabled?: () => boolean;
+}
+
+const isEnabled = (observer: ObserverGate): boolean => observer.enabled?.() ?? true;
+
+/**
+ * Records each request for `observers`; runs right after the request-id step so it measures (almost)
+ * everything. With no enabled observer the step only calls `next()`.
+ */
+export function observeStep(observers: ReadonlyArray<RequestObserver & ObserverGate>): RequestHandler {
+  return async (ctx) => {
+    if (!observers.some(isEnabled)) return;
+    const start = performance.now();
+    const res = await ctx.next();
+    const path = ctx.url.pathname;
+    const userAgent = ctx.request.headers.get('user-agent');
+    const record: RequestRecord = {
+      method: ctx.method,
+      path: path.length > MAX_RECORDED_PATH ? `${path.slice(0, MAX_RECORDED_PATH)}…` : path,
+      route: routeFor(path)?.path,
+      status: res.status,
+      bytes: ctx.locals.bodyBytes,
+      durationMs: performance.now() - start,
+      clientKind: ctx.locals.clientKind ?? 'unclassified',
+      clientAddress: ctx.locals.clientAddress,
+      userAgent: userAgent === null ? undefined : userAgent.slice(0, MAX_USER_AGENT_LENGTH),
+      requestId: ctx.locals.requestId,
+      revision: ctx.locals.revision,
+    };
+    for (const observe of observers) if (isEnabled(observe)) observe(record);
+    return res;
+  };
+}
