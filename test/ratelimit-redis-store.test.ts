@@ -111,9 +111,11 @@ describe('RedisStore against a real redis-server', () => {
   it('fails open when Redis dies, logs once, reports it, and recovers when it returns', async () => {
     const { lines, logger } = recordingLogger();
     const changes: StoreHealth[] = [];
-    const store = await open({ logger, onHealthChange: (h) => changes.push(h), maxReconnectDelayMs: 200 });
+    let fallbacks = 0;
+    const store = await open({ logger, onHealthChange: (h) => changes.push(h), maxReconnectDelayMs: 200, onFallback: () => fallbacks++ });
     expect((await store.hit('life', 60_000, { spend: true })).count).toBe(1);
     expect((await store.hit('life', 60_000, { spend: true })).count).toBe(2);
+    expect(fallbacks).toBe(0);
 
     await redis.kill();
     // Every request is still answered, from the local fallback.
@@ -121,6 +123,7 @@ describe('RedisStore against a real redis-server', () => {
     expect(during).toHaveLength(20);
     for (const r of during) expect(r.resetMs).toBeGreaterThan(0);
     for (let i = 0; i < 20; i++) await store.hit('life', 60_000, { spend: true });
+    expect(fallbacks).toBe(40); // each count made locally is reported (the fallbacks metric)
     await until(() => store.health().status === 'unavailable', 'the outage to be noticed');
     expect(store.health().since).toMatch(/^\d{4}-\d\d-\d\dT/);
     expect(storeHealthFields(store.health()).rate_limit_store_status).toMatch(/^unavailable since /);
@@ -134,6 +137,7 @@ describe('RedisStore against a real redis-server', () => {
     // Counting is back in (the restarted, empty) Redis, script reloaded.
     expect((await store.hit('life', 60_000, { spend: true })).count).toBe(1);
     expect((await store.hit('life', 60_000, { spend: true })).count).toBe(2);
+    expect(fallbacks).toBe(40);
     expect(storeHealthFields(store.health())).toEqual({ rate_limit_store: 'redis', rate_limit_store_status: 'ok' });
   });
 

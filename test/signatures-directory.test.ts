@@ -49,6 +49,17 @@ async function request(agent: string, created?: number, extra: Partial<Parameter
 }
 
 describe('a directory on loopback (KEY_DIRECTORY_ALLOW_INSECURE on)', () => {
+  it('reports each fetch result (for the metrics): ok for a key set, error for anything else', async () => {
+    const results: string[] = [];
+    const good = await server(jwksHandler([key.publicJwk]));
+    const broken = await server((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('not json'));
+    const verifier = insecure({ directory: { onFetch: (result) => results.push(result) } });
+    await verifier.verify(await request(good.origin), CLIENT);
+    await verifier.verify(await request(good.origin), CLIENT); // cached: no fetch
+    await verifier.verify(await request(broken.origin), CLIENT);
+    expect(results).toEqual(['ok', 'error']);
+  });
+
   it('verifies against a good directory, requested at the well-known path with the directory media type', async () => {
     let accept: string | undefined;
     const good = await server((req, res) => {

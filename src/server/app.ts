@@ -22,6 +22,7 @@ import type { Config } from './config.js';
 import { docsRepresentations } from './docs-assets.js';
 import { nodeCodec } from './node-codec.js';
 import { openApiRepresentation } from './openapi-document.js';
+import type { RequestObserver } from '../http/observe.js';
 import { serviceVersion } from './version.js';
 
 /** The error pages people see (404, 429, 500), from `src/pages/`. */
@@ -34,10 +35,11 @@ export const ERROR_PAGES: ErrorPages = {
 };
 
 /** Web Bot Auth: one verifier per process, with its directory, imported-key and nonce caches. */
-function webBotAuthVerifier(config: Config): SignatureVerifier {
+function webBotAuthVerifier(config: Config, onFetch?: (result: 'ok' | 'refused' | 'error') => void): SignatureVerifier {
   const verifier = createNodeSignatureVerifier({
     allowInsecureDirectories: config.keyDirectoryAllowInsecure,
     clockSkewSeconds: config.signatureClockSkewSeconds,
+    ...(onFetch && { directory: { onFetch } }),
   });
   return (request, context) => verifier.verify(request, context);
 }
@@ -54,12 +56,16 @@ export interface AppParts {
   store: RateLimitStore;
   /** RFC 9421 verifier; default the Web Bot Auth verifier built from the configuration. */
   verifySignature?: SignatureVerifier;
+  /** Observers of every answered request besides the access log (the metrics). */
+  observers?: readonly RequestObserver[];
+  /** Told when a key-directory fetch of the default verifier ends (the metrics). */
+  onKeyDirectoryFetch?: (result: 'ok' | 'refused' | 'error') => void;
 }
 
 /** The HatTip app with every step as production runs it: client address, kind, budgets, router, error pages. */
 export function composeApp(config: Config, parts: AppParts): HattipHandler {
   const errors = errorAnswers(ERROR_PAGES);
-  const verify = parts.verifySignature ?? webBotAuthVerifier(config);
+  const verify = parts.verifySignature ?? webBotAuthVerifier(config, parts.onKeyDirectoryFetch);
   const { logger } = parts;
   return createApp({
     getIndex: parts.getIndex,
@@ -68,6 +74,7 @@ export function composeApp(config: Config, parts: AppParts): HattipHandler {
     referralAnswers: parts.referralAnswers,
     logger,
     errors,
+    ...(parts.observers && { observers: parts.observers }),
     clientAddress: clientAddressStep({ trustProxy: config.trustProxy, header: config.trustProxyHeader }),
     clientKind: clientKindStep({
       verify,

@@ -5,6 +5,7 @@
  * are stated once, in `config-schema.ts`; this module declares the {@link Config} type, assembles it from the
  * variables' values and checks the rules between variables.
  */
+import ipaddr from 'ipaddr.js';
 import type { ForwardingHeader, TrustProxySetting } from '../http/client-address.js';
 import type { BudgetLimits } from '../http/ratelimit/budgets.js';
 import {
@@ -219,4 +220,25 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     throw new ConfigError(problems.map((p) => p.message));
   }
   return config;
+}
+
+/** Whether `host` (a `HOST` value) only accepts connections from this machine. */
+function isLoopbackHost(host: string): boolean {
+  if (host === 'localhost') return true;
+  return ipaddr.isValid(host) && ipaddr.process(host).range() === 'loopback';
+}
+
+/**
+ * Settings that work but that an operator should look at: logged at start-up and shown by the admin listener's
+ * `/readyz`. Today: `PUBLIC_BASE_URL` unset while listening on an address other machines reach, so pages, the
+ * feed and deprecation links point at `http://localhost:<PORT>`.
+ */
+export function configWarnings(config: Config): string[] {
+  const warnings: string[] = [];
+  if (!config.publicBaseUrlSet && !isLoopbackHost(config.host)) {
+    warnings.push(
+      `PUBLIC_BASE_URL is not set while listening on ${config.host}: pages, the Atom feed and deprecation links point at ${config.publicBaseUrl}; set it to the URL clients use`,
+    );
+  }
+  return warnings;
 }

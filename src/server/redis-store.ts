@@ -72,6 +72,8 @@ export interface RedisStoreOptions {
   onHealthChange?: (health: StoreHealth) => void;
   /** Counting while Redis is unavailable (default a new in-process {@link MemoryStore}). */
   fallback?: RateLimitStore;
+  /** Called each time a count is made in the local fallback instead of Redis (for metrics). */
+  onFallback?: () => void;
 }
 
 /** The host and port of a Redis URL, for logs (no credentials). */
@@ -91,6 +93,7 @@ export class RedisStore implements RateLimitStore {
   readonly #fallback: RateLimitStore;
   readonly #logger: StoreLogger | undefined;
   readonly #onHealthChange: ((health: StoreHealth) => void) | undefined;
+  readonly #onFallback: (() => void) | undefined;
   readonly #where: string;
   #scriptSha: string | undefined;
   /** Latest count seen per bucket and when its window ends (clock ms), for reads that do not spend. */
@@ -107,6 +110,7 @@ export class RedisStore implements RateLimitStore {
     this.#fallback = options.fallback ?? new MemoryStore();
     this.#logger = options.logger;
     this.#onHealthChange = options.onHealthChange;
+    this.#onFallback = options.onFallback;
     this.#where = describeUrl(options.url);
     this.#probeIntervalMs = options.probeIntervalMs ?? 1000;
     this.#commandTimeoutMs = options.commandTimeoutMs ?? 200;
@@ -163,7 +167,10 @@ export class RedisStore implements RateLimitStore {
   }
 
   async #count(buckets: readonly Bucket[]): Promise<HitResult[]> {
-    const locally = () => Promise.all(buckets.map((b) => Promise.resolve(this.#fallback.hit(b.key, b.windowMs, { spend: true }))));
+    const locally = () => {
+      this.#onFallback?.();
+      return Promise.all(buckets.map((b) => Promise.resolve(this.#fallback.hit(b.key, b.windowMs, { spend: true }))));
+    };
     if (!this.#client.isReady) return locally();
     // Connected but failing (e.g. a hung server): one request at a time probes it, the others count locally
     // at once instead of each waiting for a timeout.

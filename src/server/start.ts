@@ -16,11 +16,13 @@ import { ReferralStore } from '../referrals/store.js';
 import { SourceError, type ContentSource, type ContentUpdate } from '../source/types.js';
 import { startAdminHost } from './admin.js';
 import { composeApp, indexBuilder } from './app.js';
-import type { Config } from './config.js';
+import { configWarnings, type Config } from './config.js';
 import { createContentSource, describeContentSource } from './content-source.js';
 import { gitWebhookRoute } from './git-webhook.js';
 import { startHost, type Host } from './host.js';
 import { createLogger } from './logger.js';
+import { ServiceMetrics } from './metrics.js';
+import { livenessRoute, metricsRoute, readinessRoute, type Readiness } from './probes.js';
 import { nodeCodec } from './node-codec.js';
 import { summarizeProblems } from './problems.js';
 import { createReleasesHandler } from './releases.js';
@@ -125,11 +127,18 @@ class IndexUpdates {
   readonly #holder: IndexHolder;
   readonly #build: (model: ContentModel, previous?: CatalogIndex) => Promise<CatalogIndex>;
   readonly #logger: Logger;
+  readonly #metrics: ServiceMetrics;
 
-  constructor(holder: IndexHolder, build: (model: ContentModel, previous?: CatalogIndex) => Promise<CatalogIndex>, logger: Logger) {
+  constructor(
+    holder: IndexHolder,
+    build: (model: ContentModel, previous?: CatalogIndex) => Promise<CatalogIndex>,
+    logger: Logger,
+    metrics: ServiceMetrics,
+  ) {
     this.#holder = holder;
     this.#build = build;
     this.#logger = logger;
+    this.#metrics = metrics;
     this.#apply = (update) => this.#applyUpdate(update);
   }
 
@@ -173,7 +182,9 @@ class IndexUpdates {
   /** One update: rejected content is recorded, valid content built and swapped in, then compressed. */
   async #applyUpdate({ result, reason, commit, changedFiles }: ContentUpdate): Promise<void> {
     const t0 = performance.now();
+    const seconds = (): number => (performance.now() - t0) / 1000;
     if (!result.ok) {
+      this.#metrics.contentReload('rejected', seconds());
       const problems = result.problems.map(formatProblem);
       this.#holder.recordReloadError(summarizeProblems(problems, commit === undefined ? '' : `commit ${commit}: `));
       this.#logger.warn(
@@ -187,11 +198,13 @@ class IndexUpdates {
       // Each build waits for the previous index's compression, so unchanged bodies are reused compressed.
       next = await this.#build(result.model, this.#holder.current);
     } catch (error) {
+      this.#metrics.contentReload('failed', seconds());
       this.#holder.recordReloadError('the index could not be built from this content; see the log');
       this.#logger.error({ err: error, revision: result.model.revision }, 'index build failed; still serving the previous revision');
       return;
     }
     this.#holder.swap(next);
+    this.#metrics.contentReload('applied', seconds());
     this.#logger.info(
       { revision: result.model.revision, reason, changed_files: changedFiles, build_ms: Math.round(performance.now() - t0) },
       'content reloaded',
@@ -214,12 +227,17 @@ async function startReferrals(config: Config, follow: boolean, onReload: (error:
 }
 
 /** Step 4: the rate-limit counters. `RATE_LIMIT_STORE=redis://…` shares them; it starts even while Redis is down. */
-async function openRateLimitStore(config: Config, options: StartOptions, logger: Logger): Promise<RateLimitStore> {
+async function openRateLimitStore(config: Config, options: StartOptions, logger: Logger, metrics: ServiceMetrics): Promise<RateLimitStore> {
   if (options.rateLimitStore) return options.rateLimitStore;
   if (config.rateLimitStore.kind !== 'redis') return new MemoryStore();
   // Loaded only when configured: the Redis client alone costs about 150 ms of start-up.
   const { RedisStore } = await import('./redis-store.js');
-  return RedisStore.open({ url: config.rateLimitStore.url, commandTimeoutMs: config.rateLimitStoreTimeoutMs, logger });
+  return RedisStore.open({
+    url: config.rateLimitStore.url,
+    commandTimeoutMs: config.rateLimitStoreTimeoutMs,
+    logger,
+    onFallback: metrics.storeFallback,
+  });
 }
 
 /** Step 5: `/health`, fed by the index holder, the content source and the rate-limit store. */
@@ -238,14 +256,27 @@ function createHealth(holder: IndexHolder, source: ContentSource, store: RateLim
   return health;
 }
 
-/** Step 7: the admin listener (operators' endpoints), when `ADMIN_PORT` is set. */
-async function startAdmin(config: Config, source: ContentSource, logger: Logger): Promise<Host | undefined> {
+/** What the admin listener answers for besides the webhook. */
+interface AdminParts {
+  source: ContentSource;
+  metrics: ServiceMetrics;
+  readiness: () => Readiness;
+  warnings: readonly string[];
+}
+
+/** Step 7: the admin listener (the push webhook, probes, metrics), when `ADMIN_PORT` is set. */
+async function startAdmin(config: Config, parts: AdminParts, logger: Logger): Promise<Host | undefined> {
   if (!config.admin) return undefined;
   const { host, port } = config.admin;
+  const { source } = parts;
   const secret = config.contentSource.kind === 'git' ? config.contentSource.webhookSecret : undefined;
-  return listen(`${host}:${port}`, 'ADMIN_PORT and ADMIN_HOST', () =>
-    startAdminHost({ host, port, logger, routes: [gitWebhookRoute({ secret, logger, onDelivery: () => source.refresh('webhook') })] }),
-  );
+  const routes = [
+    gitWebhookRoute({ secret, logger, onDelivery: () => source.refresh('webhook') }),
+    livenessRoute(),
+    readinessRoute(parts.readiness, parts.warnings),
+    metricsRoute(parts.metrics),
+  ];
+  return listen(`${host}:${port}`, 'ADMIN_PORT and ADMIN_HOST', () => startAdminHost({ host, port, logger, routes }));
 }
 
 /**
@@ -258,6 +289,9 @@ async function startAdmin(config: Config, source: ContentSource, logger: Logger)
 export async function startServer(config: Config, options: StartOptions = {}): Promise<RunningServer> {
   const logger = options.logger ?? createLogger(config.logLevel, config.logFormat);
   const started = performance.now();
+  const metrics = new ServiceMetrics();
+  const warnings = configWarnings(config);
+  for (const warning of warnings) logger.warn({ warning }, 'configuration warning');
   const follow = options.watch ?? true;
 
   // Updates that arrive before the first index exists wait here; then they go to the serial index work.
@@ -273,7 +307,9 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     await source.close();
     throw error;
   }
-  const updates = new IndexUpdates(holder, build, logger);
+  const updates = new IndexUpdates(holder, build, logger, metrics);
+  metrics.servedRevision(holder.current.revision);
+  holder.subscribe((status) => metrics.servedRevision(status.revision));
   for (const update of early) updates.push(update);
   deliver.to = (update) => updates.push(update);
 
@@ -287,9 +323,11 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   let store: RateLimitStore | undefined;
   let host: Host | undefined;
   let admin: Host | undefined;
+  /** From the moment `close()` is called (SIGTERM): `/readyz` says 503 while in-flight requests drain. */
+  let draining = false;
   try {
     referrals = await startReferrals(config, follow, onReferralsReload);
-    store = await openRateLimitStore(config, options, logger);
+    store = await openRateLimitStore(config, options, logger, metrics);
     health = createHealth(holder, source, store);
     const app = composeApp(config, {
       getIndex: () => holder.current,
@@ -298,13 +336,21 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       referralAnswers: await buildReferralAnswers(nodeCodec),
       logger,
       store,
+      observers: [metrics.observeRequest],
+      onKeyDirectoryFetch: metrics.keyDirectoryFetch,
       ...(options.verifySignature && { verifySignature: options.verifySignature }),
     });
     const releases = config.releasesDir === undefined ? undefined : createReleasesHandler(config.releasesDir);
     host = await listen(`${config.host}:${config.port}`, 'PORT and HOST', () =>
       startHost(app, { host: config.host, port: config.port, logger, ...(releases && { before: releases }) }),
     );
-    admin = await startAdmin(config, source, logger);
+    const servingSource = source;
+    const readiness = (): Readiness => {
+      if (draining) return { ready: false, reason: 'shutting down' };
+      const watch = servingSource.status().content_watch;
+      return watch === 'ok' ? { ready: true } : { ready: false, reason: `content source: ${watch}` };
+    };
+    admin = await startAdmin(config, { source, metrics, readiness, warnings }, logger);
   } catch (error) {
     // Nothing is left running behind a failed start.
     updates.abandon();
@@ -347,11 +393,13 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> =>
     (closing ??= (async () => {
+      draining = true;
       await source.close();
       await servingReferrals.close();
       await servingUpdates.settled();
-      await admin?.close(0);
       await servingHost.close(config.shutdownTimeoutSeconds * 1000);
+      // Last: the probes answer 503 for as long as the public port drains.
+      await admin?.close(0);
       await servingStore.close();
     })());
 

@@ -54,6 +54,11 @@ export interface KeyDirectoryClientOptions {
   maxTrackedClients?: number;
   /** Current time in seconds since the epoch. Default `Date.now() / 1000`. */
   now?: () => number;
+  /**
+   * Called when a network fetch of a directory ends: `ok` (a usable key set), `refused` (not started: too many in
+   * flight or the fetcher was busy), `error` (failed, or not a usable key set). For metrics.
+   */
+  onFetch?: (result: 'ok' | 'refused' | 'error') => void;
 }
 
 /** A key found for a signature. */
@@ -91,6 +96,7 @@ export class KeyDirectoryClient {
   readonly #maxInFlight: number;
   readonly #perClient: number;
   readonly #now: () => number;
+  readonly #onFetch: ((result: 'ok' | 'refused' | 'error') => void) | undefined;
   readonly #directories: LRUCache<string, CachedDirectory>;
   readonly #failures: LRUCache<string, { reason: string; until: number }>;
   readonly #inFlight = new Map<string, Promise<LoadResult>>();
@@ -108,6 +114,7 @@ export class KeyDirectoryClient {
     this.#maxInFlight = options.maxInFlight ?? 32;
     this.#perClient = options.fetchesPerClientPerMinute ?? 5;
     this.#now = options.now ?? (() => Date.now() / 1000);
+    this.#onFetch = options.onFetch;
     const maxDirectories = options.maxDirectories ?? 1_000;
     this.#directories = new LRUCache({ max: maxDirectories });
     this.#failures = new LRUCache({ max: maxDirectories });
@@ -181,6 +188,7 @@ export class KeyDirectoryClient {
     } catch {
       result = { ok: false, reason: 'fetch failed' };
     }
+    this.#onFetch?.(result.ok ? 'ok' : result.transient === true ? 'refused' : 'error');
     if (result.ok) {
       this.#directories.set(url, result.directory);
       this.#failures.delete(url);

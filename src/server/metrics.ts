@@ -1,0 +1,117 @@
+/**
+ * The service's Prometheus metrics (prom-client), served as `GET /metrics` on the admin listener. Names follow the
+ * Prometheus conventions: the `syllabus_` prefix, base units (seconds), `_total` for counters, `_info` for a
+ * constant-1 gauge carrying a label. Every label has a bounded set of values: a request is labelled with its
+ * route template (never the raw path), its method (unknown methods as `other`), its status and its client kind.
+ * One registry per process: with `WORKERS` > 1 each scrape answers for the worker that took the connection.
+ */
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { RequestObserver } from '../http/observe.js';
+
+/** Methods counted by name; any other is `other` (a client chooses the method: it must not create series). */
+const KNOWN_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'POST', 'PUT', 'PATCH', 'DELETE']);
+
+/** How a content update ended: served, refused as invalid content, or failed while building the index. */
+export type ReloadResult = 'applied' | 'rejected' | 'failed';
+
+/** The metrics of one process and the hooks that feed them. */
+export class ServiceMetrics {
+  readonly registry = new Registry();
+  readonly #requests = new Counter({
+    name: 'syllabus_http_requests_total',
+    help: 'Requests answered on the public port, by route template, method, status and client kind.',
+    labelNames: ['route', 'method', 'status', 'client_kind'] as const,
+    registers: [this.registry],
+  });
+  readonly #duration = new Histogram({
+    name: 'syllabus_http_request_duration_seconds',
+    help: 'Time from receiving a request to its response being ready, in seconds.',
+    labelNames: ['route', 'method', 'status', 'client_kind'] as const,
+    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+    registers: [this.registry],
+  });
+  readonly #refusals = new Counter({
+    name: 'syllabus_ratelimit_refusals_total',
+    help: 'Requests refused with 429 because a fair-use budget was spent, by client kind.',
+    labelNames: ['client_kind'] as const,
+    registers: [this.registry],
+  });
+  readonly #reloads = new Counter({
+    name: 'syllabus_content_reloads_total',
+    help: 'Content updates, by result: applied (served), rejected (invalid content), failed (index build error).',
+    labelNames: ['result'] as const,
+    registers: [this.registry],
+  });
+  readonly #reloadDuration = new Histogram({
+    name: 'syllabus_content_reload_duration_seconds',
+    help: 'Time to validate a content update and build its index, in seconds, by result.',
+    labelNames: ['result'] as const,
+    buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+    registers: [this.registry],
+  });
+  readonly #revision = new Gauge({
+    name: 'syllabus_content_revision_info',
+    help: 'The content revision served (value 1; the revision is the label).',
+    labelNames: ['revision'] as const,
+    registers: [this.registry],
+  });
+  readonly #directoryFetches = new Counter({
+    name: 'syllabus_key_directory_fetches_total',
+    help: 'Fetches of Web Bot Auth key directories, by result: ok, error, refused (not started).',
+    labelNames: ['result'] as const,
+    registers: [this.registry],
+  });
+  readonly #storeFallbacks = new Counter({
+    name: 'syllabus_ratelimit_store_fallbacks_total',
+    help: 'Budget counts made in this process because the shared Redis store was unavailable.',
+    registers: [this.registry],
+  });
+
+  constructor() {
+    // Process and event-loop metrics (CPU, memory, file descriptors, event-loop lag, GC), same prefix.
+    collectDefaultMetrics({ register: this.registry, prefix: 'syllabus_' });
+    // Zero-valued series exist from the start, so a rate() over them works before the first event.
+    for (const result of ['applied', 'rejected', 'failed'] as const) this.#reloads.inc({ result }, 0);
+    for (const result of ['ok', 'error', 'refused'] as const) this.#directoryFetches.inc({ result }, 0);
+  }
+
+  /** The observer of every public request (feeds the request counter, the histogram and the refusals). */
+  readonly observeRequest: RequestObserver = (r) => {
+    const labels = {
+      route: r.route ?? 'unmatched',
+      method: KNOWN_METHODS.has(r.method) ? r.method : 'other',
+      status: String(r.status),
+      client_kind: r.clientKind,
+    };
+    this.#requests.inc(labels);
+    this.#duration.observe(labels, r.durationMs / 1000);
+    if (r.status === 429) this.#refusals.inc({ client_kind: r.clientKind });
+  };
+
+  /** Records a content update's result and how long it took, in seconds. */
+  contentReload(result: ReloadResult, seconds: number): void {
+    this.#reloads.inc({ result });
+    this.#reloadDuration.observe({ result }, seconds);
+  }
+
+  /** Records the revision now served (the previous one's series is removed). */
+  servedRevision(revision: string): void {
+    this.#revision.reset();
+    this.#revision.set({ revision }, 1);
+  }
+
+  /** Records the end of a key-directory fetch. */
+  readonly keyDirectoryFetch = (result: 'ok' | 'refused' | 'error'): void => {
+    this.#directoryFetches.inc({ result });
+  };
+
+  /** Records one count made locally while Redis was unavailable. */
+  readonly storeFallback = (): void => {
+    this.#storeFallbacks.inc();
+  };
+
+  /** The exposition (Prometheus text format 0.0.4) and its `Content-Type`. */
+  async render(): Promise<{ body: string; contentType: string }> {
+    return { body: await this.registry.metrics(), contentType: this.registry.contentType };
+  }
+}
