@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Installs what the test suite needs from Debian (Chromium for browser tests, redis-server for the
-# shared rate-limit store, git for the Git follower). Idempotent: does nothing when all are already present.
+# shared rate-limit store, git for the Git follower, nginx for the reverse-proxy recipe). Idempotent: does nothing when all are already present.
 set -euo pipefail
 need=()
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
 command -v redis-server >/dev/null 2>&1 || need+=(redis-server)
 command -v git >/dev/null 2>&1 || need+=(git)
+[ -x /usr/sbin/nginx ] || command -v nginx >/dev/null 2>&1 || need+=(nginx)
 [ ${#need[@]} -eq 0 ] && exit 0
 sudo=""
 if [ "$(id -u)" -ne 0 ]; then
@@ -17,3 +18,7 @@ export DEBIAN_FRONTEND=noninteractive
 $sudo apt-get update -qq
 $sudo apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
 # Debian starts redis-server as a service on install; the tests run their own on ephemeral ports.
+# Debian may start nginx as a service too (on port 80); the tests run their own. Stop both, if they started.
+for service in redis-server nginx; do
+  $sudo service "$service" stop >/dev/null 2>&1 || true
+done

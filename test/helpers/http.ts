@@ -23,12 +23,21 @@ export interface RawResponse {
 export function rawRequest(
   base: string,
   path: string,
-  init: { method?: string; headers?: Record<string, string>; body?: string } = {},
+  init: { method?: string; headers?: Record<string, string>; body?: string; localAddress?: string } = {},
 ): Promise<RawResponse> {
   const url = new URL(base);
   return new Promise((resolve, reject) => {
     const req = request(
-      { host: url.hostname, port: url.port, method: init.method ?? 'GET', path, headers: { connection: 'close', ...init.headers }, agent: false },
+      {
+        host: url.hostname,
+        port: url.port,
+        method: init.method ?? 'GET',
+        path,
+        headers: { connection: 'close', ...init.headers },
+        agent: false,
+        // Another loopback address (127.0.0.2, …) makes another client, as a proxy in front sees it.
+        ...(init.localAddress !== undefined && { localAddress: init.localAddress }),
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
