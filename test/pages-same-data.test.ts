@@ -167,8 +167,10 @@ describe('pages over HTTP', () => {
     }
   });
 
-  it('serve the stylesheet with a rule for each course colour', async () => {
-    const res = await get('/assets/site.css?v=anything');
+  it('link a stylesheet with a rule for each course colour', async () => {
+    const href = /<link rel="stylesheet" href="(\/assets\/courses\.[\w-]+\.css)"/.exec(await (await get('/')).text())?.[1];
+    expect(href).toBeDefined();
+    const res = await get(href!);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('text/css; charset=utf-8');
     const css = await res.text();

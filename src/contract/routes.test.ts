@@ -20,6 +20,19 @@ describe('the route table', () => {
   });
 });
 
+describe('site files', () => {
+  it('serve assets under hashed names as immutable for a year, the rest with a revalidated cache', () => {
+    expect(routeNamed('pageAsset').cacheControl).toBe('public, max-age=31536000, immutable');
+    expect(routeNamed('favicon').cacheControl).toBe('public, max-age=604800');
+    expect(routeNamed('robots').cacheControl).toBe(routeNamed('home').cacheControl);
+    expect(routeNamed('sitemap').cacheControl).toBe(routeNamed('home').cacheControl);
+    for (const name of ['pageAsset', 'favicon', 'robots', 'sitemap'] as const) {
+      expect(routeNamed(name)).toMatchObject({ source: 'page', methods: ['GET', 'HEAD'], errors: 'negotiated', deprecatable: false });
+      expect('operation' in routeNamed(name)).toBe(false);
+    }
+  });
+});
+
 describe('matchRoute', () => {
   it.each([
     ['/v1/catalog', 'catalog', []],
@@ -28,6 +41,10 @@ describe('matchRoute', () => {
     ['/courses/python-basics', 'coursePage', ['python-basics']],
     ['/docs/assets/init.js', 'docsAsset', ['init.js']],
     ['/', 'home', []],
+    ['/assets/site.abc.css', 'pageAsset', ['site.abc.css']],
+    ['/favicon.ico', 'favicon', []],
+    ['/robots.txt', 'robots', []],
+    ['/sitemap.xml', 'sitemap', []],
   ] as const)('%s is %s', (path, name, values) => {
     const match = matchRoute(path);
     expect(match?.route.name).toBe(name);
@@ -57,6 +74,11 @@ describe('budgetOf', () => {
     ['/v1/nope', 'read'],
     ['/', 'read'],
     ['/courses/python', 'read'],
+    ['/assets/site.0123456789abcdef.css', 'exempt'],
+    ['/assets/nope', 'exempt'],
+    ['/favicon.ico', 'exempt'],
+    ['/robots.txt', 'exempt'],
+    ['/sitemap.xml', 'read'],
     ['/v1/referrals/ABCD', 'referral'],
     ['/v1/referrals/ABCD/', 'referral'],
     ['/v1/referrals/', 'referral'],
@@ -77,6 +99,8 @@ describe('errorFormatOf', () => {
     ['/courses/nope', 'html'],
     ['/courses/', 'html'],
     ['/assets/nope.css', 'negotiated'],
+    ['/favicon.ico', 'negotiated'],
+    ['/sitemap.xml', 'negotiated'],
     ['/no-such-page', 'negotiated'],
   ] as const)('%s is %s', (path, format) => expect(errorFormatOf(path)).toBe(format));
 

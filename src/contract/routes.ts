@@ -17,9 +17,9 @@ export type ReadMethod = 'GET' | 'HEAD';
 
 /**
  * Where a route's 200 body comes from. `index`: a precomputed representation of the content (a strong ETag,
- * 304s). `computed`: built per request by a handler of the app (`/health`, referral checks). `page`: HTML or a
- * feed rendered from the content at index build time. `static`: content-independent bytes (the OpenAPI document,
- * `/docs`), built once per process and kept in the index.
+ * 304s). `computed`: built per request by a handler of the app (`/health`, referral checks). `page`: rendered by
+ * `src/pages` at index build time (HTML, the feed, the site's assets, `robots.txt`, the sitemap). `static`:
+ * content-independent bytes (the OpenAPI document, `/docs`), built once per process and kept in the index.
  */
 export type RouteSource = 'index' | 'computed' | 'page' | 'static';
 
@@ -84,6 +84,16 @@ export const NO_STORE = 'no-store';
 const DOCUMENT_CACHE_CONTROL = 'public, max-age=300';
 /** The reference page's assets: versioned with the service. */
 const DOCS_ASSET_CACHE_CONTROL = 'public, max-age=3600';
+/**
+ * The site's assets under content-hashed names (`/assets/site.<hash>.css`): the bytes at a name never change, so
+ * any cache may keep them for a year without revalidating (RFC 8246 `immutable`).
+ */
+export const IMMUTABLE_CACHE_CONTROL = 'public, max-age=31536000, immutable';
+/**
+ * `/favicon.ico`: a fixed name whose bytes may change with a release, so not `immutable`; a week, then a
+ * revalidation by ETag (a 304).
+ */
+const FAVICON_CACHE_CONTROL = 'public, max-age=604800';
 
 /** The liveness body of `/health` (not a component: every value is a string, facts vary by deployment). */
 const SERVICE_HEALTH_SCHEMA: JsonSchemaObject = {
@@ -124,7 +134,7 @@ function document<const N extends string>(name: N, path: string, cacheControl: s
 }
 
 /** A web page or feed, rendered from the content at index build time. */
-function page<const N extends string>(name: N, path: string, errors: ErrorFormat = 'html'): RouteSpec & { name: N; source: 'page' } {
+function page<const N extends string>(name: N, path: string): RouteSpec & { name: N; source: 'page' } {
   return {
     name,
     path,
@@ -132,10 +142,18 @@ function page<const N extends string>(name: N, path: string, errors: ErrorFormat
     params: [],
     source: 'page',
     budget: 'read',
-    errors,
+    errors: 'html',
     cacheControl: CATALOG_CACHE_CONTROL,
     deprecatable: false,
   };
+}
+
+/**
+ * A file of the site rendered with the pages at index build time (an asset, the icon, `robots.txt`, the sitemap),
+ * with its own budget and caching. Errors follow the client's `Accept`: there is no page to show.
+ */
+function siteFile<const N extends string>(name: N, path: string, budget: Budget, cacheControl: string): RouteSpec & { name: N; source: 'page' } {
+  return { name, path, methods: GET_HEAD, params: [], source: 'page', budget, errors: 'negotiated', cacheControl, deprecatable: false };
 }
 
 /**
@@ -279,7 +297,15 @@ export const ROUTES = [
   page('changelogPage', '/changelog'),
   page('changelogFeed', '/changelog.atom'),
   page('roadmapPage', '/roadmap'),
-  page('pageAsset', '/assets/{file}', 'negotiated'), // a stylesheet or icon: no page to show
+  // Stylesheets and the icon, named by a digest of their bytes (an unknown or superseded name is a 404). Exempt:
+  // a browser refused a page still gets the 429 page's stylesheet.
+  siteFile('pageAsset', '/assets/{file}', 'exempt', IMMUTABLE_CACHE_CONTROL),
+  // The icon at the name browsers and crawlers ask for without a page naming one: the SVG bytes themselves.
+  siteFile('favicon', '/favicon.ico', 'exempt', FAVICON_CACHE_CONTROL),
+  // Exempt: Google's crawlers take a 429 on robots.txt like a 5xx, as "disallow the whole site" until it answers
+  // (RFC 9309 §2.3.1.4 allows that); a crawler must always get the rules. A few hundred precomputed bytes.
+  siteFile('robots', '/robots.txt', 'exempt', CATALOG_CACHE_CONTROL),
+  siteFile('sitemap', '/sitemap.xml', 'read', CATALOG_CACHE_CONTROL),
 ] as const satisfies readonly RouteSpec[];
 
 /** A route's name. */

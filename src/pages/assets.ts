@@ -1,4 +1,12 @@
-/** Static site assets besides the stylesheet. */
+/**
+ * The site's static files under content-hashed names, `/assets/<stem>.<hash>.<ext>`: the base stylesheet, the
+ * course colours and the icon. The hash is a digest of the bytes (the index's codec), so the bytes at a name never
+ * change: the route table serves them `immutable`, and new bytes are a new URL, which the pages link at once. Any
+ * other name under `/assets/` (an earlier hash, the former `/assets/site.css`) names nothing and is a 404.
+ */
+import type { Course } from '../schemas/types.generated.js';
+import { assetPath, FAVICON_PATH } from './paths.js';
+import { BASE_STYLESHEET, courseColorRules } from './styles.js';
 
 /** The site icon: three lines of a syllabus on a rounded square. Pure shapes, no fonts or scripts. */
 export const FAVICON_SVG = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32">
@@ -9,3 +17,78 @@ export const FAVICON_SVG = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0
 <rect x="8" y="21" width="14" height="3" rx="1.5" fill="#fff"/>
 </svg>
 `;
+
+/** `Content-Type` of the icon (also at `/favicon.ico`). */
+export const ICON_TYPE = 'image/svg+xml';
+const CSS_TYPE = 'text/css; charset=utf-8';
+
+/** SHA-256 of some bytes, base64url without padding: the index's codec digest (`IndexCodec.digest`). */
+export type Digest = (body: Uint8Array) => string;
+
+/** One site asset: its hashed path and what to serve there. */
+export interface SiteAsset {
+  readonly path: string;
+  readonly contentType: string;
+  readonly body: string;
+}
+
+/** The assets every page shell links, the same for every catalog: the base stylesheet and the icon. */
+export interface ShellAssets {
+  readonly stylesheet: SiteAsset;
+  readonly icon: SiteAsset;
+}
+
+/** What a page's `<head>` links: stylesheets in cascade order, and the icon. */
+export interface ShellLinks {
+  readonly stylesheets: readonly string[];
+  readonly icon: string;
+}
+
+/**
+ * Digest characters in a name: 16 base64url characters, 96 bits. Ample against an accidental collision among a
+ * handful of files; a URL still short enough to read.
+ */
+const NAME_HASH_LENGTH = 16;
+const encoder = new TextEncoder();
+
+function hashedAsset(stem: string, ext: string, contentType: string, body: string, digest: Digest): SiteAsset {
+  // base64url has no `.` or `/`: the name stays one segment, split as `<stem>.<hash>.<ext>`.
+  const hash = digest(encoder.encode(body)).slice(0, NAME_HASH_LENGTH);
+  return { path: assetPath(`${stem}.${hash}.${ext}`), contentType, body };
+}
+
+/**
+ * The links of the last {@link shellAssets} call, for the error pages: the app renders those outside any index
+ * build, with no digest at hand. The shell assets do not depend on the content, so every build of a process names
+ * the same files, and the first index is built before the first request.
+ */
+let lastShellLinks: ShellLinks | undefined;
+
+/** The base stylesheet and the icon, named by their bytes. */
+export function shellAssets(digest: Digest): ShellAssets {
+  const shell = {
+    stylesheet: hashedAsset('site', 'css', CSS_TYPE, BASE_STYLESHEET, digest),
+    icon: hashedAsset('favicon', 'svg', ICON_TYPE, FAVICON_SVG, digest),
+  };
+  lastShellLinks = shellLinks(shell);
+  return shell;
+}
+
+/** The course colours of a catalog (`/assets/courses.<hash>.css`), or `undefined` when it has no course. */
+export function courseStylesheet(courses: readonly Pick<Course, 'id' | 'color'>[], digest: Digest): SiteAsset | undefined {
+  const rules = courseColorRules(courses);
+  return rules === '' ? undefined : hashedAsset('courses', 'css', CSS_TYPE, `/* Course colours */\n${rules}`, digest);
+}
+
+/** What a page links: the base stylesheet, then the course colours if any, and the icon. */
+export function shellLinks(shell: ShellAssets, courses?: SiteAsset): ShellLinks {
+  return { stylesheets: courses ? [shell.stylesheet.path, courses.path] : [shell.stylesheet.path], icon: shell.icon.path };
+}
+
+/**
+ * What the error pages link: the shell assets as the pages name them, or, before any page was rendered in this
+ * process (a unit test), only the icon at `/favicon.ico`, which always answers.
+ */
+export function errorPageLinks(): ShellLinks {
+  return lastShellLinks ?? { stylesheets: [], icon: FAVICON_PATH };
+}

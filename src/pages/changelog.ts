@@ -77,7 +77,7 @@ export function renderChangelogPage(changelog: Changelog, ctx: RenderContext): s
     description: 'What changed on Syllabus: new courses, classes, lessons and features, newest first.',
     path: CHANGELOG_PATH,
     publicBaseUrl: ctx.publicBaseUrl,
-    stylesheetVersion: ctx.stylesheetVersion,
+    links: ctx.links,
     apiPath: API_PATHS.changelog,
     alternates: [
       { type: 'application/atom+xml', href: FEED_PATH, title: 'Syllabus changelog (Atom)' },

@@ -1,13 +1,14 @@
 /** Small pieces several pages render the same way. */
 import type { Course } from '../schemas/types.generated.js';
+import type { ShellLinks } from './assets.js';
 import { html, type SafeHtml } from './html.js';
 
 /** What every page renderer needs beyond its data. */
 export interface RenderContext {
   /** Absolute base URL of the site, no trailing slash (e.g. `https://catalog.syllabus.dev`). */
   publicBaseUrl: string;
-  /** Version tag of this build's stylesheet (a digest of its bytes). */
-  stylesheetVersion: string;
+  /** This build's stylesheets and icon, under their content-hashed names. */
+  links: ShellLinks;
 }
 
 /** The status badge of a course or class: `live` or a visible "Coming soon". */

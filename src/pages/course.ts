@@ -80,7 +80,7 @@ export function renderCoursePage(course: Course, ctx: RenderContext): string {
     description: course.tagline ?? course.blurb ?? `The ${course.title} course on Syllabus.`,
     path: coursePath(course.id),
     publicBaseUrl: ctx.publicBaseUrl,
-    stylesheetVersion: ctx.stylesheetVersion,
+    links: ctx.links,
     apiPath: courseApiPath(course.id),
     alternates: [{ type: 'application/json', href: courseApiPath(course.id), title: `${course.title} (JSON)` }],
     body,

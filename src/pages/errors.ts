@@ -1,7 +1,10 @@
 /**
  * Error pages for HTML clients (`Accept: text/html`): 404, 429 and 500. Small, self-explanatory, with the same
- * shell and stylesheet as every page; the app sends them with {@link PAGE_HEADERS}. API paths keep their JSON.
+ * shell and base stylesheet as every page; the app sends them with {@link PAGE_HEADERS}. API paths keep their JSON.
+ * They show no content, so they link only the content-independent assets (no course colours): a page cached by
+ * the app stays valid across content reloads. Without `links`, the ones the pages were last rendered with.
  */
+import { errorPageLinks, type ShellLinks } from './assets.js';
 import { count, html } from './html.js';
 import { HOME_PATH, CHANGELOG_PATH, DOCS_PATH } from './paths.js';
 import { page } from './layout.js';
@@ -9,9 +12,10 @@ import { page } from './layout.js';
 export { PAGE_HEADERS, HTML_TYPE } from './headers.js';
 
 /** The 404 page: an unknown path or an unknown course. */
-export function renderNotFoundPage(opts: { what?: 'page' | 'course' } = {}): string {
+export function renderNotFoundPage(opts: { what?: 'page' | 'course'; links?: ShellLinks } = {}): string {
   const course = opts.what === 'course';
   return page({
+    links: opts.links ?? errorPageLinks(),
     title: course ? 'Course not found' : 'Page not found',
     description: 'This page does not exist.',
     path: '',
@@ -27,10 +31,12 @@ export function renderNotFoundPage(opts: { what?: 'page' | 'course' } = {}): str
 /**
  * The 429 page for a page request over its read budget.
  * @param retryAfterSeconds whole seconds until a retry can succeed (the `Retry-After` value, RFC 9110 §10.2.3).
+ * @param links the stylesheet and icon to link (default {@link errorPageLinks}).
  */
-export function renderTooManyRequestsPage(retryAfterSeconds: number): string {
+export function renderTooManyRequestsPage(retryAfterSeconds: number, links: ShellLinks = errorPageLinks()): string {
   const seconds = Math.max(1, Math.ceil(Number.isFinite(retryAfterSeconds) ? retryAfterSeconds : 1));
   return page({
+    links,
     title: 'Too many requests',
     description: 'You have reached the request limit for now.',
     path: '',
@@ -48,9 +54,11 @@ export function renderTooManyRequestsPage(retryAfterSeconds: number): string {
 /**
  * The 500 page. Never shows error details; shows the request id so a report can be matched to the logs.
  * @param requestId the request's id (as in the `X-Request-Id` response header), when known.
+ * @param links the stylesheet and icon to link (default {@link errorPageLinks}).
  */
-export function renderServerErrorPage(requestId?: string): string {
+export function renderServerErrorPage(requestId?: string, links: ShellLinks = errorPageLinks()): string {
   return page({
+    links,
     title: 'Something went wrong',
     description: 'An unexpected error occurred.',
     path: '',

@@ -21,7 +21,7 @@ export const PAGE_HEADERS: Readonly<Record<string, string>> = Object.freeze({
   'Referrer-Policy': 'strict-origin-when-cross-origin',
 });
 
-/** Headers for non-HTML site assets (stylesheet, icon, feed): never sniffed as another type. */
+/** Headers for the site's other files (stylesheets, icon, feed, robots.txt, sitemap): never sniffed as another type. */
 export const ASSET_HEADERS: Readonly<Record<string, string>> = Object.freeze({
   'X-Content-Type-Options': 'nosniff',
   // An SVG or XML opened directly is a document too: keep it script-free.

@@ -43,7 +43,7 @@ export function renderHomePage(catalog: Catalog, ctx: RenderContext): string {
     description: 'Every Syllabus course with its classes and lessons, live and coming soon.',
     path: HOME_PATH,
     publicBaseUrl: ctx.publicBaseUrl,
-    stylesheetVersion: ctx.stylesheetVersion,
+    links: ctx.links,
     apiPath: API_PATHS.catalog,
     alternates: [{ type: 'application/json', href: API_PATHS.catalog, title: 'Catalog (JSON)' }],
     body,

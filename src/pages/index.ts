@@ -1,20 +1,21 @@
 /**
  * The web pages of one content model, rendered once per index build like the JSON bodies: the course map,
- * one page per course, the changelog, its Atom feed, the roadmap, and the site's stylesheet and icon.
- * The index stores them by path, computes ETags and compressed bodies, and serves them like any representation.
+ * one page per course, the changelog, its Atom feed, the roadmap, the site's stylesheets and icon, `robots.txt`
+ * and the sitemap. The index stores them by path, computes ETags and compressed bodies, and serves them like any
+ * representation, with the `Cache-Control` the route table gives each route.
  */
 import type { ContentModel } from '../content/model.js';
-import { CHANGELOG_PATH, coursePath, HOME_PATH, ROADMAP_PATH } from './paths.js';
+import { CHANGELOG_PATH, coursePath, FAVICON_PATH, HOME_PATH, ROADMAP_PATH, ROBOTS_PATH, SITEMAP_PATH } from './paths.js';
 import { ASSET_HEADERS, HTML_TYPE, PAGE_HEADERS } from './headers.js';
 import { renderChangelogPage } from './changelog.js';
 import { type RenderContext } from './common.js';
 import { renderCoursePage } from './course.js';
-import { FAVICON_SVG } from './assets.js';
+import { courseStylesheet, shellAssets, shellLinks, type Digest } from './assets.js';
 import { FEED_PATH, FEED_TYPE, renderAtomFeed } from './feed.js';
 import { renderHomePage } from './home.js';
-import { ICON_PATH, STYLESHEET_PATH } from './layout.js';
 import { renderRoadmapPage } from './roadmap.js';
-import { renderStylesheet } from './styles.js';
+import { renderRobotsTxt, ROBOTS_TYPE } from './robots.js';
+import { renderSitemap, SITEMAP_TYPE, siteLastModified } from './sitemap.js';
 import { normalizeBaseUrl } from './base-url.js';
 
 export { renderNotFoundPage, renderServerErrorPage, renderTooManyRequestsPage } from './errors.js';
@@ -34,35 +35,47 @@ export interface PageEntry {
 export interface RenderPagesOptions {
   /** Absolute http(s) base URL the site is served at (PUBLIC_BASE_URL), e.g. `https://catalog.syllabus.dev`. */
   publicBaseUrl: string;
-  /** SHA-256 of some bytes, base64url (the index's codec): versions the stylesheet's URL by its bytes. */
-  digest: (body: Uint8Array) => string;
+  /** SHA-256 of some bytes, base64url (the index's codec): names the stylesheets and icon by their bytes. */
+  digest: Digest;
 }
 
 /**
- * Renders every page and site asset of a model, keyed by request path: `/`, `/courses/{id}` for each course,
- * `/changelog`, `/changelog.atom`, `/roadmap`, `/assets/site.css`, `/assets/favicon.svg`.
- * Pure: the same model and options always give the same bytes (no clock, no randomness), so ETags are stable.
+ * Renders every page and site file of a model, keyed by request path: `/`, `/courses/{id}` for each course,
+ * `/changelog`, `/changelog.atom`, `/roadmap`, `/assets/site.<hash>.css`, `/assets/courses.<hash>.css` (when there
+ * are courses), `/assets/favicon.<hash>.svg`, `/favicon.ico`, `/robots.txt` and `/sitemap.xml`.
+ * The same model and options always give the same bytes (no clock, no randomness), so ETags are stable. Its one
+ * effect: it remembers the shell assets' names for the error pages (see `errorPageLinks`).
  * @throws {TypeError} when `publicBaseUrl` is not an absolute http(s) URL.
  */
 export function renderPages(model: ContentModel, opts: RenderPagesOptions): [string, PageEntry][] {
   const publicBaseUrl = normalizeBaseUrl(opts.publicBaseUrl);
-  const stylesheet = renderStylesheet(model.catalog.courses);
-  const ctx: RenderContext = {
-    publicBaseUrl,
-    // New course colours make a new stylesheet URL, so browsers fetch them at once. Versioned by the stylesheet's
-    // own bytes, not the content revision: a page's bytes then change only when what it shows changes, and a
-    // reload recompresses only those pages.
-    stylesheetVersion: opts.digest(new TextEncoder().encode(stylesheet)).slice(0, 12),
-  };
-  const htmlEntry = (body: string): PageEntry => ({ contentType: HTML_TYPE, body, headers: PAGE_HEADERS });
-  const entries: [string, PageEntry][] = [
-    [HOME_PATH, htmlEntry(renderHomePage(model.catalog, ctx))],
-    ...model.catalog.courses.map((course): [string, PageEntry] => [coursePath(course.id), htmlEntry(renderCoursePage(course, ctx))]),
-    [CHANGELOG_PATH, htmlEntry(renderChangelogPage(model.changelog, ctx))],
-    [ROADMAP_PATH, htmlEntry(renderRoadmapPage(model.roadmap, model.changelog, ctx))],
-    [FEED_PATH, { contentType: FEED_TYPE, body: renderAtomFeed(model.changelog, publicBaseUrl), headers: ASSET_HEADERS }],
-    [STYLESHEET_PATH, { contentType: 'text/css; charset=utf-8', body: stylesheet, headers: ASSET_HEADERS }],
-    [ICON_PATH, { contentType: 'image/svg+xml', body: FAVICON_SVG, headers: ASSET_HEADERS }],
+  const shell = shellAssets(opts.digest);
+  // New course colours make a new stylesheet URL, so browsers fetch them at once. Named by the stylesheets' own
+  // bytes, not the content revision: a page's bytes then change only when what it shows changes, and a reload
+  // recompresses only those pages. The base rules, the same for every catalog, keep their URL (and browsers their
+  // cached copy) across content changes.
+  const colours = courseStylesheet(model.catalog.courses, opts.digest);
+  const ctx: RenderContext = { publicBaseUrl, links: shellLinks(shell, colours) };
+  const htmlPages: [string, string][] = [
+    [HOME_PATH, renderHomePage(model.catalog, ctx)],
+    ...model.catalog.courses.map((course): [string, string] => [coursePath(course.id), renderCoursePage(course, ctx)]),
+    [CHANGELOG_PATH, renderChangelogPage(model.changelog, ctx)],
+    [ROADMAP_PATH, renderRoadmapPage(model.roadmap, model.changelog, ctx)],
   ];
-  return entries;
+  const sitemap = renderSitemap(
+    publicBaseUrl,
+    htmlPages.map(([path]) => path),
+    siteLastModified(model.changelog),
+  );
+  const asset = (contentType: string, body: string): PageEntry => ({ contentType, body, headers: ASSET_HEADERS });
+  return [
+    ...htmlPages.map(([path, body]): [string, PageEntry] => [path, { contentType: HTML_TYPE, body, headers: PAGE_HEADERS }]),
+    [FEED_PATH, asset(FEED_TYPE, renderAtomFeed(model.changelog, publicBaseUrl))],
+    ...[shell.stylesheet, shell.icon, ...(colours ? [colours] : [])].map((a): [string, PageEntry] => [a.path, asset(a.contentType, a.body)]),
+    // The icon's bytes themselves, not a redirect to its hashed name: one round trip, and no permanently cached
+    // redirect left pointing at a name a later release no longer serves.
+    [FAVICON_PATH, asset(shell.icon.contentType, shell.icon.body)],
+    [ROBOTS_PATH, asset(ROBOTS_TYPE, renderRobotsTxt(publicBaseUrl))],
+    [SITEMAP_PATH, asset(SITEMAP_TYPE, sitemap)],
+  ];
 }

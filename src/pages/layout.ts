@@ -2,11 +2,10 @@
  * The page shell shared by every page: document head (viewport, colour schemes, stylesheet, alternates),
  * skip link, header with the main navigation, `<main>` landmark and footer.
  */
+import type { ShellLinks } from './assets.js';
 import { html, type Interpolation, type SafeHtml } from './html.js';
 
-import { CHANGELOG_PATH, DOCS_PATH, FEED_PATH, HOME_PATH, ICON_PATH, isCoursePagePath, ROADMAP_PATH, STYLESHEET_PATH } from './paths.js';
-
-export { ICON_PATH, STYLESHEET_PATH };
+import { CHANGELOG_PATH, DOCS_PATH, FEED_PATH, HOME_PATH, isCoursePagePath, ROADMAP_PATH } from './paths.js';
 
 /** A `<link rel="alternate">` of a page: the same data in another format. */
 export interface Alternate {
@@ -25,8 +24,8 @@ export interface PageOptions {
   path: string;
   /** Absolute base URL of the site (no trailing slash), for the canonical link; omitted when unknown. */
   publicBaseUrl?: string;
-  /** Version tag appended to the stylesheet URL so a new build's colours are fetched at once. */
-  stylesheetVersion?: string;
+  /** The stylesheets and icon to link, under their content-hashed names (a new build's colours: a new URL). */
+  links: ShellLinks;
   alternates?: readonly Alternate[];
   /** The API resource this page shows, linked in the footer for people. */
   apiPath?: string;
@@ -46,7 +45,6 @@ function isCurrent(navHref: string, path: string): boolean {
 
 /** A complete HTML document. */
 export function page(o: PageOptions): string {
-  const css = o.stylesheetVersion ? `${STYLESHEET_PATH}?v=${encodeURIComponent(o.stylesheetVersion)}` : STYLESHEET_PATH;
   const nav = NAV.map(
     ({ href, label }) => html`<li><a href="${href}" ${isCurrent(href, o.path) ? html` aria-current="page"` : ''}>${label}</a></li>`,
   );
@@ -60,15 +58,15 @@ export function page(o: PageOptions): string {
         <meta name="color-scheme" content="light dark" />
         <title>${o.title} · Syllabus</title>
         <meta name="description" content="${o.description}" />
-        <link rel="stylesheet" href="${css}" />
-        <link rel="icon" href="${ICON_PATH}" type="image/svg+xml" />
+        ${o.links.stylesheets.map((href) => html`<link rel="stylesheet" href="${href}" />`)}
+        <link rel="icon" href="${o.links.icon}" type="image/svg+xml" />
         ${canonical}${alternates}
       </head>
       <body>
         <a class="skip" href="#main">Skip to content</a>
         <header class="site-header">
           <div class="wrap">
-            <a class="brand" href="${HOME_PATH}"><img src="${ICON_PATH}" alt="" width="26" height="26" />Syllabus</a>
+            <a class="brand" href="${HOME_PATH}"><img src="${o.links.icon}" alt="" width="26" height="26" />Syllabus</a>
             <nav class="site-nav" aria-label="Main">
               <ul>
                 ${nav}

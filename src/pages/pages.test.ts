@@ -2,7 +2,7 @@ import { fromHtml } from 'hast-util-from-html';
 import { select, selectAll } from 'hast-util-select';
 import { toString } from 'hast-util-to-string';
 import type { Element, Root } from 'hast';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { pagesModel } from '../../test/helpers/pages-model.js';
 import { normalizeBaseUrl, renderNotFoundPage, renderPages, renderServerErrorPage, renderTooManyRequestsPage, type PageEntry } from './index.js';
 import { nodeCodec } from '../server/node-codec.js';
@@ -19,10 +19,19 @@ function doc(path: string): Root {
 const text = (root: Root | Element, selector: string) => toString(select(selector, root) ?? { type: 'root', children: [] }).trim();
 const attr = (el: Element | undefined, name: string) => String(el?.properties[name] ?? '');
 const HTML_PATHS = ['/', '/courses/python-foundations', '/courses/the-shell', '/courses/rust-from-scratch', '/changelog', '/roadmap'];
+/** A content-hashed asset name: `/assets/<stem>.<16 base64url characters>.<ext>`. */
+const hashed = (stem: string, ext: string) => new RegExp(`^/assets/${stem}\\.[\\w-]{16}\\.${ext}$`);
+const pathsLike = (re: RegExp) => [...pages.keys()].filter((p) => re.test(p));
+const onlyPath = (re: RegExp) => {
+  const found = pathsLike(re);
+  expect(found).toHaveLength(1);
+  return found[0]!;
+};
 
 describe('renderPages', () => {
   it('renders every page and asset, keyed by path, and nothing else', () => {
-    expect([...pages.keys()].sort()).toEqual([...HTML_PATHS, '/changelog.atom', '/assets/site.css', '/assets/favicon.svg'].sort());
+    const assets = [hashed('site', 'css'), hashed('courses', 'css'), hashed('favicon', 'svg')].map(onlyPath);
+    expect([...pages.keys()].sort()).toEqual([...HTML_PATHS, '/changelog.atom', ...assets, '/favicon.ico', '/robots.txt', '/sitemap.xml'].sort());
     for (const path of HTML_PATHS) {
       const e = pages.get(path)!;
       expect(e.contentType).toBe('text/html; charset=utf-8');
@@ -31,7 +40,19 @@ describe('renderPages', () => {
       expect(e.headers['Referrer-Policy']).toBe('strict-origin-when-cross-origin');
     }
     expect(pages.get('/changelog.atom')!.contentType).toBe('application/atom+xml; charset=utf-8');
-    expect(pages.get('/assets/site.css')!.contentType).toBe('text/css; charset=utf-8');
+    expect(pages.get(assets[0]!)!.contentType).toBe('text/css; charset=utf-8');
+    expect(pages.get(assets[1]!)!.contentType).toBe('text/css; charset=utf-8');
+    expect(pages.get(assets[2]!)!.contentType).toBe('image/svg+xml');
+    expect(pages.get('/favicon.ico')).toEqual(pages.get(assets[2]!));
+    expect(pages.get('/robots.txt')!.contentType).toBe('text/plain; charset=utf-8');
+    expect(pages.get('/sitemap.xml')!.contentType).toBe('application/xml; charset=utf-8');
+  });
+
+  it('names each asset by a digest of its bytes', () => {
+    for (const path of pathsLike(/^\/assets\//)) {
+      const bytes = new TextEncoder().encode(String(pages.get(path)!.body));
+      expect(path.split('.')[1]).toBe(nodeCodec.digest(bytes).slice(0, 16));
+    }
   });
 
   it('is deterministic: the same model gives the same bytes', () => {
@@ -49,7 +70,12 @@ describe('renderPages', () => {
     expect(selectAll('h1', root)).toHaveLength(1);
     const hrefs = selectAll('a[href]', root).map((a) => attr(a, 'href'));
     for (const other of ['/', '/changelog', '/roadmap', '/docs']) expect(hrefs).toContain(other);
-    expect(attr(select('link[rel=stylesheet]', root), 'href')).toMatch(/^\/assets\/site\.css\?v=[\w-]{12}$/);
+    expect(selectAll('link[rel=stylesheet]', root).map((l) => attr(l, 'href'))).toEqual([
+      onlyPath(hashed('site', 'css')),
+      onlyPath(hashed('courses', 'css')),
+    ]);
+    expect(attr(select('link[rel=icon]', root), 'href')).toBe(onlyPath(hashed('favicon', 'svg')));
+    expect(attr(select('.brand img', root), 'src')).toBe(onlyPath(hashed('favicon', 'svg')));
     expect(attr(select('link[rel=alternate][type="application/json"]', root), 'href')).toMatch(/^\/v1\//);
     expect(attr(select('link[rel=canonical]', root), 'href')).toBe(BASE + path);
     expect(selectAll('script', root)).toHaveLength(0);
@@ -121,11 +147,13 @@ describe('renderPages', () => {
     expect(selectAll('li.item', root).map((i) => text(i, 'h3'))).toEqual(['A shell course', 'Quizzes', 'Rust course', 'Offline mode']);
   });
 
-  it('writes a stylesheet with one colour rule per course', () => {
-    const css = String(pages.get('/assets/site.css')!.body);
-    for (const c of model.catalog.courses) expect(css).toContain(`.c-${c.id}{--course:${c.color};`);
-    expect(css).toContain('prefers-color-scheme: dark');
-    expect(css).toContain(':focus-visible');
+  it('writes the base rules in one stylesheet and one colour rule per course in another', () => {
+    const base = String(pages.get(onlyPath(hashed('site', 'css')))!.body);
+    const colours = String(pages.get(onlyPath(hashed('courses', 'css')))!.body);
+    for (const c of model.catalog.courses) expect(colours).toContain(`.c-${c.id}{--course:${c.color};`);
+    expect(colours).toContain('prefers-color-scheme: dark');
+    expect(base).toContain(':focus-visible');
+    expect(base).not.toContain('.c-');
   });
 
   it('gives bytes that depend on what a page shows, not on the content revision (a reload recompresses only changed pages)', () => {
@@ -134,8 +162,12 @@ describe('renderPages', () => {
     const courses = model.catalog.courses;
     const recoloured = { ...model, catalog: { courses: courses.map((c, i) => (i === 0 ? { ...c, color: '#123456' } : c)) } };
     const css = (m: typeof model) =>
-      String(new Map(renderPages(m, { publicBaseUrl: BASE, digest: nodeCodec.digest })).get('/')!.body).match(/site\.css\?v=([\w-]+)/)![1];
-    expect(css(recoloured)).not.toBe(css(model));
+      String(new Map(renderPages(m, { publicBaseUrl: BASE, digest: nodeCodec.digest })).get('/')!.body).match(
+        /\/assets\/(site|courses)\.[\w-]+\.css/g,
+      );
+    const [base, colours] = css(recoloured)!;
+    expect(base).toBe(css(model)![0]);
+    expect(colours).not.toBe(css(model)![1]);
   });
 
   it('renders an empty catalog, changelog and roadmap without failing', () => {
@@ -147,6 +179,31 @@ describe('renderPages', () => {
     );
     expect(String(empty.get('/')!.body)).toContain('No courses are published yet.');
     expect(String(empty.get('/changelog.atom')!.body)).toContain('<updated>1970-01-01T00:00:00.000Z</updated>');
+    expect([...empty.keys()].filter((p) => p.startsWith('/assets/courses.'))).toEqual([]);
+    expect(selectAll('link[rel=stylesheet]', fromHtml(String(empty.get('/')!.body)))).toHaveLength(1);
+    expect(String(empty.get('/sitemap.xml')!.body)).not.toContain('<lastmod>');
+  });
+
+  it('writes robots.txt: everything allowed, the sitemap by its absolute URL', () => {
+    expect(String(pages.get('/robots.txt')!.body)).toBe(
+      `# Syllabus catalog: every page and API resource may be crawled.\nUser-agent: *\nAllow: /\n\nSitemap: ${BASE}/sitemap.xml\n`,
+    );
+  });
+
+  it('lists every HTML page in the sitemap, with the newest changelog date as lastmod', () => {
+    const xml = String(pages.get('/sitemap.xml')!.body);
+    expect(xml.startsWith('<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">')).toBe(true);
+    const newest = model.changelog.entries
+      .map((e) => e.date)
+      .sort()
+      .at(-1)!;
+    const urls = [...xml.matchAll(/<url><loc>([^<]+)<\/loc><lastmod>([^<]+)<\/lastmod><\/url>/g)].map((m) => [m[1], m[2]]);
+    expect(urls).toEqual(HTML_PATHS.map((path) => [BASE + path, newest]));
+  });
+
+  it('escapes a base URL’s markup characters in the sitemap', () => {
+    const odd = new Map(renderPages(model, { publicBaseUrl: "https://x.example/a&b'c", digest: nodeCodec.digest }));
+    expect(String(odd.get('/sitemap.xml')!.body)).toContain('<loc>https://x.example/a&amp;b&#39;c/</loc>');
   });
 
   it('rejects a base URL that is not absolute http(s)', () => {
@@ -158,6 +215,24 @@ describe('renderPages', () => {
 });
 
 describe('error pages', () => {
+  it('link the base stylesheet and the icon the pages link, not the course colours (they show no content)', () => {
+    const root = fromHtml(renderNotFoundPage());
+    expect(selectAll('link[rel=stylesheet]', root).map((l) => attr(l, 'href'))).toEqual([onlyPath(hashed('site', 'css'))]);
+    expect(attr(select('link[rel=icon]', root), 'href')).toBe(onlyPath(hashed('favicon', 'svg')));
+    const links = { stylesheets: ['/assets/site.given.css'], icon: '/assets/favicon.given.svg' };
+    for (const out of [renderNotFoundPage({ links }), renderTooManyRequestsPage(1, links), renderServerErrorPage(undefined, links)]) {
+      expect(attr(select('link[rel=stylesheet]', fromHtml(out)), 'href')).toBe('/assets/site.given.css');
+    }
+  });
+
+  it('before any page was rendered in the process, link only /favicon.ico (which always answers)', async () => {
+    vi.resetModules();
+    const fresh = await import('./errors.js');
+    const root = fromHtml(fresh.renderNotFoundPage());
+    expect(selectAll('link[rel=stylesheet]', root)).toHaveLength(0);
+    expect(attr(select('link[rel=icon]', root), 'href')).toBe('/favicon.ico');
+  });
+
   it('404 names what is missing and links home', () => {
     const root = fromHtml(renderNotFoundPage({ what: 'course' }));
     expect(text(root, 'h1')).toMatch(/no course/);

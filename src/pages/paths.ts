@@ -11,10 +11,17 @@ export const FEED_PATH: string = routeNamed('changelogFeed').path;
 export const ROADMAP_PATH: string = routeNamed('roadmapPage').path;
 /** `/docs`: the API reference */
 export const DOCS_PATH: string = routeNamed('docs').path;
-/** `/assets/site.css` */
-export const STYLESHEET_PATH: string = routePath(routeNamed('pageAsset'), 'site.css');
-/** `/assets/favicon.svg` */
-export const ICON_PATH: string = routePath(routeNamed('pageAsset'), 'favicon.svg');
+/** `/favicon.ico`: the icon at the name browsers ask for when no page names one */
+export const FAVICON_PATH: string = routeNamed('favicon').path;
+/** `/robots.txt` */
+export const ROBOTS_PATH: string = routeNamed('robots').path;
+/** `/sitemap.xml` */
+export const SITEMAP_PATH: string = routeNamed('sitemap').path;
+
+/** A site asset: `/assets/<file>` (names are built from digests and fixed stems: no encoding needed). */
+export function assetPath(file: string): string {
+  return routePath(routeNamed('pageAsset'), file);
+}
 
 /** The page of one course: `/courses/<id>` (an id needs no encoding). */
 export function coursePath(courseId: string): string {

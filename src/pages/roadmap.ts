@@ -49,7 +49,7 @@ export function renderRoadmapPage(roadmap: Roadmap, changelog: Changelog, ctx: R
     description: 'What Syllabus has shipped, is building, will build next and is exploring.',
     path: ROADMAP_PATH,
     publicBaseUrl: ctx.publicBaseUrl,
-    stylesheetVersion: ctx.stylesheetVersion,
+    links: ctx.links,
     apiPath: API_PATHS.roadmap,
     alternates: [{ type: 'application/json', href: API_PATHS.roadmap, title: 'Roadmap (JSON)' }],
     body,

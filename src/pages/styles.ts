@@ -1,6 +1,8 @@
 /**
- * The site stylesheet, served as `/assets/site.css`. The base rules are static; one rule per course sets its
- * colour as CSS custom properties (the pages never use inline styles, so a strict CSP holds), with text
+ * The site's two stylesheets. The base rules (`/assets/site.<hash>.css`) are static: the same bytes for every
+ * catalog, so their URL changes only with a release, and the error pages (rendered outside any index build) link
+ * them too. The course colours (`/assets/courses.<hash>.css`, after the base in the cascade) set one rule per
+ * course as CSS custom properties (the pages never use inline styles, so a strict CSP holds), with text
  * variants computed to reach WCAG AA contrast in both colour schemes.
  */
 import type { Course } from '../schemas/types.generated.js';
@@ -33,12 +35,8 @@ export function courseColorRules(courses: readonly Pick<Course, 'id' | 'color'>[
   return `${light.join('\n')}\n@media (prefers-color-scheme: dark){\n${dark.join('\n')}\n}\n`;
 }
 
-/** The whole stylesheet for a catalog: base rules, then its course colours. */
-export function renderStylesheet(courses: readonly Pick<Course, 'id' | 'color'>[]): string {
-  return `${BASE_CSS}\n/* Course colours */\n${courseColorRules(courses)}`;
-}
-
-const BASE_CSS = /* css */ `
+/** The base stylesheet: every rule but the course colours; the same for every catalog. */
+export const BASE_STYLESHEET = /* css */ `
 :root {
   color-scheme: light dark;
   --bg: ${LIGHT.bg};
