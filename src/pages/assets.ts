@@ -5,7 +5,7 @@
  * other name under `/assets/` (an earlier hash, the former `/assets/site.css`) names nothing and is a 404.
  */
 import type { Course } from '../schemas/types.generated.js';
-import { assetPath, FAVICON_PATH } from './paths.js';
+import { assetPath } from './paths.js';
 import { BASE_STYLESHEET, courseColorRules } from './styles.js';
 
 /** The site icon: three lines of a syllabus on a rounded square. Pure shapes, no fonts or scripts. */
@@ -57,20 +57,12 @@ function hashedAsset(stem: string, ext: string, contentType: string, body: strin
   return { path: assetPath(`${stem}.${hash}.${ext}`), contentType, body };
 }
 
-/**
- * The links of the last {@link shellAssets} call, for the error pages: the app renders those outside any index
- * build, with no digest at hand. The shell assets do not depend on the content, so every build of a process names
- * the same files, and the first index is built before the first request.
- */
-let lastShellLinks: ShellLinks | undefined;
-
 /** The base stylesheet and the icon, named by their bytes. */
 export function shellAssets(digest: Digest): ShellAssets {
   const shell = {
     stylesheet: hashedAsset('site', 'css', CSS_TYPE, BASE_STYLESHEET, digest),
     icon: hashedAsset('favicon', 'svg', ICON_TYPE, FAVICON_SVG, digest),
   };
-  lastShellLinks = shellLinks(shell);
   return shell;
 }
 
@@ -83,12 +75,4 @@ export function courseStylesheet(courses: readonly Pick<Course, 'id' | 'color'>[
 /** What a page links: the base stylesheet, then the course colours if any, and the icon. */
 export function shellLinks(shell: ShellAssets, courses?: SiteAsset): ShellLinks {
   return { stylesheets: courses ? [shell.stylesheet.path, courses.path] : [shell.stylesheet.path], icon: shell.icon.path };
-}
-
-/**
- * What the error pages link: the shell assets as the pages name them, or, before any page was rendered in this
- * process (a unit test), only the icon at `/favicon.ico`, which always answers.
- */
-export function errorPageLinks(): ShellLinks {
-  return lastShellLinks ?? { stylesheets: [], icon: FAVICON_PATH };
 }

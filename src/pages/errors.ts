@@ -2,9 +2,9 @@
  * Error pages for HTML clients (`Accept: text/html`): 404, 429 and 500. Small, self-explanatory, with the same
  * shell and base stylesheet as every page; the app sends them with {@link PAGE_HEADERS}. API paths keep their JSON.
  * They show no content, so they link only the content-independent assets (no course colours): a page cached by
- * the app stays valid across content reloads. Without `links`, the ones the pages were last rendered with.
+ * the app stays valid across content reloads: `links` is `shellLinks(shellAssets(digest))`, as the pages name them.
  */
-import { errorPageLinks, type ShellLinks } from './assets.js';
+import type { ShellLinks } from './assets.js';
 import { count, html } from './html.js';
 import { HOME_PATH, CHANGELOG_PATH, DOCS_PATH } from './paths.js';
 import { page } from './layout.js';
@@ -12,10 +12,10 @@ import { page } from './layout.js';
 export { PAGE_HEADERS, HTML_TYPE } from './headers.js';
 
 /** The 404 page: an unknown path or an unknown course. */
-export function renderNotFoundPage(opts: { what?: 'page' | 'course'; links?: ShellLinks } = {}): string {
-  const course = opts.what === 'course';
+export function renderNotFoundPage(links: ShellLinks, what: 'page' | 'course' = 'page'): string {
+  const course = what === 'course';
   return page({
-    links: opts.links ?? errorPageLinks(),
+    links,
     title: course ? 'Course not found' : 'Page not found',
     description: 'This page does not exist.',
     path: '',
@@ -31,9 +31,9 @@ export function renderNotFoundPage(opts: { what?: 'page' | 'course'; links?: She
 /**
  * The 429 page for a page request over its read budget.
  * @param retryAfterSeconds whole seconds until a retry can succeed (the `Retry-After` value, RFC 9110 §10.2.3).
- * @param links the stylesheet and icon to link (default {@link errorPageLinks}).
+ * @param links the stylesheet and icon to link.
  */
-export function renderTooManyRequestsPage(retryAfterSeconds: number, links: ShellLinks = errorPageLinks()): string {
+export function renderTooManyRequestsPage(links: ShellLinks, retryAfterSeconds: number): string {
   const seconds = Math.max(1, Math.ceil(Number.isFinite(retryAfterSeconds) ? retryAfterSeconds : 1));
   return page({
     links,
@@ -54,9 +54,9 @@ export function renderTooManyRequestsPage(retryAfterSeconds: number, links: Shel
 /**
  * The 500 page. Never shows error details; shows the request id so a report can be matched to the logs.
  * @param requestId the request's id (as in the `X-Request-Id` response header), when known.
- * @param links the stylesheet and icon to link (default {@link errorPageLinks}).
+ * @param links the stylesheet and icon to link.
  */
-export function renderServerErrorPage(requestId?: string, links: ShellLinks = errorPageLinks()): string {
+export function renderServerErrorPage(links: ShellLinks, requestId?: string): string {
   return page({
     links,
     title: 'Something went wrong',

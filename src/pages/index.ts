@@ -43,8 +43,7 @@ export interface RenderPagesOptions {
  * Renders every page and site file of a model, keyed by request path: `/`, `/courses/{id}` for each course,
  * `/changelog`, `/changelog.atom`, `/roadmap`, `/assets/site.<hash>.css`, `/assets/courses.<hash>.css` (when there
  * are courses), `/assets/favicon.<hash>.svg`, `/favicon.ico`, `/robots.txt` and `/sitemap.xml`.
- * The same model and options always give the same bytes (no clock, no randomness), so ETags are stable. Its one
- * effect: it remembers the shell assets' names for the error pages (see `errorPageLinks`).
+ * The same model and options always give the same bytes (no clock, no randomness), so ETags are stable.
  * @throws {TypeError} when `publicBaseUrl` is not an absolute http(s) URL.
  */
 export function renderPages(model: ContentModel, opts: RenderPagesOptions): [string, PageEntry][] {

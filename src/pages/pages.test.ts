@@ -2,9 +2,10 @@ import { fromHtml } from 'hast-util-from-html';
 import { select, selectAll } from 'hast-util-select';
 import { toString } from 'hast-util-to-string';
 import type { Element, Root } from 'hast';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { pagesModel } from '../../test/helpers/pages-model.js';
 import { normalizeBaseUrl, renderNotFoundPage, renderPages, renderServerErrorPage, renderTooManyRequestsPage, type PageEntry } from './index.js';
+import { shellAssets, shellLinks } from './assets.js';
 import { nodeCodec } from '../server/node-codec.js';
 
 const BASE = 'https://catalog.syllabus.test';
@@ -215,43 +216,37 @@ describe('renderPages', () => {
 });
 
 describe('error pages', () => {
+  const links = shellLinks(shellAssets(nodeCodec.digest));
+
   it('link the base stylesheet and the icon the pages link, not the course colours (they show no content)', () => {
-    const root = fromHtml(renderNotFoundPage());
+    const root = fromHtml(renderNotFoundPage(links));
     expect(selectAll('link[rel=stylesheet]', root).map((l) => attr(l, 'href'))).toEqual([onlyPath(hashed('site', 'css'))]);
     expect(attr(select('link[rel=icon]', root), 'href')).toBe(onlyPath(hashed('favicon', 'svg')));
-    const links = { stylesheets: ['/assets/site.given.css'], icon: '/assets/favicon.given.svg' };
-    for (const out of [renderNotFoundPage({ links }), renderTooManyRequestsPage(1, links), renderServerErrorPage(undefined, links)]) {
+    const given = { stylesheets: ['/assets/site.given.css'], icon: '/assets/favicon.given.svg' };
+    for (const out of [renderNotFoundPage(given), renderTooManyRequestsPage(given, 1), renderServerErrorPage(given)]) {
       expect(attr(select('link[rel=stylesheet]', fromHtml(out)), 'href')).toBe('/assets/site.given.css');
     }
   });
 
-  it('before any page was rendered in the process, link only /favicon.ico (which always answers)', async () => {
-    vi.resetModules();
-    const fresh = await import('./errors.js');
-    const root = fromHtml(fresh.renderNotFoundPage());
-    expect(selectAll('link[rel=stylesheet]', root)).toHaveLength(0);
-    expect(attr(select('link[rel=icon]', root), 'href')).toBe('/favicon.ico');
-  });
-
   it('404 names what is missing and links home', () => {
-    const root = fromHtml(renderNotFoundPage({ what: 'course' }));
+    const root = fromHtml(renderNotFoundPage(links, 'course'));
     expect(text(root, 'h1')).toMatch(/no course/);
     expect(text(root, '.error-code')).toBe('404');
     expect(selectAll('a[href="/"]', root).length).toBeGreaterThan(0);
-    expect(text(fromHtml(renderNotFoundPage()), 'title')).toBe('Page not found · Syllabus');
+    expect(text(fromHtml(renderNotFoundPage(links)), 'title')).toBe('Page not found · Syllabus');
   });
 
   it('429 tells when to retry, in whole seconds', () => {
-    const root = fromHtml(renderTooManyRequestsPage(2.2));
+    const root = fromHtml(renderTooManyRequestsPage(links, 2.2));
     expect(text(root, '.error-code')).toBe('429');
     expect(text(root, '[data-retry-after]')).toBe('3 seconds');
-    expect(text(fromHtml(renderTooManyRequestsPage(Number.NaN)), '[data-retry-after]')).toBe('1 second');
+    expect(text(fromHtml(renderTooManyRequestsPage(links, Number.NaN)), '[data-retry-after]')).toBe('1 second');
   });
 
   it('500 shows the request id escaped and no details', () => {
-    const out = renderServerErrorPage('<b>id-1</b>');
+    const out = renderServerErrorPage(links, '<b>id-1</b>');
     expect(out).toContain('&lt;b&gt;id-1&lt;/b&gt;');
     expect(text(fromHtml(out), '.error-code')).toBe('500');
-    expect(renderServerErrorPage()).not.toContain('request id');
+    expect(renderServerErrorPage(links)).not.toContain('request id');
   });
 });

@@ -6,7 +6,7 @@ import type { HattipHandler } from '@hattip/core';
 import type { Logger } from 'pino';
 import type { ContentModel } from '../content/model.js';
 import { createApp } from '../http/app.js';
-import { clientAddressStep } from '../http/client-address.js';
+import { clientAddressStep, compileTrust } from '../http/client-address.js';
 import { clientKindStep, type SignatureVerifier } from '../http/client-kind.js';
 import { effectiveTarget } from '../http/forwarded-target.js';
 import type { HealthReport } from '../http/health.js';
@@ -16,6 +16,7 @@ import type { ReferralAnswers, ReferralLookup } from '../http/referrals.js';
 import { buildIndex, type IndexEntry, type Renderer } from '../index/build.js';
 import type { CatalogIndex } from '../index/types.js';
 import { HTML_TYPE, PAGE_HEADERS, renderNotFoundPage, renderServerErrorPage, renderTooManyRequestsPage } from '../pages/errors.js';
+import { shellAssets, shellLinks } from '../pages/assets.js';
 import { renderPages } from '../pages/index.js';
 import { createNodeSignatureVerifier } from '../signatures/index.js';
 import type { Config } from './config.js';
@@ -23,15 +24,19 @@ import { docsRepresentations } from './docs-assets.js';
 import { nodeCodec } from './node-codec.js';
 import { openApiRepresentation } from './openapi-document.js';
 import type { RequestObserver } from '../http/observe.js';
+import type { HostOptions } from './host.js';
 import { serviceVersion } from './version.js';
 
 /** The error pages people see (404, 429, 500), from `src/pages/`. */
+/** The error pages link the content-independent assets under the names the pages give them. */
+const ERROR_PAGE_LINKS = shellLinks(shellAssets(nodeCodec.digest));
+
 export const ERROR_PAGES: ErrorPages = {
   contentType: HTML_TYPE,
   headers: PAGE_HEADERS,
-  notFound: (what) => renderNotFoundPage({ what }),
-  serverError: (requestId) => renderServerErrorPage(requestId),
-  tooManyRequests: (seconds) => renderTooManyRequestsPage(seconds),
+  notFound: (what) => renderNotFoundPage(ERROR_PAGE_LINKS, what),
+  serverError: (requestId) => renderServerErrorPage(ERROR_PAGE_LINKS, requestId),
+  tooManyRequests: (seconds) => renderTooManyRequestsPage(ERROR_PAGE_LINKS, seconds),
 };
 
 /** Web Bot Auth: one verifier per process, with its directory, imported-key and nonce caches. */
@@ -109,4 +114,19 @@ export function indexBuilder(config: Config): (model: ContentModel, previous?: C
       previous,
       deferCompression: true,
     });
+}
+
+/**
+ * The public listener's options from the configuration (production and the benchmark): connection bounds, with
+ * the trusted proxies exempt from the per-address one.
+ */
+export function publicHostOptions(config: Config, logger: Logger): HostOptions {
+  const trust = compileTrust(config.trustProxy);
+  return {
+    host: config.host,
+    port: config.port,
+    logger,
+    limits: { maxConnections: config.maxConnections, maxConnectionsPerAddress: config.maxConnectionsPerAddress },
+    ...(trust && { isTrustedPeer: (address: string) => trust(address, 0) }),
+  };
 }
