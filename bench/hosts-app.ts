@@ -16,7 +16,7 @@ import { MemoryStore } from '../src/http/ratelimit/index.js';
 import { completeCompression } from '../src/index/build.js';
 import { buildReferralAnswers } from '../src/referrals/answers.js';
 import { ReferralStore } from '../src/referrals/store.js';
-import { composeApp, indexBuilder } from '../src/server/app.js';
+import { composeApp, indexBuilder, publicHostOptions } from '../src/server/app.js';
 import { loadConfig } from '../src/server/config.js';
 import { startHost } from '../src/server/host.js';
 import { createLogger } from '../src/server/logger.js';
@@ -53,7 +53,7 @@ const app = composeApp(config, {
 
 let url: string;
 if (hostKind === 'hono') {
-  url = (await startHost(app, { host: config.host, port: config.port, logger })).url;
+  url = (await startHost(app, publicHostOptions(config, logger))).url;
 } else {
   // The adapter's platform type differs from the Hono bindings the app is typed for; the app reads neither.
   const server = createHattipServer(app);

@@ -38,6 +38,8 @@ const GOOD: Record<VariableName, string> = {
   KEY_DIRECTORY_ALLOW_INSECURE: 'yes',
   SIGNATURE_CLOCK_SKEW: '5',
   RELEASES_DIR: 'dist/release',
+  MAX_CONNECTIONS: '5000',
+  MAX_CONNECTIONS_PER_ADDRESS: '16',
   SHUTDOWN_TIMEOUT: '3',
 };
 

@@ -10,6 +10,7 @@ import envPaths from 'env-paths';
 import proxyAddr from 'proxy-addr';
 import type { ForwardingHeader, TrustProxySetting } from '../http/client-address.js';
 import { DEFAULT_LIMITS, READ_WINDOW_SECONDS, REFERRAL_WINDOW_SECONDS } from '../http/ratelimit/budgets.js';
+import { HOST_LIMITS } from './host.js';
 import { redactUrl } from '../source/redact.js';
 
 /** pino's levels, plus `silent`. */
@@ -383,6 +384,18 @@ export const VARIABLES = {
     meaning: `seconds of clock difference tolerated on signature \`created\`/\`expires\` (${range(CLOCK_SKEW)})`,
   },
   RELEASES_DIR: { field: 'releasesDir', default: undefined, parse: path, meaning: "a folder served at `/releases/` (the CLI's release files)" },
+  MAX_CONNECTIONS: {
+    field: 'maxConnections',
+    default: String(HOST_LIMITS.maxConnections),
+    parse: integer(1, 1_000_000),
+    meaning: 'open connections on the public port at most; more are closed as they arrive (keep it below the descriptor limit, `ulimit -n`)',
+  },
+  MAX_CONNECTIONS_PER_ADDRESS: {
+    field: 'maxConnectionsPerAddress',
+    default: String(HOST_LIMITS.maxConnectionsPerAddress),
+    parse: integer(1, 1_000_000),
+    meaning: 'open connections from one peer address at most; trusted proxies (`TRUST_PROXY`) are exempt',
+  },
   SHUTDOWN_TIMEOUT: {
     field: 'shutdownTimeoutSeconds',
     default: '10',

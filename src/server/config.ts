@@ -105,6 +105,10 @@ export interface Config {
   signatureClockSkewSeconds: number;
   /** Folder served at `/releases/`, or `undefined` when none. */
   releasesDir: string | undefined;
+  /** Open connections on the public port at most. */
+  maxConnections: number;
+  /** Open connections from one peer address at most (trusted proxies exempt). */
+  maxConnectionsPerAddress: number;
   /** How long SIGTERM/SIGINT waits for in-flight requests before closing connections, in seconds. */
   shutdownTimeoutSeconds: number;
 }
@@ -212,6 +216,8 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     keyDirectoryAllowInsecure: value('KEY_DIRECTORY_ALLOW_INSECURE'),
     signatureClockSkewSeconds: value('SIGNATURE_CLOCK_SKEW'),
     releasesDir: value('RELEASES_DIR'),
+    maxConnections: value('MAX_CONNECTIONS'),
+    maxConnectionsPerAddress: value('MAX_CONNECTIONS_PER_ADDRESS'),
     shutdownTimeoutSeconds: value('SHUTDOWN_TIMEOUT'),
   };
   if (problems.length > 0) {

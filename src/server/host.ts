@@ -7,7 +7,7 @@
  * (the client-address step resolves trusted proxies).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { getRequestListener, type HttpBindings } from '@hono/node-server';
 import type { AdapterRequestContext, HattipHandler } from '@hattip/core';
 import type { AppLogger } from '../http/access-log.js';
@@ -27,6 +27,12 @@ export const HOST_LIMITS = {
   /** How often Node checks connections against the two timeouts above (its default, 30 s, would let a slow
    * client hold a connection for up to 40 s instead of 10). */
   checkIntervalMs: 1_000,
+  /** Open connections at most; more are closed as they arrive (`MAX_CONNECTIONS`). */
+  maxConnections: 900,
+  /** Open connections from one peer address at most, trusted proxies aside (`MAX_CONNECTIONS_PER_ADDRESS`). */
+  maxConnectionsPerAddress: 64,
+  /** Longest wait for an error answer (400, 408, 431) to be flushed before its connection is destroyed. */
+  errorFlushMs: 1_000,
 } as const;
 
 /** Limits of one host; see {@link HOST_LIMITS}. */
@@ -44,6 +50,11 @@ export interface HostOptions {
   before?: (req: IncomingMessage, res: ServerResponse) => boolean;
   /** Overrides of {@link HOST_LIMITS} (tests use short timeouts). */
   limits?: Partial<HostLimits>;
+  /**
+   * Peers exempt from the per-address connection limit: the trusted proxies, whose one address carries many
+   * clients. Default none.
+   */
+  isTrustedPeer?: (address: string) => boolean;
 }
 
 /** A listening host. */
@@ -74,6 +85,29 @@ function withBefore(
   return (req, res) => {
     if (!before(req, res)) void listener(req, res);
   };
+}
+
+/**
+ * Closes a new connection at once when its peer already has `max` open ones (unless `exempt`): one address
+ * cannot take every connection slot. Counts live in a map that holds only addresses with open connections.
+ */
+function limitConnectionsPerAddress(server: Server, max: number, exempt: (address: string) => boolean): void {
+  const open = new Map<string, number>();
+  server.on('connection', (socket: Socket) => {
+    const address = socket.remoteAddress;
+    if (address === undefined || exempt(address)) return;
+    const count = (open.get(address) ?? 0) + 1;
+    if (count > max) {
+      socket.destroy();
+      return;
+    }
+    open.set(address, count);
+    socket.once('close', () => {
+      const left = (open.get(address) ?? 1) - 1;
+      if (left === 0) open.delete(address);
+      else open.set(address, left);
+    });
+  });
 }
 
 /** Starts listening. @throws Error when the address cannot be bound (e.g. EADDRINUSE). */
@@ -126,8 +160,12 @@ export async function startHost(handler: HattipHandler<HttpBindings>, opts: Host
     },
   );
   server.maxRequestsPerSocket = limits.maxRequestsPerSocket;
+  // Beyond this Node closes new connections at once: descriptors stay available for files, watchers, Redis.
+  server.maxConnections = limits.maxConnections;
+  limitConnectionsPerAddress(server, limits.maxConnectionsPerAddress, opts.isTrustedPeer ?? (() => false));
   server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
-    // Malformed requests, oversized heads, timeouts: answer plainly if the socket is still writable.
+    // Malformed requests, oversized heads, timeouts: answer plainly if the socket is still writable, then destroy
+    // it. Ending alone would half-close it, and a client that keeps its half open would hold the descriptor.
     if (socket.writable && !(socket as { _httpMessage?: unknown })._httpMessage) {
       const status =
         error.code === 'HPE_HEADER_OVERFLOW'
@@ -140,8 +178,16 @@ export async function startHost(handler: HattipHandler<HttpBindings>, opts: Host
         : status.startsWith('408')
           ? '{"detail":"Request Timeout"}'
           : BAD_REQUEST_BODY;
+      const destroy = (): void => void socket.destroy();
+      // A client that does not read its answer cannot keep the connection either.
+      const flushed = setTimeout(destroy, limits.errorFlushMs);
+      flushed.unref();
       socket.end(
         `HTTP/1.1 ${status}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+        () => {
+          clearTimeout(flushed);
+          destroy();
+        },
       );
     } else {
       socket.destroy();

@@ -15,7 +15,7 @@ import { buildReferralAnswers } from '../referrals/answers.js';
 import { ReferralStore } from '../referrals/store.js';
 import { SourceError, type ContentSource, type ContentUpdate } from '../source/types.js';
 import { startAdminHost } from './admin.js';
-import { composeApp, indexBuilder } from './app.js';
+import { composeApp, indexBuilder, publicHostOptions } from './app.js';
 import { configWarnings, type Config } from './config.js';
 import { createContentSource, describeContentSource } from './content-source.js';
 import { gitWebhookRoute } from './git-webhook.js';
@@ -342,7 +342,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     });
     const releases = config.releasesDir === undefined ? undefined : createReleasesHandler(config.releasesDir);
     host = await listen(`${config.host}:${config.port}`, 'PORT and HOST', () =>
-      startHost(app, { host: config.host, port: config.port, logger, ...(releases && { before: releases }) }),
+      startHost(app, { ...publicHostOptions(config, logger), ...(releases && { before: releases }) }),
     );
     const servingSource = source;
     const readiness = (): Readiness => {

@@ -1,0 +1,90 @@
+/**
+ * The host's connection bounds on raw sockets: an error answer (400, 408, 431) closes its connection even when the
+ * client keeps its half open, and open connections are bounded in total and per peer address (trusted proxies
+ * exempt).
+ */
+import { connect, type Socket } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { eventually } from '../../test/helpers/eventually.js';
+import { startHost, type Host, type HostOptions } from './host.js';
+
+const logger = { info: () => undefined, warn: () => undefined, error: () => undefined };
+const hosts: Host[] = [];
+const sockets: Socket[] = [];
+
+afterEach(async () => {
+  for (const s of sockets.splice(0)) s.destroy();
+  await Promise.all(hosts.splice(0).map((h) => h.close(0)));
+});
+
+async function host(extra: Partial<HostOptions> = {}): Promise<{ host: Host; port: number; open: () => Promise<number> }> {
+  const h = await startHost(() => new Response('ok'), { host: '127.0.0.1', port: 0, logger, ...extra });
+  hosts.push(h);
+  const open = () => new Promise<number>((resolve) => h.server.getConnections((_e, n) => resolve(n)));
+  return { host: h, port: Number(new URL(h.url).port), open };
+}
+
+/** A plain client: it closes when the server does. */
+const client = (port: number, from: string): Promise<Socket> => halfOpenClient(port, from, false);
+
+/** A client that keeps its half of the connection open whatever the server does (allowHalfOpen). */
+function halfOpenClient(port: number, from = '127.0.0.1', allowHalfOpen = true): Promise<Socket> {
+  return new Promise((resolve, reject) => {
+    const s = connect({ port, host: '127.0.0.1', localAddress: from, allowHalfOpen }, () => resolve(s));
+    s.on('error', reject);
+    sockets.push(s);
+  });
+}
+
+const closed = (s: Socket): Promise<void> => new Promise((resolve) => (s.destroyed ? resolve() : s.once('close', () => resolve())));
+
+describe('error answers', () => {
+  it('close the connection after 1,000 malformed requests from clients that keep their half open', async () => {
+    const { port, open } = await host();
+    const answers = await Promise.all(
+      Array.from({ length: 1000 }, async () => {
+        const s = await halfOpenClient(port);
+        const answer = new Promise<string>((resolve) => s.once('data', (d: Buffer) => resolve(d.toString())));
+        s.write('GARBAGE\r\n\r\n');
+        return answer;
+      }),
+    );
+    expect(answers.every((a) => a.startsWith('HTTP/1.1 400 Bad Request'))).toBe(true);
+    await eventually(async () => (await open()) === 0, { what: 'every errored connection closed' });
+  });
+
+  it('close a connection whose client never reads the answer', async () => {
+    const { port, open } = await host({ limits: { errorFlushMs: 200, maxHeaderSizeBytes: 1024 } });
+    const s = await halfOpenClient(port);
+    s.pause(); // never read: the answer may sit in the kernel buffers
+    s.write(`GET / HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(4096)}\r\n\r\n`); // 431
+    await eventually(async () => (await open()) === 0, { what: 'the 431 connection closed' });
+  });
+});
+
+describe('connection bounds', () => {
+  it('close connections beyond the per-address limit, for that address only', async () => {
+    const { port, open } = await host({ limits: { maxConnectionsPerAddress: 5 } });
+    const fromOne = await Promise.all(Array.from({ length: 8 }, () => client(port, '127.0.0.2')));
+    await Promise.all(fromOne.slice(5).map(closed));
+    expect(fromOne.filter((s) => !s.destroyed)).toHaveLength(5);
+    const other = await client(port, '127.0.0.3');
+    const answer = new Promise<string>((resolve) => other.once('data', (d: Buffer) => resolve(d.toString())));
+    other.write('GET / HTTP/1.1\r\nHost: x\r\n\r\n');
+    expect(await answer).toMatch(/^HTTP\/1\.1 200/);
+    expect(await open()).toBe(6);
+  });
+
+  it('exempt trusted proxies from the per-address limit', async () => {
+    const { port, open } = await host({ limits: { maxConnectionsPerAddress: 5 }, isTrustedPeer: (a) => a === '127.0.0.2' });
+    await Promise.all(Array.from({ length: 8 }, () => halfOpenClient(port, '127.0.0.2')));
+    await eventually(async () => (await open()) === 8, { what: 'eight connections from the proxy' });
+  });
+
+  it('close connections beyond the total limit', async () => {
+    const { port, open } = await host({ limits: { maxConnections: 4 } });
+    const clients = await Promise.all(Array.from({ length: 6 }, (_, i) => client(port, `127.0.0.${10 + i}`)));
+    await eventually(() => clients.filter((s) => s.destroyed).length === 2, { what: 'two connections refused' });
+    expect(await open()).toBe(4);
+  });
+});
