@@ -401,6 +401,31 @@ describe('conditional requests (RFC 9110 §13.1.2)', () => {
     expectCommonHeaders(res);
   });
 
+  it('each content coding has its own strong tag (RFC 9110 §8.8.3), and a tag of any coding revalidates', async () => {
+    const identity = await get('/v1/catalog', { 'accept-encoding': 'identity' });
+    const gzip = await get('/v1/catalog', { 'accept-encoding': 'gzip' });
+    const br = await get('/v1/catalog', { 'accept-encoding': 'br' });
+    expect([identity, gzip, br].map((r) => r.headers['content-encoding'])).toEqual([undefined, 'gzip', 'br']);
+    const tags = [identity, gzip, br].map((r) => r.headers.etag!);
+    expect(new Set(tags).size).toBe(3);
+    for (const tag of tags) expect(tag).toMatch(/^"[A-Za-z0-9_.-]+"$/);
+    for (const held of tags) {
+      const res = await get('/v1/catalog', { 'accept-encoding': 'br', 'if-none-match': held });
+      expect(res.status).toBe(304);
+      expect(res.headers.etag).toBe(br.headers.etag); // the tag of the form this request would have been sent
+    }
+  });
+
+  it('a referral check (no-store) carries no validator, and If-None-Match does not apply to it', async () => {
+    const res = await get('/v1/referrals/WELCOME-2026');
+    expect(res.status).toBe(200);
+    expect(res.headers['cache-control']).toBe('no-store');
+    expect(res.headers.etag).toBeUndefined();
+    const star = await get('/v1/referrals/WELCOME-2026', { 'if-none-match': '*' });
+    expect(star.status).toBe(200);
+    expect(star.json()).toEqual({ valid: true });
+  });
+
   it('a different tag → 200', async () => {
     const res = await get('/v1/catalog', { 'if-none-match': '"something-else", W/"x"' });
     expect(res.status).toBe(200);
@@ -430,7 +455,9 @@ describe('content coding (Accept-Encoding with q-values)', () => {
     expect(res.status).toBe(200);
     expect(res.headers['content-encoding']).toBe(coding);
     expect(res.headers.vary).toBe('Accept-Encoding');
-    expect(res.headers.etag).toBe(plain.headers.etag);
+    // Each coding is its own representation with its own strong tag: the identity tag plus `.gz` or `.br`.
+    const suffix = coding === 'gzip' ? '.gz' : coding === 'br' ? '.br' : '';
+    expect(res.headers.etag).toBe(plain.headers.etag!.replace(/"$/, `${suffix}"`));
     const decoded = coding === 'gzip' ? gunzipSync(res.body) : coding === 'br' ? brotliDecompressSync(res.body) : res.body;
     expect(decoded.equals(plain.body)).toBe(true);
     if (coding) expect(res.body.length).toBeLessThan(plain.body.length);
@@ -462,6 +489,14 @@ describe('CORS', () => {
     expect(res.headers['access-control-allow-methods']).toBe('GET, HEAD, OPTIONS');
     expect(res.headers['access-control-allow-headers']).toBe('*');
     expect(Number(res.headers['access-control-max-age'])).toBeGreaterThan(0);
+  });
+
+  it('a preflight reports the read budget, like every response, without spending it', async () => {
+    const preflight = () => send('OPTIONS', '/v1/catalog', { origin: 'https://app.example', 'access-control-request-method': 'GET' });
+    const first = await preflight();
+    expect(first.headers['ratelimit-policy']).toMatch(/^\d+;w=60$/);
+    const second = await preflight();
+    expect(second.headers['ratelimit-remaining']).toBe(first.headers['ratelimit-remaining']);
   });
 
   it('actual responses expose the ETag, RateLimit, Retry-After and deprecation headers', async () => {

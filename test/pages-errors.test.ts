@@ -44,6 +44,9 @@ describe('404', () => {
       const res = await get('/no/such/page', headers);
       expect(res.status).toBe(404);
       expect(await res.json()).toEqual({ detail: 'Not Found' });
+      // Its body depends on Accept, and it may exist after the next reload: a cache must neither mix nor keep it.
+      expect(res.headers.get('vary')).toBe('Accept');
+      expect(res.headers.get('cache-control')).toBe('no-store');
     }
   });
 
@@ -53,6 +56,8 @@ describe('404', () => {
     expect(await course.json()).toEqual({ detail: 'Course not found' });
     const unknown = await get('/v1/nothing-here', { accept: BROWSER_ACCEPT });
     expect(await unknown.json()).toEqual({ detail: 'Not Found' });
+    expect(unknown.headers.get('cache-control')).toBe('no-store');
+    expect(unknown.headers.get('vary')).toBeNull(); // JSON whatever the Accept under /v1
   });
 
   it('HEAD of a missing page has the status and no body', async () => {

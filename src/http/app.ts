@@ -2,8 +2,8 @@
  * The HatTip application: small steps composed in the order the architecture names. Runtime-neutral (Fetch
  * API only): the Node host, config, pino and file access live in `src/server/`, which injects them here.
  *
- * request id → observation (access log, metrics) → error boundary → CORS preflight → client address → client kind → rate limit
- * → router (`/health`, `/v1`, index representations) → extra handlers (e.g. `/releases/`) → 404
+ * request id → observation (access log, metrics) → error boundary → client address → client kind → rate limit
+ * → CORS preflight → router (`/health`, `/v1`, index representations) → extra handlers (e.g. `/releases/`) → 404
  */
 import { compose, type RequestHandler } from '@hattip/compose';
 import type { HattipHandler } from '@hattip/core';
@@ -66,10 +66,10 @@ export function createApp(options: AppOptions): HattipHandler {
     requestIdStep(),
     observeStep([accessLog(options.logger), ...(options.observers ?? [])]),
     errorBoundaryStep(options.logger, options.errors),
-    corsPreflightStep(),
     options.clientAddress ?? socketPeerAddress,
     options.clientKind ?? everyoneAnonymous,
     options.rateLimit,
+    corsPreflightStep(),
     routerStep(options),
     ...(options.extraHandlers ?? []),
     notFoundStep(options.errors),

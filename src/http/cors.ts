@@ -1,8 +1,9 @@
 /**
  * CORS preflight (Fetch standard §3.2): `OPTIONS` answers `204` with what a cross-origin script may send.
  * The API is public and read-only, needs no credentials, so any origin is allowed; actual responses carry
- * `Access-Control-Allow-Origin: *` and the exposed headers (see `respond.ts`). Preflights run before the
- * rate-limit step: a browser sends them on its own, they are not reads.
+ * `Access-Control-Allow-Origin: *` and the exposed headers (see `respond.ts`). Preflights run after the
+ * rate-limit step, which never spends a budget on them (a browser sends them on its own, they are not reads) but
+ * reports it, so they carry the `RateLimit-*` fields like every response.
  */
 import type { RequestHandler } from '@hattip/compose';
 import { respond } from './respond.js';

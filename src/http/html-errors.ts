@@ -75,7 +75,17 @@ export function errorAnswers(pages: ErrorPages): ErrorAnswers {
   return {
     wantsHtml,
     notFound(ctx) {
-      if (!wantsHtml(ctx)) return respondJson(ctx, 404, detailBody(DETAIL.notFound), {});
+      if (!wantsHtml(ctx)) {
+        // Not stored (the path may exist after the next content reload), and where the format is negotiated the
+        // body depends on `Accept`.
+        const negotiated = errorFormatOf(ctx.url.pathname) === 'negotiated';
+        return respondJson(
+          ctx,
+          404,
+          detailBody(DETAIL.notFound),
+          negotiated ? { 'Cache-Control': 'no-store', Vary: 'Accept' } : { 'Cache-Control': 'no-store' },
+        );
+      }
       const course = routeFor(ctx.url.pathname)?.name === 'coursePage';
       const body = course
         ? (courseNotFoundPage ??= encoder.encode(pages.notFound('course')))

@@ -82,7 +82,8 @@ export function routerStep(options: RouterOptions): RequestHandler {
     },
     referral: async (ctx, [code], deprecation) => {
       const valid = await referrals.isValid(code!);
-      return serveRepresentation(ctx, valid ? referralAnswers.valid : referralAnswers.invalid, deprecation);
+      // A no-store answer about this moment: no validator (the OpenAPI document declares none).
+      return serveRepresentation(ctx, valid ? referralAnswers.valid : referralAnswers.invalid, deprecation, false);
     },
   };
 

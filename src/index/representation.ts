@@ -1,5 +1,5 @@
 /**
- * One representation, prepared once: identity bytes, gzip and brotli forms and a strong ETag. Every body the
+ * One representation, prepared once: identity bytes, gzip and brotli forms and a strong ETag for each. Every body the
  * service serves from memory (API JSON, pages, `/openapi.json`, `/docs` assets) goes through here, so all get
  * the same conditional-request and content-coding treatment.
  */
@@ -40,17 +40,28 @@ export function strongEtag(codec: IndexCodec, body: Uint8Array): string {
 }
 
 /**
+ * The strong tag of a coded form: the identity tag with the coding's suffix inside the quotes (`"abc"` →
+ * `"abc.gz"`). Tags are base64url, which has no `.`, so the three never collide.
+ */
+export function codedEtag(identityEtag: string, coding: 'gzip' | 'br'): string {
+  return `${identityEtag.slice(0, -1)}.${coding === 'gzip' ? 'gz' : 'br'}"`;
+}
+
+/**
  * A representation with its identity body and ETag only: servable at once (identity is always acceptable,
  * RFC 9110 §12.5.3), its compressed forms added later by {@link compressRepresentation}.
  */
 export function prepareRepresentation(codec: IndexCodec, source: RepresentationSource): Representation {
   const body = typeof source.body === 'string' ? encoder.encode(source.body) : source.body;
+  const etag = strongEtag(codec, body);
   return {
     contentType: source.contentType,
     body,
     gzip: null,
     br: null,
-    etag: strongEtag(codec, body),
+    etag,
+    gzipEtag: codedEtag(etag, 'gzip'),
+    brEtag: codedEtag(etag, 'br'),
     cacheControl: source.cacheControl ?? DEFAULT_CACHE_CONTROL,
     headers: source.headers ?? {},
   };

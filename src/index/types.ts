@@ -19,6 +19,12 @@ export interface Representation {
   br: Uint8Array | null;
   /** Strong entity tag of the identity body, quoted (`"…"`), per RFC 9110 §8.8.3. */
   etag: string;
+  /**
+   * Strong tags of the gzip and br forms (`"….gz"`, `"….br"`): each coding is a representation of its own, and a
+   * strong tag names exactly one (RFC 9110 §8.8.3). See {@link codedEtag}.
+   */
+  gzipEtag: string;
+  brEtag: string;
   /** `Cache-Control` header value. */
   cacheControl: string;
   /** Extra headers for this resource (e.g. Deprecation, Sunset, Link), already formatted. */

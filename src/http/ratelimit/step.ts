@@ -35,7 +35,8 @@ export function rateLimitStep(options: RateLimitStepOptions): RequestHandler {
     const decision = await decide(store, limits, {
       bucket: addressBucket(ctx.locals.clientAddress),
       kind: ctx.locals.clientKind,
-      pathClass: classify(ctx.url.pathname),
+      // A CORS preflight is no read (a browser sends it on its own): it reports the budget without spending it.
+      pathClass: ctx.method === 'OPTIONS' ? 'exempt' : classify(ctx.url.pathname),
     });
     ctx.locals.rateLimit = decision.state;
     if (!decision.allowed) return refuse(ctx, decision.state);
