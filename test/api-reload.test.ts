@@ -3,7 +3,7 @@
  * (the last good revision stays served and `/health` reports the problem), and the referral digests file
  * reloads the same way.
  */
-import { readFile, writeFile } from 'node:fs/promises';
+import { open, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { codeDigest } from '../src/referrals/digests.js';
@@ -41,7 +41,7 @@ describe('content hot reload', () => {
     expect((await rawRequest(srv.url, '/v1/lessons/hello-world', { headers: { 'if-none-match': before.headers.etag! } })).status).toBe(200);
   });
 
-  it('serves a changed aggregate at once and its br and gzip forms once compressed, under one ETag', async () => {
+  it('serves a changed aggregate at once and its br and gzip forms once compressed, each with its own tag', async () => {
     const catalogBlurb = async () => ((await json('/v1/catalog')) as { courses: Array<{ blurb: string | null }> }).courses[0]!.blurb;
     const courseFile = join(srv.contentDir, 'courses/python-basics/index.md');
     const text = await readFile(courseFile, 'utf8');
@@ -56,8 +56,8 @@ describe('content hot reload', () => {
     const br = await rawRequest(srv.url, '/v1/catalog', { headers: { 'accept-encoding': 'br' } });
     const gzip = await rawRequest(srv.url, '/v1/catalog', { headers: { 'accept-encoding': 'gzip' } });
     expect(gzip.headers['content-encoding']).toBe('gzip');
-    expect(br.headers.etag).toBe(identity.headers.etag);
-    expect(gzip.headers.etag).toBe(identity.headers.etag);
+    expect(br.headers.etag).toBe(identity.headers.etag!.replace(/"$/, '.br"'));
+    expect(gzip.headers.etag).toBe(identity.headers.etag!.replace(/"$/, '.gz"'));
     await writeFile(courseFile, text);
     await eventually(async () => (await catalogBlurb()) !== blurb);
   });
@@ -79,6 +79,29 @@ describe('content hot reload', () => {
 });
 
 describe('referral digests reload', () => {
+  it('a file rewritten in place (truncated, then written slowly) is loaded only once complete and stable', async () => {
+    const codes = ['STABLE-1', 'STABLE-2', 'STABLE-3'];
+    await writeFile(srv.referralsFile, codes.map((c) => `${codeDigest(c)}\n`).join(''));
+    await eventually(async () => (await json('/v1/referrals/STABLE-3')).valid === true);
+    const handle = await open(srv.referralsFile, 'r+');
+    let sawFalse = false;
+    try {
+      await handle.truncate(0);
+      for (const code of [...codes, 'STABLE-4']) {
+        // Each pause is shorter than the stability wait: the file is still being written.
+        for (let i = 0; i < 3; i++) {
+          if ((await json('/v1/referrals/STABLE-1')).valid !== true) sawFalse = true;
+          await new Promise((r) => setTimeout(r, 30));
+        }
+        await handle.write(`${codeDigest(code)}\n`);
+      }
+    } finally {
+      await handle.close();
+    }
+    await eventually(async () => (await json('/v1/referrals/STABLE-4')).valid === true);
+    expect(sawFalse).toBe(false); // valid codes never answered false while the file was incomplete
+  });
+
   it('a code added to the file becomes valid, and a bad file keeps the previous set', async () => {
     expect(await json('/v1/referrals/NEW-CODE-1')).toEqual({ valid: false });
     await writeFile(srv.referralsFile, `${codeDigest('NEW-CODE-1')}\n`);

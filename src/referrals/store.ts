@@ -8,6 +8,9 @@ import type { ReferralLookup } from '../http/referrals.js';
 import { BurstDebouncer } from '../content/burst.js';
 import { codeDigest, parseDigests } from './digests.js';
 
+/** How long the file's size must stay unchanged before it is read, in milliseconds. */
+const STABLE_FOR_MS = 300;
+
 /** Options of {@link ReferralStore.watch}. */
 export interface ReferralWatchOptions {
   /**
@@ -79,7 +82,13 @@ export class ReferralStore implements ReferralLookup {
       onError: (error) => opts.onReload?.(String(error), this.size),
     });
     const burst = this.#burst;
-    this.#watcher = watch(this.path, { ignoreInitial: true, atomic: true });
+    this.#watcher = watch(this.path, {
+      ignoreInitial: true,
+      atomic: true,
+      // A file rewritten in place (truncated, then written) is read only once its size has stopped changing, so
+      // valid codes never answer false from a half-written file (chokidar polls its size until it is stable).
+      awaitWriteFinish: { stabilityThreshold: STABLE_FOR_MS, pollInterval: 50 },
+    });
     this.#watcher.on('all', (_event, path) => burst.add(path));
     this.#watcher.on('error', (error: unknown) => opts.onReload?.(`watching ${this.path}: ${String(error)}`, this.size));
     const watcher = this.#watcher;
