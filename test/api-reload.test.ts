@@ -68,7 +68,8 @@ describe('content hot reload', () => {
     await writeFile(lessonFile(), text.replace('lang: python', 'lang: "Not A Lang!"'));
     await eventually(async () => (await json('/health')).last_reload_error !== '');
     const health = await json('/health');
-    expect(health.last_reload_error).toContain('hello-world.md');
+    expect(health.last_reload_error).toContain('courses/python-basics/first-steps/hello-world.md:');
+    expect(JSON.stringify(health)).not.toContain(srv.contentDir); // paths relative to the content root, never the server's
     expect(health.status).toBe('ok');
     const still = await rawRequest(srv.url, '/v1/catalog');
     expect(still.headers.etag).toBe(good.headers.etag);
@@ -108,8 +109,15 @@ describe('referral digests reload', () => {
     await eventually(async () => (await json('/v1/referrals/NEW-CODE-1')).valid === true);
     expect(await json('/v1/referrals/WELCOME-2026')).toEqual({ valid: false });
 
-    await writeFile(srv.referralsFile, 'not a digest\n');
+    await writeFile(srv.referralsFile, 'PLAINTEXT-CODE-42\n');
     await eventually(async () => (await json('/health')).referrals_reload_error !== '');
+    // The public /health says only what a client may know: no line of the file, no server path.
+    const health = JSON.stringify(await json('/health'));
+    expect((await json('/health')).referrals_reload_error).toBe('invalid file, previous set kept');
+    expect(health).not.toContain('PLAINTEXT-CODE-42');
+    expect(health).not.toContain(srv.referralsFile);
+    const logged = srv.logs.find((l) => l.msg === 'referral digests reload rejected; keeping the previous set');
+    expect(String(logged?.error)).toContain(':1: not a SHA-256 hex digest'); // the details, in the log
     expect(await json('/v1/referrals/NEW-CODE-1')).toEqual({ valid: true });
   });
 });

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { codeDigest, DigestFileError, parseDigests } from './digests.js';
-import { ReferralStore } from './store.js';
+import { publicReloadError, ReferralStore } from './store.js';
 
 const dirs: string[] = [];
 afterAll(async () => {
@@ -24,9 +24,10 @@ describe('referral digests', () => {
     } catch (e) {
       expect(e).toBeInstanceOf(DigestFileError);
       expect((e as DigestFileError).problems).toEqual([
-        'f.txt:2: not a SHA-256 hex digest (64 hex digits): "WELCOME-2026"',
-        `f.txt:3: not a SHA-256 hex digest (64 hex digits): "${d}x"`,
+        'f.txt:2: not a SHA-256 hex digest (64 hex digits; this line has 12 characters)',
+        'f.txt:3: not a SHA-256 hex digest (64 hex digits; this line has 65 characters)',
       ]);
+      expect((e as Error).message).not.toContain('WELCOME-2026'); // a plaintext code is never repeated
     }
   });
 
@@ -44,7 +45,7 @@ describe('referral digests', () => {
     await writeFile(file, `${codeDigest('FIRST-CODE')}\n`);
     const store = new ReferralStore(file);
     await store.load();
-    const events: Array<string | undefined> = [];
+    const events: Array<Error | undefined> = [];
     let notify: () => void = () => {};
     await store.watch({
       onReload: (err) => {
@@ -66,14 +67,18 @@ describe('referral digests', () => {
     reloaded = next();
     await writeFile(file, 'garbage\n');
     await reloaded;
-    expect(events.at(-1)).toMatch(/codes\.txt:1: not a SHA-256 hex digest/);
+    expect(events.at(-1)?.message).toMatch(/codes\.txt:1: not a SHA-256 hex digest/);
+    expect(publicReloadError(events.at(-1)!)).toBe('invalid file, previous set kept');
     expect(store.isValid('SECOND-CODE')).toBe(true);
     await store.close();
   });
 
-  it('says which file it could not read', async () => {
-    await expect(new ReferralStore('/nonexistent/codes.txt').load()).rejects.toThrow(
-      '/nonexistent/codes.txt: cannot read the referral digests file (ENOENT)',
-    );
+  it('says which file it could not read (for the log), and only a category for the public /health', async () => {
+    const failure = (await new ReferralStore('/nonexistent/codes.txt').load().then(
+      () => undefined,
+      (e: unknown) => e,
+    )) as Error;
+    expect(failure.message).toContain('/nonexistent/codes.txt: cannot read the referral digests file (ENOENT)');
+    expect(publicReloadError(failure)).toBe('unreadable file, previous set kept');
   });
 });

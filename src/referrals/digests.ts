@@ -30,7 +30,8 @@ export function parseDigests(text: string, displayPath: string): Set<string> {
     if (line === '' || line.startsWith('#')) return;
     const digest = line.toLowerCase();
     if (DIGEST.test(digest)) digests.add(digest);
-    else problems.push(`${displayPath}:${i + 1}: not a SHA-256 hex digest (64 hex digits): ${JSON.stringify(line.slice(0, 80))}`);
+    // The line itself is never repeated: it may be a plaintext code written by mistake.
+    else problems.push(`${displayPath}:${i + 1}: not a SHA-256 hex digest (64 hex digits; this line has ${line.length} characters)`);
   });
   if (problems.length > 0) throw new DigestFileError(problems);
   return digests;

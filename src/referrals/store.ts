@@ -6,7 +6,22 @@ import { readFile } from 'node:fs/promises';
 import { watch, type FSWatcher } from 'chokidar';
 import type { ReferralLookup } from '../http/referrals.js';
 import { BurstDebouncer } from '../content/burst.js';
-import { codeDigest, parseDigests } from './digests.js';
+import { codeDigest, DigestFileError, parseDigests } from './digests.js';
+
+/** The referral file's watcher failed. */
+class WatchError extends Error {
+  override name = 'WatchError';
+}
+
+/**
+ * What the public `/health` says of a failed reload: a category, never the file's path or a line of it (a
+ * malformed line may be a plaintext code). The details are in the log.
+ */
+export function publicReloadError(error: Error): string {
+  if (error instanceof DigestFileError) return 'invalid file, previous set kept';
+  if (error instanceof WatchError) return 'watching the file failed, previous set kept';
+  return 'unreadable file, previous set kept';
+}
 
 /** How long the file's size must stay unchanged before it is read, in milliseconds. */
 const STABLE_FOR_MS = 300;
@@ -19,8 +34,11 @@ export interface ReferralWatchOptions {
    * that window to see the dropped change.
    */
   debounceMs?: number;
-  /** Called after each reload attempt: `undefined` on success, otherwise the error message. */
-  onReload?: (error: string | undefined, count: number) => void;
+  /**
+   * Called after each reload attempt: `undefined` on success, otherwise what went wrong. The error's message is
+   * for the log (it names the file and lines); {@link publicReloadError} says what a client may be told.
+   */
+  onReload?: (error: Error | undefined, count: number) => void;
 }
 
 /** Holds the digests; see the module comment. */
@@ -76,10 +94,10 @@ export class ReferralStore implements ReferralLookup {
         try {
           opts.onReload?.(undefined, await this.load());
         } catch (error) {
-          opts.onReload?.(error instanceof Error ? error.message : String(error), this.size);
+          opts.onReload?.(error instanceof Error ? error : new Error(String(error)), this.size);
         }
       },
-      onError: (error) => opts.onReload?.(String(error), this.size),
+      onError: (error) => opts.onReload?.(error instanceof Error ? error : new Error(String(error)), this.size),
     });
     const burst = this.#burst;
     this.#watcher = watch(this.path, {
@@ -90,7 +108,7 @@ export class ReferralStore implements ReferralLookup {
       awaitWriteFinish: { stabilityThreshold: STABLE_FOR_MS, pollInterval: 50 },
     });
     this.#watcher.on('all', (_event, path) => burst.add(path));
-    this.#watcher.on('error', (error: unknown) => opts.onReload?.(`watching ${this.path}: ${String(error)}`, this.size));
+    this.#watcher.on('error', (error: unknown) => opts.onReload?.(new WatchError(`watching ${this.path}: ${String(error)}`), this.size));
     const watcher = this.#watcher;
     return new Promise((resolve) => watcher.once('ready', () => resolve()));
   }

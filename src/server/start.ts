@@ -12,7 +12,7 @@ import { completeCompression } from '../index/build.js';
 import { IndexHolder } from '../index/holder.js';
 import type { CatalogIndex } from '../index/types.js';
 import { buildReferralAnswers } from '../referrals/answers.js';
-import { ReferralStore } from '../referrals/store.js';
+import { publicReloadError, ReferralStore } from '../referrals/store.js';
 import { SourceError, type ContentSource, type ContentUpdate } from '../source/types.js';
 import { startAdminHost } from './admin.js';
 import { composeApp, indexBuilder, publicHostOptions } from './app.js';
@@ -214,7 +214,7 @@ class IndexUpdates {
 }
 
 /** Step 3: the referral digests, watched (armed before the first read, like the content). */
-async function startReferrals(config: Config, follow: boolean, onReload: (error: string | undefined, count: number) => void): Promise<ReferralStore> {
+async function startReferrals(config: Config, follow: boolean, onReload: (error: Error | undefined, count: number) => void): Promise<ReferralStore> {
   const referrals = new ReferralStore(config.referralsFile);
   if (follow) await referrals.watch({ onReload });
   try {
@@ -314,9 +314,10 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   deliver.to = (update) => updates.push(update);
 
   let health: HealthReport | undefined;
-  const onReferralsReload = (error: string | undefined, count: number): void => {
-    health?.set({ referrals_reload_error: error ?? '' });
-    if (error) logger.warn({ error }, 'referral digests reload rejected; keeping the previous set');
+  const onReferralsReload = (error: Error | undefined, count: number): void => {
+    // The public /health gets a category; the file's path and line numbers go to the log only.
+    health?.set({ referrals_reload_error: error ? publicReloadError(error) : '' });
+    if (error) logger.warn({ error: error.message }, 'referral digests reload rejected; keeping the previous set');
     else logger.info({ count }, 'referral digests reloaded');
   };
   let referrals: ReferralStore | undefined;
@@ -383,7 +384,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     source.refresh(reason);
     servingReferrals.load().then(
       (count) => onReferralsReload(undefined, count),
-      (error: unknown) => onReferralsReload(error instanceof Error ? error.message : String(error), servingReferrals.size),
+      (error: unknown) => onReferralsReload(error instanceof Error ? error : new Error(String(error)), servingReferrals.size),
     );
   };
 
