@@ -80,19 +80,26 @@ describe('budgets by kind over HTTP', () => {
     expect(refused.headers.get('access-control-expose-headers')).toMatch(/Retry-After/);
   });
 
-  it('browser, declared agent and library default behind one address have their own budgets', async () => {
+  it('browser, declared agent and library default behind one address: each kind its budget, all under one ceiling', async () => {
     const { url } = await start(SMALL);
     for (let i = 0; i < 3; i++) await get(url, '/v1/catalog', { 'user-agent': CURL });
     expect((await get(url, '/v1/catalog', { 'user-agent': CURL })).status).toBe(429);
     expect((await get(url, '/v1/catalog', { 'user-agent': '' })).status).toBe(429); // empty = anonymous too
 
+    // The address has made 5 requests; its ceiling across unverified kinds is the largest of them: 5 (declared).
     const browser = await get(url, '/v1/catalog', { 'user-agent': BROWSER });
-    expect(browser.status).toBe(200);
-    expect(budget(browser)).toMatchObject({ limit: '4', remaining: '3', policy: '4;w=60' });
+    expect(browser.status).toBe(429);
+    expect(budget(browser)).toMatchObject({ limit: '5', remaining: '0', policy: '5;w=60' });
+    expect((await get(url, '/v1/roadmap', { 'user-agent': DECLARED })).status).toBe(429);
+  });
 
+  it('a fresh address gets its kind budget in full, then switching User-Agent gains nothing', async () => {
+    const { url } = await start(SMALL);
     const statuses = [];
     for (let i = 0; i < 6; i++) statuses.push((await get(url, '/v1/roadmap', { 'user-agent': DECLARED })).status);
     expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
+    expect((await get(url, '/v1/roadmap', { 'user-agent': BROWSER })).status).toBe(429);
+    expect((await get(url, '/v1/roadmap', { 'user-agent': CURL })).status).toBe(429);
   });
 
   it('every status carries the fields and counts: 200, 304, 404, 422; /health and /openapi.json do not count', async () => {

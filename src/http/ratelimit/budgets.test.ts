@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decide, DEFAULT_LIMITS, type BudgetLimits, type RequestIdentity } from './budgets.js';
+import { addressCeiling, decide, DEFAULT_LIMITS, type BudgetLimits, type RequestIdentity } from './budgets.js';
 import { MemoryStore } from './memory-store.js';
 
 const small: BudgetLimits = { verified: 8, declared: 4, browser: 4, anonymous: 3, referrals: 5 };
@@ -47,12 +47,23 @@ describe('decide', () => {
     }
   });
 
-  it('budgets each kind separately behind one address', async () => {
+  it('budgets each kind behind one address, under one ceiling across kinds: the largest budget it qualifies for', async () => {
     const { ask } = setup();
     for (let i = 0; i < 3; i++) await ask({ kind: 'anonymous' });
-    expect((await ask({ kind: 'anonymous' })).allowed).toBe(false);
-    expect(await ask({ kind: 'browser' })).toMatchObject({ allowed: true, state: { limit: 4, remaining: 3 } });
-    expect(await ask({ kind: 'verified' })).toMatchObject({ allowed: true, state: { limit: 8, remaining: 7 } });
+    expect((await ask({ kind: 'anonymous' })).allowed).toBe(false); // the anonymous budget (3)
+    // 4 requests so far count against the address's ceiling across unverified kinds: max(4, 4, 3) = 4.
+    expect(await ask({ kind: 'browser' })).toMatchObject({ allowed: false, state: { limit: 4, remaining: 0 } });
+    expect(await ask({ kind: 'declared' })).toMatchObject({ allowed: false });
+    // A verified request qualifies for the verified budget: its ceiling is 8, of which 6 are counted.
+    expect(await ask({ kind: 'verified' })).toMatchObject({ allowed: true, state: { limit: 8, remaining: 1 } });
+  });
+
+  it('switching User-Agent never adds the kinds up: an address gets at most its largest budget in a window', async () => {
+    const { ask } = setup();
+    const kinds = ['anonymous', 'browser', 'declared'] as const;
+    let allowed = 0;
+    for (let i = 0; i < 30; i++) if ((await ask({ kind: kinds[i % 3]! })).allowed) allowed++;
+    expect(allowed).toBe(addressCeiling(small, 'browser')); // 4, not 3 + 4 + 4
   });
 
   it('budgets each address separately', async () => {

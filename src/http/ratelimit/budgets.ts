@@ -64,31 +64,50 @@ export interface RequestIdentity {
 }
 
 /**
+ * The most requests one address may make in a read window, across kinds: the largest budget a request of `kind`
+ * qualifies for. A client chooses its `User-Agent`, so an unverified request could claim any unverified kind; only
+ * a verified signature reaches the verified budget. Without this ceiling, switching `User-Agent` would add the
+ * kinds' budgets up (30 + 120 + 120).
+ */
+export function addressCeiling(limits: BudgetLimits, kind: ClientKind): number {
+  const unverified = Math.max(limits.declared, limits.browser, limits.anonymous);
+  return kind === 'verified' ? Math.max(limits.verified, unverified) : unverified;
+}
+
+/**
  * Counts one request and decides it.
  *
- * With two budgets (a referral lookup) both are spent; the headers report the one closer to running out
- * (fewer remaining; on a tie the later reset), and a 429 reports the budget that ran out (if both did, the one
- * that resets later, so that honouring `Retry-After` avoids the next 429).
+ * Every request counts in its kind's read budget and in its address's ceiling across kinds
+ * ({@link addressCeiling}); a referral lookup also in the referral budget. The headers report the budget closest to
+ * running out (fewer remaining; on a tie the later reset), and a 429 reports the budget that ran out (if several
+ * did, the one that resets later, so that honouring `Retry-After` avoids the next 429).
  */
 export async function decide(store: RateLimitStore, limits: BudgetLimits, who: RequestIdentity): Promise<Decision> {
   const spend = who.pathClass !== 'exempt';
-  const readLimit = limits[who.kind];
-  const readKey = `read:${who.kind}:${who.bucket}`;
-  if (who.pathClass !== 'referral') {
-    const read = budgetState(readLimit, READ_WINDOW_SECONDS, await store.hit(readKey, READ_WINDOW_SECONDS * 1000, { spend }));
-    return { allowed: !spend || !read.exceeded, state: publicState(read) };
-  }
-  const buckets = [
-    { key: readKey, windowMs: READ_WINDOW_SECONDS * 1000 },
-    { key: `referral:${who.bucket}`, windowMs: REFERRAL_WINDOW_SECONDS * 1000 },
+  const readWindowMs = READ_WINDOW_SECONDS * 1000;
+  const budgets: Array<{ key: string; windowMs: number; limit: number; windowSeconds: number }> = [
+    { key: `read:${who.kind}:${who.bucket}`, windowMs: readWindowMs, limit: limits[who.kind], windowSeconds: READ_WINDOW_SECONDS },
+    { key: `read:address:${who.bucket}`, windowMs: readWindowMs, limit: addressCeiling(limits, who.kind), windowSeconds: READ_WINDOW_SECONDS },
   ];
-  const [readHit, referralHit] = store.hitMany
-    ? await store.hitMany(buckets)
-    : await Promise.all(buckets.map((b) => Promise.resolve(store.hit(b.key, b.windowMs, { spend: true }))));
-  const budgets = [budgetState(readLimit, READ_WINDOW_SECONDS, readHit!), budgetState(limits.referrals, REFERRAL_WINDOW_SECONDS, referralHit!)];
+  if (who.pathClass === 'referral') {
+    budgets.push({
+      key: `referral:${who.bucket}`,
+      windowMs: REFERRAL_WINDOW_SECONDS * 1000,
+      limit: limits.referrals,
+      windowSeconds: REFERRAL_WINDOW_SECONDS,
+    });
+  }
+  const hits = !spend
+    ? await Promise.all(budgets.map((b) => Promise.resolve(store.hit(b.key, b.windowMs, { spend: false }))))
+    : store.hitMany
+      ? await store.hitMany(budgets)
+      : await Promise.all(budgets.map((b) => Promise.resolve(store.hit(b.key, b.windowMs, { spend: true }))));
+  const states = budgets.map((b, i) => budgetState(b.limit, b.windowSeconds, hits[i]!));
   const laterReset = (a: RateLimitState, b: RateLimitState) => b.resetSeconds - a.resetSeconds;
-  const exceeded = budgets.filter((b) => b.exceeded).sort(laterReset);
-  if (exceeded.length > 0) return { allowed: false, state: publicState(exceeded[0]!) };
-  const closest = budgets.sort((a, b) => a.remaining - b.remaining || laterReset(a, b))[0]!;
+  if (spend) {
+    const exceeded = states.filter((b) => b.exceeded).sort(laterReset);
+    if (exceeded.length > 0) return { allowed: false, state: publicState(exceeded[0]!) };
+  }
+  const closest = states.sort((a, b) => a.remaining - b.remaining || laterReset(a, b))[0]!;
   return { allowed: true, state: publicState(closest) };
 }
