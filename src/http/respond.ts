@@ -64,6 +64,17 @@ export function respond(ctx: RequestContext, status: number, body: Uint8Array | 
   return res;
 }
 
+/**
+ * A `200` whose body is streamed (e.g. a release archive read from disk), with the common headers.
+ * @param bytes the body's length, for the access log (also its `Content-Length`, which `headers` should carry).
+ */
+export function respondStream(ctx: RequestContext, body: ReadableStream<Uint8Array>, headers: HeaderRecord, bytes: number): Response {
+  ctx.locals.bodyBytes = bytes;
+  const res = new Response(body, { status: 200, headers: addCommonHeaders(ctx, 200, headers) });
+  assembled.add(res);
+  return res;
+}
+
 /** A JSON response (`Content-Type: application/json`), e.g. an error `{"detail": …}`. */
 export function respondJson(ctx: RequestContext, status: number, body: Uint8Array, headers: HeaderRecord = {}): Response {
   headers['Content-Type'] = JSON_TYPE;

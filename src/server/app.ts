@@ -25,6 +25,7 @@ import { nodeCodec } from './node-codec.js';
 import { openApiRepresentation } from './openapi-document.js';
 import type { RequestObserver } from '../http/observe.js';
 import type { HostOptions } from './host.js';
+import { releasesStep } from './releases.js';
 import { serviceVersion } from './version.js';
 
 /** The error pages people see (404, 429, 500), from `src/pages/`. */
@@ -87,6 +88,7 @@ export function composeApp(config: Config, parts: AppParts): HattipHandler {
       onVerifierError: (error, ctx) => logger.error({ err: error, request_id: ctx.locals.requestId }, 'signature verifier failed'),
     }),
     rateLimit: rateLimitStep({ store: parts.store, limits: config.rateLimits, refuse: errors.refuse }),
+    ...(config.releasesDir !== undefined && { extraHandlers: [releasesStep(config.releasesDir)] }),
   });
 }
 

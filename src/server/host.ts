@@ -43,11 +43,6 @@ export interface HostOptions {
   host: string;
   port: number;
   logger: AppLogger;
-  /**
-   * A Node-side handler tried before the app (e.g. `/releases/` static files); it answers and returns true, or
-   * returns false to pass the request on. Omitted: requests go straight to the app.
-   */
-  before?: (req: IncomingMessage, res: ServerResponse) => boolean;
   /** Overrides of {@link HOST_LIMITS} (tests use short timeouts). */
   limits?: Partial<HostLimits>;
   /**
@@ -76,16 +71,6 @@ const INTERNAL_ERROR_BODY = '{"detail":"Internal Server Error"}';
 // Shared by every request context, so building one allocates no closures.
 const readEnv = (name: string): string | undefined => process.env[name];
 const noop = (): void => {};
-
-/** Tries `before` first, then the app's listener. */
-function withBefore(
-  before: (req: IncomingMessage, res: ServerResponse) => boolean,
-  listener: (req: IncomingMessage, res: ServerResponse) => unknown,
-): (req: IncomingMessage, res: ServerResponse) => void {
-  return (req, res) => {
-    if (!before(req, res)) void listener(req, res);
-  };
-}
 
 /**
  * Closes a new connection at once when its peer already has `max` open ones (unless `exempt`): one address
@@ -143,7 +128,6 @@ export async function startHost(handler: HattipHandler<HttpBindings>, opts: Host
     },
   );
 
-  const serve = opts.before === undefined ? (listener as (req: IncomingMessage, res: ServerResponse) => void) : withBefore(opts.before, listener);
   let draining = false;
   const server = createServer(
     {
@@ -156,10 +140,14 @@ export async function startHost(handler: HattipHandler<HttpBindings>, opts: Host
     (req: IncomingMessage, res: ServerResponse) => {
       // While draining, tell keep-alive clients not to send another request on this connection.
       if (draining) res.setHeader('Connection', 'close');
-      serve(req, res);
+      void listener(req, res);
     },
   );
   server.maxRequestsPerSocket = limits.maxRequestsPerSocket;
+  // A client may half-close after sending its request (RFC 9112 §9.6): answer it, then close. Without this Node
+  // aborts the request when the client's FIN arrives, and any answer not yet written (all but synchronous ones)
+  // is lost. Not in Node's typings; Node's own http server reads it in socketOnEnd.
+  (server as Server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
   // Beyond this Node closes new connections at once: descriptors stay available for files, watchers, Redis.
   server.maxConnections = limits.maxConnections;
   limitConnectionsPerAddress(server, limits.maxConnectionsPerAddress, opts.isTrustedPeer ?? (() => false));

@@ -1,13 +1,17 @@
+/**
+ * `/releases/` on the real server: static release files with validators, through the same steps as every route
+ * (request id, budgets, access log), answering a client that half-closes after its request.
+ */
 import { mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
-import { createServer, get, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { get } from 'node:http';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createReleasesHandler } from './releases.js';
+import { startTestServer, type TestServer } from '../../test/helpers/server.js';
 
 let dir: string;
-let server: Server;
+let srv: TestServer;
 let base: string;
 
 beforeAll(async () => {
@@ -16,18 +20,44 @@ beforeAll(async () => {
   await writeFile(join(dir, 'syllabus-1.0.0.tar.gz'), Buffer.from([0x1f, 0x8b, 1, 2, 3]));
   await writeFile(join(dir, '.secret'), 'hidden');
   await symlink('/etc/passwd', join(dir, 'passwd'));
-  const releases = createReleasesHandler(dir);
-  server = createServer((req, res) => {
-    if (releases(req, res)) return;
-    res.writeHead(200, { 'content-type': 'text/plain' }).end('app');
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  srv = await startTestServer({ env: { RELEASES_DIR: dir } });
+  base = srv.url;
 });
 
 afterAll(async () => {
-  await new Promise((resolve) => server.close(resolve));
+  await srv.close();
   await rm(dir, { recursive: true, force: true });
+});
+
+describe('/releases/ through the app', () => {
+  it('gets a request id, the RateLimit fields and an access-log line like any route', async () => {
+    const res = await fetch(`${base}/releases/latest.json`, { headers: { 'x-request-id': 'rel-1' } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('x-request-id')).toBe('rel-1');
+    expect(res.headers.get('ratelimit-policy')).toMatch(/;w=60$/);
+    expect(srv.logs.find((l) => l.request_id === 'rel-1')).toMatchObject({ msg: 'request', path: '/releases/latest.json', status: 200, bytes: 20 });
+  });
+
+  it('answers a client that half-closes after sending its request', async () => {
+    const { port } = new URL(base);
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = connect({ port: Number(port), host: '127.0.0.1', allowHalfOpen: true }, () => {
+        socket.end('GET /releases/latest.json HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+      });
+      let text = '';
+      socket.setEncoding('utf8').on('data', (c: string) => (text += c));
+      socket.on('end', () => resolve(text));
+      socket.on('error', reject);
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 200/);
+    expect(answer).toContain('{"version":"1.0.0"}');
+  });
+
+  it('redirects /releases to /releases/', async () => {
+    const res = await fetch(`${base}/releases`, { redirect: 'manual' });
+    expect(res.status).toBe(308);
+    expect(res.headers.get('location')).toBe('/releases/');
+  });
 });
 
 describe('/releases/ static files', () => {
@@ -79,8 +109,9 @@ describe('/releases/ static files', () => {
     expect(res.headers.get('allow')).toBe('GET, HEAD');
   });
 
-  it('leaves every other path to the app', async () => {
+  it('leaves every other path to the rest of the app', async () => {
     const res = await fetch(`${base}/v1/catalog`);
-    expect(await res.text()).toBe('app');
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { courses: unknown[] }).courses.length).toBeGreaterThan(0);
   });
 });

@@ -1,6 +1,7 @@
 /**
- * Serves a release folder (`RELEASES_DIR`, as written by `npm run release`) at `/releases/`, on the Node host,
- * before the HatTip app: plain static files, so `src/http/` stays free of Node modules.
+ * Serves a release folder (`RELEASES_DIR`, as written by `npm run release`) at `/releases/`: a step of the app
+ * (after the router), so these requests get the same request id, access log, client kind and budget as any other.
+ * File access is Node's, which is why the step lives here and is injected.
  *
  * Only files directly in the folder whose names are plain (`latest.json`, `SHA256SUMS`, `install.sh`,
  * `syllabus-1.2.3.tar.gz`) are served; no listing, no subfolders, no symlinks, no dot-files. GET and HEAD, with
@@ -8,14 +9,24 @@
  * the manifest, checksums and installer are revalidated on every use.
  */
 import { createReadStream } from 'node:fs';
-import { lstat } from 'node:fs/promises';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { lstat, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import type { RequestContext, RequestHandler } from '@hattip/compose';
+import { LRUCache } from 'lru-cache';
+import { DETAIL, detailBody } from '../contract/errors.js';
+import { ifNoneMatchMatches } from '../http/conditional.js';
+import { respond, respondJson, respondStream } from '../http/respond.js';
 
 /** The URL path prefix releases are served under. */
 export const RELEASES_PREFIX = '/releases/';
 
 const SAFE_NAME = /^[A-Za-z0-9][A-Za-z0-9._+-]{0,127}$/;
+
+/** Files up to this size are read whole and kept (a release archive is a few hundred KiB), in bytes. */
+const MAX_CACHED_FILE_BYTES = 16 * 1024 * 1024;
+/** Release files kept in memory, by path and validator, at most this many bytes in all. */
+const cache = new LRUCache<string, Uint8Array>({ maxSize: 64 * 1024 * 1024, sizeCalculation: (b) => Math.max(1, b.byteLength) });
 
 /** Content type of a release file by name. */
 function contentType(name: string): string {
@@ -31,93 +42,59 @@ function isImmutable(name: string): boolean {
   return /^syllabus-\d[^/]*\.tar\.gz$/.test(name);
 }
 
-/** True when an `If-None-Match` value matches `etag` (weak comparison, RFC 9110 §13.1.2). */
-function noneMatch(header: string | undefined, etag: string): boolean {
-  if (header === undefined) return false;
-  if (header.trim() === '*') return true;
-  const opaque = etag.replace(/^W\//, '');
-  return header.split(',').some((tag) => tag.trim().replace(/^W\//, '') === opaque);
-}
-
-function sendError(res: ServerResponse, status: number, detail: string, extra: Record<string, string> = {}): void {
-  const body = JSON.stringify({ detail });
-  res.writeHead(status, {
-    'content-type': 'application/json',
-    'content-length': Buffer.byteLength(body),
-    'cache-control': 'no-store',
-    'x-content-type-options': 'nosniff',
-    ...extra,
-  });
-  res.end(body);
-}
+const notFound = (ctx: RequestContext): Response => respondJson(ctx, 404, detailBody(DETAIL.notFound), { 'Cache-Control': 'no-store' });
 
 /**
- * A Node request handler for `/releases/*` backed by `dir`.
- * @returns a function that answers and returns `true` for requests under `/releases`, and returns `false`
- * (touching nothing) for every other request, which the caller passes on to the app.
+ * The `/releases/*` step backed by `dir`: answers every path under `/releases` (`/releases` itself redirects to
+ * `/releases/`) and passes every other request on (returns nothing).
  */
-export function createReleasesHandler(dir: string): (req: IncomingMessage, res: ServerResponse) => boolean {
-  return (req, res) => {
-    const rawPath = (req.url ?? '/').split('?')[0]!;
-    if (rawPath === '/releases') {
-      res.writeHead(308, { location: RELEASES_PREFIX, 'content-length': 0 });
-      res.end();
-      return true;
-    }
-    if (!rawPath.startsWith(RELEASES_PREFIX)) return false;
-    void serve(dir, rawPath.slice(RELEASES_PREFIX.length), req, res).catch(() => {
-      if (!res.headersSent) sendError(res, 500, 'Internal Server Error');
-      else res.destroy();
-    });
-    return true;
+export function releasesStep(dir: string): RequestHandler {
+  return (ctx) => {
+    const path = ctx.url.pathname;
+    if (path === '/releases') return respond(ctx, 308, null, { Location: RELEASES_PREFIX });
+    if (!path.startsWith(RELEASES_PREFIX)) return undefined;
+    return serve(ctx, dir, path.slice(RELEASES_PREFIX.length));
   };
 }
 
-async function serve(dir: string, encodedName: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  if (req.method !== 'GET' && req.method !== 'HEAD') {
-    sendError(res, 405, 'Method Not Allowed', { allow: 'GET, HEAD' });
-    return;
+async function serve(ctx: RequestContext, dir: string, encodedName: string): Promise<Response> {
+  if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
+    return respondJson(ctx, 405, detailBody(DETAIL.methodNotAllowed), { Allow: 'GET, HEAD', 'Cache-Control': 'no-store' });
   }
   let name: string;
   try {
     name = decodeURIComponent(encodedName);
   } catch {
-    sendError(res, 404, 'Not Found');
-    return;
+    return notFound(ctx);
   }
-  if (!SAFE_NAME.test(name)) {
-    sendError(res, 404, 'Not Found');
-    return;
-  }
+  if (!SAFE_NAME.test(name)) return notFound(ctx);
   const path = join(dir, name);
   const info = await lstat(path).catch(() => undefined);
-  if (!info?.isFile()) {
-    sendError(res, 404, 'Not Found');
-    return;
-  }
+  if (!info?.isFile()) return notFound(ctx);
   const etag = `"${info.size.toString(16)}-${Math.floor(info.mtimeMs).toString(16)}"`;
-  const headers: Record<string, string | number> = {
-    etag,
-    'last-modified': info.mtime.toUTCString(),
-    'cache-control': isImmutable(name) ? 'public, max-age=31536000, immutable' : 'public, no-cache',
-    'x-content-type-options': 'nosniff',
+  const headers: Record<string, string> = {
+    ETag: etag,
+    'Last-Modified': info.mtime.toUTCString(),
+    'Cache-Control': isImmutable(name) ? 'public, max-age=31536000, immutable' : 'public, no-cache',
+    'X-Content-Type-Options': 'nosniff',
   };
-  if (noneMatch(req.headers['if-none-match'], etag)) {
-    res.writeHead(304, headers);
-    res.end();
-    return;
+  if (ifNoneMatchMatches(ctx.request.headers.get('if-none-match'), etag)) return respond(ctx, 304, null, headers);
+  headers['Content-Type'] = contentType(name);
+  headers['Content-Length'] = String(info.size);
+  if (ctx.method === 'HEAD' || info.size === 0) return respond(ctx, 200, null, headers);
+  if (info.size <= MAX_CACHED_FILE_BYTES) {
+    // Release files are small: answered from memory like every other body (which also answers a client that
+    // half-closes after its request; the host cancels a streamed body when the request side ends).
+    const key = `${path}\0${etag}`;
+    let bytes = cache.get(key);
+    if (bytes === undefined) {
+      bytes = new Uint8Array(await readFile(path));
+      if (bytes.byteLength !== info.size) return notFound(ctx); // replaced while being read: the client retries
+      cache.set(key, bytes);
+    }
+    return respond(ctx, 200, bytes, headers);
   }
-  res.writeHead(200, { ...headers, 'content-type': contentType(name), 'content-length': info.size });
-  if (req.method === 'HEAD') {
-    res.end();
-    return;
-  }
-  const stream = createReadStream(path, { start: 0, end: Math.max(0, info.size - 1) });
-  stream.on('error', () => res.destroy());
-  if (info.size === 0) {
-    stream.destroy();
-    res.end();
-    return;
-  }
-  stream.pipe(res);
+  // A larger file is streamed, never held in memory whole; a client that goes away stops the read.
+  const stream = Readable.toWeb(createReadStream(path, { start: 0, end: info.size - 1 })) as ReadableStream<Uint8Array>;
+  return respondStream(ctx, stream, headers, info.size);
 }

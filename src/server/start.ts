@@ -25,7 +25,6 @@ import { ServiceMetrics } from './metrics.js';
 import { livenessRoute, metricsRoute, readinessRoute, type Readiness } from './probes.js';
 import { nodeCodec } from './node-codec.js';
 import { summarizeProblems } from './problems.js';
-import { createReleasesHandler } from './releases.js';
 import { serviceVersion } from './version.js';
 
 /** Thrown when the service cannot start: bad content, unreadable referral file, port in use… */
@@ -341,10 +340,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       onKeyDirectoryFetch: metrics.keyDirectoryFetch,
       ...(options.verifySignature && { verifySignature: options.verifySignature }),
     });
-    const releases = config.releasesDir === undefined ? undefined : createReleasesHandler(config.releasesDir);
-    host = await listen(`${config.host}:${config.port}`, 'PORT and HOST', () =>
-      startHost(app, { ...publicHostOptions(config, logger), ...(releases && { before: releases }) }),
-    );
+    host = await listen(`${config.host}:${config.port}`, 'PORT and HOST', () => startHost(app, publicHostOptions(config, logger)));
     const servingSource = source;
     const readiness = (): Readiness => {
       if (draining) return { ready: false, reason: 'shutting down' };
