@@ -2,10 +2,35 @@
  * The process's structured logger: pino on stdout (`LOG_LEVEL`), one JSON object per line with an ISO 8601
  * `time` (`LOG_FORMAT=json`, for collectors), or pino-pretty's coloured lines (`LOG_FORMAT=pretty`, for people).
  * Errors are serialised with their stack into the log (never into a response).
+ *
+ * Lines are written asynchronously to a non-blocking stdout (sonic-boom): a request never waits for `write(2)`.
+ * When stdout stalls (a full pipe, a stuck collector) the buffer stops at {@link MAX_LOG_BUFFER_BYTES} and further
+ * lines are dropped, counted and reported, instead of growing without bound.
  */
 import { pino, type Logger, type LoggerOptions } from 'pino';
 import pretty from 'pino-pretty';
 import type { LogFormat, LogLevel } from './config.js';
+
+/** Most bytes of log lines held while stdout cannot take them; beyond, lines are dropped (16 MiB). */
+export const MAX_LOG_BUFFER_BYTES = 16 * 1024 * 1024;
+/** How often dropped lines are reported in the log (when some were), in milliseconds. */
+const DROP_REPORT_INTERVAL_MS = 10_000;
+
+/** The logger's output: what it dropped, and a way to stop waiting for it. */
+export interface LogOutput {
+  /** Lines dropped so far because stdout could not keep up. */
+  readonly droppedLines: number;
+  /**
+   * Resolves `true` once every buffered line is written, or `false` after `timeoutMs` milliseconds if stdout
+   * does not take them.
+   */
+  drain(timeoutMs: number): Promise<boolean>;
+  /**
+   * Drops whatever is still buffered and writes nothing more. Call it before `process.exit`: pino's exit hook
+   * would otherwise retry writing to a stalled stdout for ever.
+   */
+  abandon(): void;
+}
 
 /** The logger's options (level, `service` field, ISO 8601 `time`, error serialiser), for any destination. */
 export function loggerOptions(level: LogLevel): LoggerOptions {
@@ -18,13 +43,67 @@ export function loggerOptions(level: LogLevel): LoggerOptions {
 }
 
 /**
- * Creates the service logger. JSON lines are written asynchronously (sonic-boom, `sync: false`): a request
- * never waits for a `write(2)`, and under load consecutive lines leave in one write. pino-pretty runs in this
- * process as a stream (not a worker transport), so the bundle needs no files beside it. Call `logger.flush()`
- * before exiting (the entry point does).
+ * Creates the service logger and its bounded output. pino-pretty runs in this process as a stream (not a worker
+ * transport), so the bundle needs no files beside it. Before exiting: `await output.drain(ms)`, then
+ * `output.abandon()`.
+ * @param maxBufferBytes the output's bound (tests use a small one).
  */
+export function createServiceLogger(
+  level: LogLevel,
+  format: LogFormat = 'json',
+  maxBufferBytes = MAX_LOG_BUFFER_BYTES,
+): { logger: Logger; output: LogOutput } {
+  let dropped = 0;
+  let reported = 0;
+  let abandoned = false;
+  const destination = pino.destination({
+    dest: 1,
+    sync: false,
+    maxLength: maxBufferBytes,
+    // A full non-blocking stdout answers EAGAIN: retry later, unless the process is abandoning its output.
+    retryEAGAIN: () => !abandoned,
+  });
+  destination.on('drop', (data: string | Buffer) => {
+    const text = typeof data === 'string' ? data : data.toString('utf8');
+    dropped += Math.max(1, text.split('\n').length - 1);
+  });
+  const stream = format === 'pretty' ? pretty({ destination, ignore: 'service' }) : destination;
+  const logger = pino(loggerOptions(level), stream);
+  const report = setInterval(() => {
+    if (dropped === reported) return;
+    logger.warn({ dropped_lines: dropped - reported, dropped_total: dropped }, 'log lines dropped: stdout could not keep up');
+    reported = dropped;
+  }, DROP_REPORT_INTERVAL_MS);
+  report.unref();
+  // sonic-boom has no public count of buffered bytes; `_len` is the one its own flush logic reads.
+  const buffered = (): number => (destination as unknown as { _len: number })._len;
+  const output: LogOutput = {
+    get droppedLines() {
+      return dropped;
+    },
+    drain(timeoutMs) {
+      if (abandoned || buffered() === 0) return Promise.resolve(true);
+      return new Promise((resolve) => {
+        const done = (drained: boolean): void => {
+          clearTimeout(timer);
+          destination.off('drain', onDrain);
+          resolve(drained);
+        };
+        const onDrain = (): void => done(true);
+        const timer = setTimeout(() => done(false), timeoutMs);
+        destination.on('drain', onDrain);
+      });
+    },
+    abandon() {
+      abandoned = true;
+      clearInterval(report);
+      destination.destroy();
+    },
+  };
+  return { logger, output };
+}
+
+/** The service logger alone (see {@link createServiceLogger}). */
 export function createLogger(level: LogLevel, format: LogFormat = 'json'): Logger {
-  const options = loggerOptions(level);
-  if (format === 'pretty') return pino(options, pretty({ destination: 1, sync: false, ignore: 'service' }));
-  return pino(options, pino.destination({ dest: 1, sync: false }));
+  return createServiceLogger(level, format).logger;
 }

@@ -7,6 +7,7 @@
  */
 import cluster from 'node:cluster';
 import { ConfigError, loadConfig, type Config } from './config.js';
+import { createServiceLogger } from './logger.js';
 import { StartupError, startServer } from './start.js';
 
 /** Runs one server in this process until a signal asks it to stop. */
@@ -24,9 +25,17 @@ async function serve(config: Config): Promise<void> {
   process.on('SIGHUP', hupEarly);
   process.on('SIGTERM', stopEarly);
   process.on('SIGINT', stopEarly);
+  const { logger, output } = createServiceLogger(config.logLevel, config.logFormat);
+  /** Exits once the log is written, but never waits on a stalled stdout longer than `SHUTDOWN_TIMEOUT`. */
+  const exitAfterFlush = (code: number): void => {
+    void output.drain(config.shutdownTimeoutSeconds * 1000).then(() => {
+      output.abandon();
+      process.exit(code);
+    });
+  };
   let server;
   try {
-    server = await startServer(config);
+    server = await startServer(config, { logger, logOutput: output });
   } catch (error) {
     if (error instanceof StartupError) process.stderr.write(`syllabus: cannot start: ${error.message}\n`);
     else process.stderr.write(`syllabus: cannot start: ${error instanceof Error ? error.message : String(error)}\n`);
@@ -41,12 +50,11 @@ async function serve(config: Config): Promise<void> {
     running.close().then(
       () => {
         running.logger.info({}, 'stopped');
-        // Let pino flush, then exit.
-        running.logger.flush(() => process.exit(0));
+        exitAfterFlush(0);
       },
       (error: unknown) => {
         running.logger.error({ err: error }, 'error while stopping');
-        running.logger.flush(() => process.exit(1));
+        exitAfterFlush(1);
       },
     );
   };

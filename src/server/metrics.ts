@@ -110,6 +110,21 @@ export class ServiceMetrics {
     this.#storeFallbacks.inc();
   };
 
+  /** Reports the log lines a bounded output dropped (`syllabus_log_lines_dropped_total`), read at each scrape. */
+  logDrops(read: () => number): void {
+    let counted = 0;
+    new Counter({
+      name: 'syllabus_log_lines_dropped_total',
+      help: 'Log lines dropped because stdout could not keep up (its buffer was full).',
+      registers: [this.registry],
+      collect() {
+        const now = read();
+        if (now > counted) this.inc(now - counted);
+        counted = now;
+      },
+    });
+  }
+
   /** The exposition (Prometheus text format 0.0.4) and its `Content-Type`. */
   async render(): Promise<{ body: string; contentType: string }> {
     return { body: await this.registry.metrics(), contentType: this.registry.contentType };

@@ -20,7 +20,7 @@ import { configWarnings, type Config } from './config.js';
 import { createContentSource, describeContentSource } from './content-source.js';
 import { gitWebhookRoute } from './git-webhook.js';
 import { startHost, type Host } from './host.js';
-import { createLogger } from './logger.js';
+import { createLogger, type LogOutput } from './logger.js';
 import { ServiceMetrics } from './metrics.js';
 import { livenessRoute, metricsRoute, readinessRoute, type Readiness } from './probes.js';
 import { nodeCodec } from './node-codec.js';
@@ -42,6 +42,8 @@ export class StartupError extends Error {
 export interface StartOptions {
   /** Logger; default pino at `config.logLevel` on stdout. */
   logger?: Logger;
+  /** The logger's bounded output, when the caller made it (`createServiceLogger`): its drops become a metric. */
+  logOutput?: LogOutput;
   /** Rate-limit counters; default an in-process {@link MemoryStore}. Closed by `close()`. */
   rateLimitStore?: RateLimitStore;
   /**
@@ -289,6 +291,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const logger = options.logger ?? createLogger(config.logLevel, config.logFormat);
   const started = performance.now();
   const metrics = new ServiceMetrics();
+  const logOutput = options.logOutput;
+  if (logOutput) metrics.logDrops(() => logOutput.droppedLines);
   const warnings = configWarnings(config);
   for (const warning of warnings) logger.warn({ warning }, 'configuration warning');
   const follow = options.watch ?? true;
