@@ -21,6 +21,7 @@ import { validateFrontmatter } from './schema-validation.js';
 import { countSteps } from './steps.js';
 import { isDeprecatablePath } from '../contract/routes.js';
 import { listRules } from './list-rules.js';
+import { findForbiddenCharacter, forbiddenCharacterMessage, stringsIn } from './text-characters.js';
 
 /** The stage keys in the only order the roadmap may list them. */
 export const STAGE_ORDER = ['shipped', 'building', 'next', 'exploring'] as const;
@@ -79,6 +80,24 @@ export function parseFile(rel: string, content: string | Uint8Array): ParsedFile
   const locator = new FrontmatterLocator(split.yaml); // parses only if a problem needs a position
   const at = (path: readonly (string | number)[]): { line: number; column: number } => locator.at(path);
   let valid = split.data !== undefined;
+  // Control characters and non-characters, in any frontmatter value and in the body (text-characters.ts).
+  for (const [path, value] of stringsIn(split.data)) {
+    const found = findForbiddenCharacter(value);
+    if (found) {
+      problems.push({ ...at(path), message: forbiddenCharacterMessage(`"${path.join('.')}"`, found) });
+      valid = false;
+    }
+  }
+  const inBody = findForbiddenCharacter(split.body);
+  if (inBody) {
+    const before = split.body.slice(0, inBody.index);
+    const lineStart = before.lastIndexOf('\n') + 1;
+    problems.push({
+      line: split.bodyLine + (before.length - before.replaceAll('\n', '').length),
+      column: inBody.index - lineStart + 1,
+      message: forbiddenCharacterMessage('the body', inBody),
+    });
+  }
   if (split.data !== undefined) {
     for (const p of validateFrontmatter(role.kind, split.data)) {
       problems.push({ ...at(p.path), message: p.message });
