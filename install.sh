@@ -4,19 +4,31 @@
 #   curl -fsSL https://example.org/releases/install.sh | sh -s -- https://example.org/releases/
 #   sh install.sh RELEASE_URL        (or set SYLLABUS_RELEASE_URL)
 #
-# Reads latest.json, downloads the archive and SHA256SUMS, verifies the archive's SHA-256 BEFORE unpacking,
-# installs into ${SYLLABUS_INSTALL_DIR:-$HOME/.local/share/syllabus} and links `syllabus` into
-# ${SYLLABUS_BIN_DIR:-$HOME/.local/bin}. Needs: POSIX sh, curl or wget, sha256sum or shasum, gzip, tar, Node.js.
+# Reads latest.json and verifies its Ed25519 signature (latest.json.sig) with the pinned release key below
+# (openssl), downloads the archive from the same origin, verifies its SHA-256 BEFORE unpacking, checks that the new
+# version runs, and only then makes it current in ${SYLLABUS_INSTALL_DIR:-$HOME/.local/share/syllabus} and links
+# `syllabus` into ${SYLLABUS_BIN_DIR:-$HOME/.local/bin}. Releases are fetched over https only.
+# Needs: POSIX sh, curl or wget, openssl, sha256sum or shasum, gzip, tar, Node.js.
+# Tests only: SYLLABUS_ALLOW_TEST_RELEASES=1 allows http to a loopback host and SYLLABUS_RELEASE_TEST_KEY (a PEM file)
+# to replace the pinned key.
 set -eu
 
 say() { printf 'syllabus install: %s\n' "$*"; }
 die() { printf 'syllabus install: %s\n' "$*" >&2; exit 1; }
 
+# The Syllabus release key (Ed25519, the same as RELEASE_PUBLIC_KEY in src/cli/release/signature.ts).
+release_key='-----BEGIN PUBLIC KEY-----
+MCowBQYDK2VwAyEAcJCxlPThF6OzfKcRlRD7ocNkWjKmupHNOuAeXpUOvJI=
+-----END PUBLIC KEY-----'
+
+test_releases=${SYLLABUS_ALLOW_TEST_RELEASES:-}
 base=${1:-${SYLLABUS_RELEASE_URL:-}}
 [ -n "$base" ] || die "no release URL: pass it as the first argument or set SYLLABUS_RELEASE_URL (e.g. https://example.org/releases/)."
 case $base in
-  http://*|https://*) ;;
-  *) die "the release URL must start with http:// or https://, got: $base" ;;
+  https://*) ;;
+  http://127.*|http://localhost[:/]*|http://\[::1\]*)
+    [ "$test_releases" = 1 ] || die "releases are only fetched over https, not from $base" ;;
+  *) die "releases are only fetched over https, not from $base" ;;
 esac
 case $base in */) ;; *) base="$base/" ;; esac
 
@@ -26,9 +38,10 @@ bin_dir=${SYLLABUS_BIN_DIR:-$HOME/.local/bin}
 
 agent="syllabus-install/1.0 (+install.sh)"
 if command -v curl >/dev/null 2>&1; then
-  fetch() { curl -fsSL --proto '=http,https' -A "$agent" -o "$2" "$1" || die "could not download $1 with curl; check the release URL and your connection, then run again."; }
+  # No redirects: every file comes from the origin the manifest was read from.
+  fetch() { curl -fsS --proto '=http,https' -A "$agent" -o "$2" "$1" || die "could not download $1 with curl; check the release URL and your connection, then run again."; }
 elif command -v wget >/dev/null 2>&1; then
-  fetch() { wget -q -U "$agent" -O "$2" "$1" || die "could not download $1 with wget; check the release URL and your connection, then run again."; }
+  fetch() { wget -q --max-redirect=0 -U "$agent" -O "$2" "$1" || die "could not download $1 with wget; check the release URL and your connection, then run again."; }
 else
   die "needs curl or wget to download the release; install one of them and run again."
 fi
@@ -41,6 +54,7 @@ else
   die "needs sha256sum or shasum to verify the download; install one of them (coreutils or perl) and run again."
 fi
 
+command -v openssl >/dev/null 2>&1 || die "needs openssl to verify the release signature; install it (the openssl package) and run again."
 command -v node >/dev/null 2>&1 || die "syllabus runs on Node.js 20.19+, 22.12+ or 24+, and node is not on PATH; install Node.js and run again."
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/syllabus-install.XXXXXX")
@@ -54,12 +68,21 @@ trap 'exit 1' HUP INT TERM
 
 say "reading ${base}latest.json"
 fetch "${base}latest.json" "$tmp/latest.json"
+fetch "${base}latest.json.sig" "$tmp/latest.json.sig.b64"
+printf '%s\n' "$release_key" > "$tmp/release-key.pem"
+if [ "$test_releases" = 1 ] && [ -n "${SYLLABUS_RELEASE_TEST_KEY:-}" ]; then cp "$SYLLABUS_RELEASE_TEST_KEY" "$tmp/release-key.pem"; fi
+openssl base64 -d -A -in "$tmp/latest.json.sig.b64" -out "$tmp/latest.json.sig" 2>/dev/null \
+  || die "the release signature ${base}latest.json.sig is not base64; nothing was installed."
+openssl pkeyutl -verify -pubin -inkey "$tmp/release-key.pem" -rawin -in "$tmp/latest.json" -sigfile "$tmp/latest.json.sig" >/dev/null 2>&1 \
+  || die "${base}latest.json is not signed by the Syllabus release key; it may have been tampered with. Nothing was installed."
+say "verified the release signature"
 field() { sed -n "s/^[[:space:]]*\"$1\"[[:space:]]*:[[:space:]]*\"\([^\"]*\)\".*/\1/p" "$tmp/latest.json" | head -n 1; }
 version=$(field version)
 case $version in
   ''|*[!0-9A-Za-z.+-]*) die "${base}latest.json names no valid version; the release folder may be incomplete." ;;
 esac
 manifest_sha=$(field sha256)
+[ -n "$manifest_sha" ] || die "${base}latest.json names no SHA-256; nothing was installed."
 archive="syllabus-$version.tar.gz"
 
 say "downloading $archive and SHA256SUMS"
@@ -69,7 +92,7 @@ fetch "${base}SHA256SUMS" "$tmp/SHA256SUMS"
 expected=$(awk -v f="$archive" '$2 == f || $2 == "*" f { print $1; exit }' "$tmp/SHA256SUMS")
 [ -n "$expected" ] || die "SHA256SUMS at $base has no checksum for $archive; nothing was installed."
 actual=$(sha256 "$tmp/$archive")
-if [ "$actual" != "$expected" ] || { [ -n "$manifest_sha" ] && [ "$manifest_sha" != "$expected" ]; }; then
+if [ "$actual" != "$expected" ] || [ "$manifest_sha" != "$actual" ]; then
   die "checksum mismatch for $archive: SHA256SUMS says $expected, the download is $actual. The download is corrupt or was tampered with; nothing was installed."
 fi
 say "verified SHA-256 $actual"
@@ -81,15 +104,28 @@ fi
 if gzip -dc "$tmp/$archive" | tar -tf - | grep -q '\.\./'; then
   die "$archive holds parent-folder paths; nothing was installed."
 fi
+# Plain files and folders only: a link in the archive could point a later chmod or write anywhere.
+if gzip -dc "$tmp/$archive" | tar -tvf - | grep -q '^[^-d]'; then
+  die "$archive holds links or special files; nothing was installed."
+fi
+
+# Never write through a link: the install and bin folders must be real folders.
+for dir in "$install_dir" "$bin_dir"; do
+  [ ! -L "$dir" ] || die "$dir is a symbolic link; set SYLLABUS_INSTALL_DIR and SYLLABUS_BIN_DIR to real folders. Nothing was installed."
+done
 
 mkdir -p "$install_dir" || die "cannot create $install_dir; set SYLLABUS_INSTALL_DIR to a writable folder."
 staging="$install_dir/.staging-$$"
 rm -rf "$staging"
 mkdir "$staging"
 gzip -dc "$tmp/$archive" | (cd "$staging" && tar -xf -) || die "could not unpack $archive; nothing was installed."
-[ -f "$staging/syllabus-$version/bin/syllabus" ] && [ -f "$staging/syllabus-$version/lib/syllabus.mjs" ] \
+launcher="$staging/syllabus-$version/bin/syllabus"
+[ -f "$launcher" ] && [ ! -L "$launcher" ] && [ -f "$staging/syllabus-$version/lib/syllabus.mjs" ] \
   || die "$archive does not contain bin/syllabus and lib/syllabus.mjs; nothing was installed."
-chmod 755 "$staging/syllabus-$version/bin/syllabus"
+chmod 755 "$launcher"
+# The new version must run and say it is $version before it becomes current.
+reported=$(SYLLABUS_NO_UPDATE=1 "$launcher" --version 2>&1) || die "syllabus $version does not run: $reported. Nothing was changed."
+[ "$reported" = "$version" ] || die "the release says it is version $reported, not $version; nothing was changed."
 
 previous=$(readlink "$install_dir/current" 2>/dev/null || true)
 previous=${previous##*/}

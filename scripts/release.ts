@@ -6,13 +6,16 @@
  *   and a `package.json` pinning the folder to CommonJS so the extensionless launcher runs the same everywhere;
  * - `SHA256SUMS` (every archive in the folder, `sha256sum -c` format);
  * - `latest.json` (schemas/cli/release-manifest.schema.json): version, archive URL (relative to the manifest), sha256, size, date;
+ * - `latest.json.sig`: the Ed25519 signature of latest.json's bytes, base64 (src/cli/release/signature.ts). The private
+ *   key is never in the repository: `SYLLABUS_RELEASE_SIGNING_KEY` names its PEM file (or pass `signingKey`);
  * - `install.sh`.
  *
  * Options: `--version X` (default: package.json's), `--out DIR`. Static files: any static host can serve them,
  * and the service does at `/releases/` when `RELEASES_DIR` points at the folder.
  */
 import { execFileSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
+import { createHash, createPrivateKey, sign, type KeyObject } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { chmod, copyFile, mkdir, mkdtemp, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -42,6 +45,18 @@ import(pathToFileURL(join(__dirname, '..', 'lib', 'syllabus.mjs')).href).catch((
 });
 `;
 
+/**
+ * The manifest's signing key. @throws Error when none is given: a release is never published unsigned.
+ */
+function releaseSigningKey(pem: string | undefined): KeyObject {
+  const file = process.env.SYLLABUS_RELEASE_SIGNING_KEY;
+  const text = pem ?? (file ? readFileSync(file, 'utf8') : undefined);
+  if (text === undefined) throw new Error('set SYLLABUS_RELEASE_SIGNING_KEY to the PEM file of the Ed25519 release key: releases are signed');
+  const key = createPrivateKey(text);
+  if (key.asymmetricKeyType !== 'ed25519') throw new Error('the release signing key must be an Ed25519 private key');
+  return key;
+}
+
 async function sha256(file: string): Promise<{ hex: string; size: number }> {
   const data = await readFile(file);
   return { hex: createHash('sha256').update(data).digest('hex'), size: data.length };
@@ -53,6 +68,8 @@ export interface ReleaseOptions {
   version?: string;
   /** Folder to publish into (default: dist/release). */
   out?: string;
+  /** The Ed25519 private key (PKCS#8 PEM) that signs the manifest; default the file `SYLLABUS_RELEASE_SIGNING_KEY` names. */
+  signingKey?: string;
 }
 
 /** What {@link buildRelease} published. */
@@ -91,6 +108,7 @@ export async function buildRelease(options: ReleaseOptions = {}): Promise<Releas
   const version = options.version ?? pkg.version;
   if (semver.valid(version) !== version) throw new Error(`--version must be a semantic version like 1.2.3, got ${version}`);
   const out = resolve(options.out ?? join(repo, 'dist', 'release'));
+  const signingKey = releaseSigningKey(options.signingKey);
   const name = `syllabus-${version}`;
   await mkdir(out, { recursive: true });
 
@@ -124,7 +142,9 @@ export async function buildRelease(options: ReleaseOptions = {}): Promise<Releas
 
     // One key per line: install.sh reads it with sed.
     const manifest = { version, url: archiveName, sha256: hex, size, date: date.toISOString() };
-    await writeFile(join(out, 'latest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+    const manifestBytes = Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`);
+    await writeFile(join(out, 'latest.json'), manifestBytes);
+    await writeFile(join(out, 'latest.json.sig'), `${sign(null, manifestBytes, signingKey).toString('base64')}\n`);
     await copyFile(join(repo, 'install.sh'), join(out, 'install.sh'));
     await chmod(join(out, 'install.sh'), 0o755);
     return { version, out, archive: join(out, archiveName), sha256: hex, size };

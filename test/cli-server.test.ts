@@ -7,7 +7,7 @@ import { readlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildRelease } from '../scripts/release.js';
-import { REPO, cliEnv, removeAll, runProcess, schemaErrors, startReleaseServer, tempDir } from './helpers/cli.js';
+import { REPO, TEST_RELEASE_SIGNING_KEY, cliEnv, removeAll, runProcess, schemaErrors, startReleaseServer, tempDir } from './helpers/cli.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 
 let work: string;
@@ -18,8 +18,8 @@ let home: string;
 
 beforeAll(async () => {
   work = await tempDir('cli-server');
-  await buildRelease({ version: '0.1.0', out: join(work, 'old') });
-  await buildRelease({ version: '0.2.0', out: join(work, 'releases') });
+  await buildRelease({ version: '0.1.0', out: join(work, 'old'), signingKey: TEST_RELEASE_SIGNING_KEY });
+  await buildRelease({ version: '0.2.0', out: join(work, 'releases'), signingKey: TEST_RELEASE_SIGNING_KEY });
   srv = await startTestServer({ env: { RELEASES_DIR: join(work, 'releases') } });
   // Install 0.1.0 with install.sh; the installed client is the one under test.
   home = join(work, 'home');

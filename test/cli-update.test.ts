@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildRelease } from '../scripts/release.js';
 import {
   REPO,
+  TEST_RELEASE_SIGNING_KEY,
   cliEnv,
   deadUrl,
   removeAll,
@@ -17,6 +18,7 @@ import {
   startReleaseServer,
   tamper,
   tempDir,
+  writeSignedManifest,
   waitFor,
   type LoopbackServer,
 } from './helpers/cli.js';
@@ -47,8 +49,8 @@ const root = (home: string): string => join(home, '.local', 'share', 'syllabus')
 
 beforeAll(async () => {
   work = await tempDir('cli-update');
-  await buildRelease({ version: '0.1.0', out: join(work, 'rel-0.1.0') });
-  await buildRelease({ version: '0.2.0', out: join(work, 'rel-0.2.0') });
+  await buildRelease({ version: '0.1.0', out: join(work, 'rel-0.1.0'), signingKey: TEST_RELEASE_SIGNING_KEY });
+  await buildRelease({ version: '0.2.0', out: join(work, 'rel-0.2.0'), signingKey: TEST_RELEASE_SIGNING_KEY });
   await cp(join(work, 'rel-0.2.0'), join(work, 'rel-tampered'), { recursive: true });
   await tamper(join(work, 'rel-tampered', 'syllabus-0.2.0.tar.gz'));
   oldRelease = await serveDir(join(work, 'rel-0.1.0'));
@@ -81,13 +83,73 @@ describe('syllabus update', () => {
     const dir = join(work, 'rel-bigger');
     await cp(join(work, 'rel-0.2.0'), dir, { recursive: true });
     const manifest = JSON.parse(await readFile(join(dir, 'latest.json'), 'utf8')) as { size: number };
-    await writeFile(join(dir, 'latest.json'), JSON.stringify({ ...manifest, size: manifest.size - 10 }));
+    await writeSignedManifest(dir, { ...manifest, size: manifest.size - 10 }); // signed: only the size check can catch it
     const server = await serveDir(dir);
     const home = await freshInstall('size');
     const r = await runProcess(bin(home), ['update', '--json'], cliEnv(home, { SYLLABUS_RELEASE_URL: server.url }));
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
     expect(r.stderr).toContain('more than the');
+    expect(await readlink(join(root(home), 'current'))).toBe('syllabus-0.1.0');
+  });
+
+  it('refuses a manifest changed after signing, and changes nothing on disk', async () => {
+    const dir = join(work, 'rel-unsigned-change');
+    await cp(join(work, 'rel-0.2.0'), dir, { recursive: true });
+    const text = await readFile(join(dir, 'latest.json'), 'utf8');
+    await writeFile(join(dir, 'latest.json'), text.replace('"0.2.0"', '"0.2.1"'));
+    const server = await serveDir(dir);
+    const home = await freshInstall('unsigned');
+    const before = (await readdir(root(home))).sort();
+    const r = await runProcess(bin(home), ['update'], cliEnv(home, { SYLLABUS_RELEASE_URL: server.url }));
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('is not signed by the Syllabus release key; it may have been tampered with. Nothing was installed.');
+    expect((await readdir(root(home))).sort()).toEqual(before);
+    expect(server.requests.map((q) => q.path)).toEqual(['/latest.json', '/latest.json.sig']); // no download
+  });
+
+  it('refuses a signed manifest whose archive is on another origin', async () => {
+    const dir = join(work, 'rel-elsewhere');
+    await cp(join(work, 'rel-0.2.0'), dir, { recursive: true });
+    const manifest = JSON.parse(await readFile(join(dir, 'latest.json'), 'utf8')) as { url: string };
+    await writeSignedManifest(dir, { ...manifest, url: `${newRelease.url}${manifest.url}` });
+    const server = await serveDir(dir);
+    const home = await freshInstall('elsewhere');
+    const r = await runProcess(bin(home), ['update'], cliEnv(home, { SYLLABUS_RELEASE_URL: server.url }));
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('names an archive on another origin');
+    expect(newRelease.requests.some((q) => q.path.endsWith('.tar.gz') && q.headers['user-agent']?.includes('syllabus'))).toBe(false);
+  });
+
+  it('fetches releases over https only: plain http is refused without the explicit test setting', async () => {
+    const home = await freshInstall('http');
+    const r = await runProcess(
+      bin(home),
+      ['update'],
+      cliEnv(home, { SYLLABUS_RELEASE_URL: newRelease.url, SYLLABUS_ALLOW_TEST_RELEASES: undefined }),
+    );
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`releases are only fetched over https, not from ${newRelease.url}latest.json`);
+  });
+
+  it('--rollback makes the previous version current again, and back', async () => {
+    const home = await freshInstall('rollback');
+    const env = cliEnv(home, { SYLLABUS_RELEASE_URL: newRelease.url });
+    expect((await runProcess(bin(home), ['update'], env)).code).toBe(0);
+    expect(await readlink(join(root(home), 'current'))).toBe('syllabus-0.2.0');
+    const back = await runProcess(bin(home), ['update', '--rollback'], env);
+    expect(back.code).toBe(0);
+    expect(back.stdout).toContain('syllabus 0.1.0 is current again');
+    expect(await readlink(join(root(home), 'current'))).toBe('syllabus-0.1.0');
+    expect(await readlink(join(root(home), 'previous'))).toBe('syllabus-0.2.0');
+    expect((await runProcess(bin(home), ['--version'], env)).stdout.trim()).toBe('0.1.0');
+  });
+
+  it('--rollback with no previous version says so and changes nothing', async () => {
+    const home = await freshInstall('no-previous');
+    const r = await runProcess(bin(home), ['update', '--rollback'], cliEnv(home));
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('There is no previous version');
     expect(await readlink(join(root(home), 'current'))).toBe('syllabus-0.1.0');
   });
 
@@ -170,7 +232,7 @@ describe('daily self-update', () => {
     expect(on).toBe(0);
     const installed = await waitFor(async () => (await readlink(join(root(home), 'current')).catch(() => '')) === 'syllabus-0.2.0', 20_000);
     expect(installed).toBe(true);
-    expect(allowed.requests.map((q) => q.path)).toEqual(['/latest.json', '/syllabus-0.2.0.tar.gz']);
+    expect(allowed.requests.map((q) => q.path)).toEqual(['/latest.json', '/latest.json.sig', '/syllabus-0.2.0.tar.gz']);
 
     // The runs that must not check made no request at all (the allowed run proves such a check would have arrived).
     expect(offTty.requests).toEqual([]);
@@ -188,7 +250,7 @@ describe('daily self-update', () => {
       (c) => c.name === 'last-update-check',
     )!;
     expect(lastCheck.detail).toMatch(/: installed$/);
-    expect(laterSameDay.requests.map((q) => q.path)).toEqual(['/latest.json']); // doctor's update-source check only
+    expect(laterSameDay.requests.map((q) => q.path)).toEqual(['/latest.json', '/latest.json.sig']); // doctor's update-source check only
     await lstat(join(root(home), 'previous'));
   });
 });

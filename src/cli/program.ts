@@ -76,10 +76,11 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
 
   program
     .command('update')
-    .description('install the newest release, verified against its SHA-256 and size; keeps the previous version')
+    .description('install the newest release, verified against its signed manifest, SHA-256 and size; keeps the previous version')
     .option('--check', 'only report whether a newer release exists')
+    .option('--rollback', 'make the previous version current again (it is kept by every update)')
     .option('--json', 'print the outcome as JSON')
-    .action(action('update', (ctx, opts: { check?: boolean; json?: boolean }) => updateCommand(ctx, opts)));
+    .action(action('update', (ctx, opts: { check?: boolean; json?: boolean; rollback?: boolean }) => updateCommand(ctx, opts)));
 
   program.command(DAILY_UPDATE_COMMAND, { hidden: true }).action(
     action(DAILY_UPDATE_COMMAND, async (ctx) => {

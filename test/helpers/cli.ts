@@ -3,7 +3,8 @@
  * fake services on loopback (counting requests), validate --json output against schemas/cli.
  */
 import { execFile, spawn } from 'node:child_process';
-import { createReadStream } from 'node:fs';
+import { generateKeyPairSync, sign } from 'node:crypto';
+import { createReadStream, writeFileSync } from 'node:fs';
 import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -24,12 +25,28 @@ export interface RunResult {
   stderr: string;
 }
 
-/** A clean environment for the client: nothing inherited but PATH, a throw-away HOME and cache, no CI. */
+/**
+ * A throw-away release key for the tests: releases built by them are signed with it, and {@link cliEnv} points the
+ * client and install.sh at its public half through the explicit test setting (the pinned key is the project's).
+ */
+const testReleaseKeys = generateKeyPairSync('ed25519');
+/** The test releases' private key, PKCS#8 PEM (`buildRelease({ signingKey })`). */
+export const TEST_RELEASE_SIGNING_KEY = testReleaseKeys.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+/** A file holding the test releases' public key (PEM). */
+export const TEST_RELEASE_PUBLIC_KEY_FILE = join(tmpdir(), `syllabus-test-release-key-${process.pid}.pem`);
+writeFileSync(TEST_RELEASE_PUBLIC_KEY_FILE, testReleaseKeys.publicKey.export({ type: 'spki', format: 'pem' }).toString());
+
+/**
+ * A clean environment for the client: nothing inherited but PATH, a throw-away HOME and cache, no CI, and the
+ * explicit test setting that accepts loopback http release servers signed with the test key.
+ */
 export function cliEnv(home: string, extra: Record<string, string | undefined> = {}): Record<string, string> {
   const env: Record<string, string | undefined> = {
     PATH: process.env.PATH,
     HOME: home,
     SYLLABUS_CACHE_DIR: join(home, 'cache'),
+    SYLLABUS_ALLOW_TEST_RELEASES: '1',
+    SYLLABUS_RELEASE_TEST_KEY: TEST_RELEASE_PUBLIC_KEY_FILE,
     ...extra,
   };
   return Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined));
@@ -124,6 +141,13 @@ export async function deadUrl(): Promise<string> {
 }
 
 /** Flips one byte in the middle of a file (a tampered download of the same size). */
+/** Rewrites `<dir>/latest.json` as `manifest` and signs it with the test release key (a manifest the key vouches for). */
+export async function writeSignedManifest(dir: string, manifest: object): Promise<void> {
+  const bytes = Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`);
+  await writeFile(join(dir, 'latest.json'), bytes);
+  await writeFile(join(dir, 'latest.json.sig'), `${sign(null, bytes, testReleaseKeys.privateKey).toString('base64')}\n`);
+}
+
 export async function tamper(file: string): Promise<void> {
   const data = await readFile(file);
   const i = Math.floor(data.length / 2);

@@ -1,8 +1,12 @@
-/** `syllabus update [--check] [--json]`: installs a newer release, verified against the release manifest. */
+/**
+ * `syllabus update [--check] [--json]`: installs a newer release, verified against the signed release manifest;
+ * `syllabus update --rollback`: makes the kept previous version current again.
+ */
 import type { CliContext } from '../context.js';
-import { EXIT } from '../errors.js';
+import { CliError, EXIT } from '../errors.js';
 import { CLI_VERSION } from '../meta.js';
 import { writeJson } from '../output.js';
+import { rollbackInstall } from '../release/install.js';
 import { detectManagedInstall } from '../release/layout.js';
 import { runUpdate } from '../release/updater.js';
 import type { CliUpdateOutput } from '../../schemas/types.generated.js';
@@ -12,7 +16,8 @@ import type { CliUpdateOutput } from '../../schemas/types.generated.js';
  * @returns 0 when up to date, updated, or (with `--check`) reported; throws CliError (exit 1) when the manifest
  * cannot be read or the download fails or does not match it.
  */
-export async function updateCommand(ctx: CliContext, options: { check?: boolean; json?: boolean }): Promise<number> {
+export async function updateCommand(ctx: CliContext, options: { check?: boolean; json?: boolean; rollback?: boolean }): Promise<number> {
+  if (options.rollback) return rollback(ctx);
   const { offer, result } = await runUpdate(ctx, detectManagedInstall(), options.check === true);
   const output: CliUpdateOutput = {
     current: CLI_VERSION,
@@ -40,5 +45,16 @@ export async function updateCommand(ctx: CliContext, options: { check?: boolean;
   } else {
     ctx.stdout.write(`syllabus ${CLI_VERSION} is up to date (the newest release is ${offer.manifest.version}).\n`);
   }
+  return EXIT.ok;
+}
+
+/** `--rollback`: switches back to the previous version (only for installs made by install.sh). */
+async function rollback(ctx: CliContext): Promise<number> {
+  const install = detectManagedInstall();
+  if (!install) {
+    throw new CliError('This copy of syllabus was not installed by install.sh, so it keeps no previous version to roll back to.');
+  }
+  const { current, previous } = await rollbackInstall(install.root);
+  ctx.stdout.write(`Rolled back: syllabus ${current} is current again (${previous} is kept; run syllabus update --rollback to return to it).\n`);
   return EXIT.ok;
 }

@@ -152,3 +152,31 @@ async function pruneOldVersions(root: string, keep: ReadonlyArray<string | null>
     }
   }
 }
+
+/**
+ * Makes the kept previous version current again, and the current one previous (so a second rollback undoes the
+ * first). The previous version must still answer `--version` before the switch.
+ * @returns the version now current and the one now previous (folder names without `syllabus-`).
+ * @throws CliError when there is no previous version, or it does not run; nothing is changed then.
+ */
+export async function rollbackInstall(root: string): Promise<{ current: string; previous: string }> {
+  const release = await lock(root);
+  try {
+    const current = basename(await readlink(join(root, 'current')));
+    const previous = await readlink(join(root, 'previous')).then(basename, () => undefined);
+    if (previous === undefined || !(await exists(join(root, previous)))) {
+      throw new CliError(`There is no previous version in ${root} to roll back to; nothing was changed.`);
+    }
+    const bundle = join(root, previous, 'lib', 'syllabus.mjs');
+    try {
+      await run(process.execPath, [bundle, '--version'], { timeout: 20_000, env: { ...process.env, SYLLABUS_NO_UPDATE: '1' } });
+    } catch (error) {
+      throw new CliError(`The previous version ${previous} does not start (${(error as Error).message.split('\n')[0]}); nothing was changed.`);
+    }
+    await swapSymlink(root, 'current', previous);
+    await swapSymlink(root, 'previous', current);
+    return { current: previous.replace(/^syllabus-/, ''), previous: current.replace(/^syllabus-/, '') };
+  } finally {
+    await release();
+  }
+}

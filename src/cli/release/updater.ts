@@ -11,6 +11,7 @@ import { writeUpdateCheck } from '../state.js';
 import { installRelease, type InstallResult } from './install.js';
 import type { ManagedInstall } from './layout.js';
 import { parseManifest, type ReleaseManifest } from './manifest.js';
+import { manifestSignatureValid, releaseKey, releaseUrlProblem, SIGNATURE_SUFFIX } from './signature.js';
 
 /** What the manifest offers. */
 export interface UpdateOffer {
@@ -23,17 +24,41 @@ export interface UpdateOffer {
   ms: number;
 }
 
+/** The largest manifest or signature read, in bytes (a manifest is a few hundred). */
+const MAX_MANIFEST_BYTES = 64 * 1024;
+
 /**
- * Reads `<release-url>/latest.json`.
- * @throws CliError when it cannot be read or is invalid.
+ * Reads `<release-url>/latest.json` and its signature `latest.json.sig`, and believes the manifest only when the
+ * signature verifies under the pinned release key (release/signature.ts). Releases are fetched over `https` only,
+ * and the archive must be on the manifest's own origin.
+ * @throws CliError when the URL is not allowed, a file cannot be read, the signature is missing or wrong, or the
+ *   manifest is invalid or points elsewhere. Nothing is written in any of these cases.
  */
-export async function readOffer(ctx: Pick<CliContext, 'http' | 'releaseUrl'>): Promise<UpdateOffer> {
+export async function readOffer(ctx: Pick<CliContext, 'http' | 'releaseUrl' | 'env'>): Promise<UpdateOffer> {
   const manifestUrl = new URL('latest.json', ctx.releaseUrl);
-  const response = await ctx.http.getText(manifestUrl, RELEASE_PURPOSE);
+  const refused = releaseUrlProblem(manifestUrl, ctx.env);
+  if (refused !== undefined) throw new CliError(`Not updating: ${refused}. Set SYLLABUS_RELEASE_URL to the https address of the releases.`);
+  const key = releaseKey(ctx.env);
+  const response = await ctx.http.getBytes(manifestUrl, RELEASE_PURPOSE, MAX_MANIFEST_BYTES);
   if (response.status !== 200) {
     throw new CliError(`The release server answered ${response.status} for ${manifestUrl.href}; check SYLLABUS_RELEASE_URL or try again later.`);
   }
-  const { manifest, archiveUrl } = parseManifest(response.body, manifestUrl);
+  const signatureUrl = new URL(`latest.json${SIGNATURE_SUFFIX}`, manifestUrl);
+  const signature = await ctx.http.getBytes(signatureUrl, RELEASE_PURPOSE, MAX_MANIFEST_BYTES);
+  if (signature.status !== 200) {
+    throw new CliError(`The release manifest has no signature (${signatureUrl.href} answered ${signature.status}); nothing was installed.`);
+  }
+  if (!manifestSignatureValid(response.body, signature.body.toString('utf8'), key)) {
+    throw new CliError(
+      `The release manifest at ${manifestUrl.href} is not signed by the Syllabus release key; it may have been tampered with. Nothing was installed.`,
+    );
+  }
+  const { manifest, archiveUrl } = parseManifest(response.body.toString('utf8'), manifestUrl);
+  if (archiveUrl.origin !== manifestUrl.origin) {
+    throw new CliError(
+      `The release manifest names an archive on another origin (${archiveUrl.origin}); only ${manifestUrl.origin} is trusted. Nothing was installed.`,
+    );
+  }
   return { manifest, manifestUrl, archiveUrl, newer: semver.gt(manifest.version, CLI_VERSION), ms: response.ms };
 }
 
@@ -70,7 +95,7 @@ export async function applyOffer(ctx: Pick<CliContext, 'http'>, install: Managed
  * @param check only report, never download.
  */
 export async function runUpdate(
-  ctx: Pick<CliContext, 'http' | 'releaseUrl' | 'cacheDir'>,
+  ctx: Pick<CliContext, 'http' | 'releaseUrl' | 'cacheDir' | 'env'>,
   install: ManagedInstall | undefined,
   check: boolean,
 ): Promise<{ offer: UpdateOffer; result: InstallResult | undefined }> {
