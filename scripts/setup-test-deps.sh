@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Installs what the test suite needs from Debian (Chromium for browser tests, redis-server for the
-# shared rate-limit store, git for the Git follower, nginx for the reverse-proxy recipe). Idempotent: does nothing when all are already present.
+# shared rate-limit store, git for the Git follower, nginx for the reverse-proxy recipe, openssl for install.sh). Idempotent: does nothing when all are already present.
 set -euo pipefail
 need=()
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
 command -v redis-server >/dev/null 2>&1 || need+=(redis-server)
 command -v git >/dev/null 2>&1 || need+=(git)
 [ -x /usr/sbin/nginx ] || command -v nginx >/dev/null 2>&1 || need+=(nginx)
+command -v openssl >/dev/null 2>&1 || need+=(openssl)
 [ ${#need[@]} -eq 0 ] && exit 0
 sudo=""
 if [ "$(id -u)" -ne 0 ]; then
