@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import * as tar from 'tar';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CliError } from '../errors.js';
-import { installRelease } from './install.js';
+import { installRelease, rollbackInstall } from './install.js';
 
 let work: string;
 
@@ -91,5 +91,28 @@ describe('installRelease', () => {
     const error = await installRelease(dir, '2.0.0', Buffer.from('not an archive at all')).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(CliError);
     expect((await readdir(dir)).sort()).toEqual(['current', 'syllabus-1.0.0']);
+  });
+});
+
+describe('rollbackInstall', () => {
+  it('swaps current and previous, and back', async () => {
+    const dir = await root('rollback');
+    await writeFile(join(dir, 'syllabus-1.0.0', 'lib', 'syllabus.mjs'), 'console.log("1.0.0");\n');
+    await installRelease(dir, '2.0.0', await archive('rollback', client('syllabus-2.0.0', '2.0.0')));
+    expect(await rollbackInstall(dir)).toEqual({ current: '1.0.0', previous: '2.0.0' });
+    expect(await readlink(join(dir, 'current'))).toBe('syllabus-1.0.0');
+    expect(await readlink(join(dir, 'previous'))).toBe('syllabus-2.0.0');
+    expect(await rollbackInstall(dir)).toEqual({ current: '2.0.0', previous: '1.0.0' });
+  });
+
+  it('changes nothing when there is no previous version, or it does not run', async () => {
+    const none = await root('rollback-none');
+    await expect(rollbackInstall(none)).rejects.toThrow(/no previous version/);
+    const broken = await root('rollback-broken');
+    await mkdir(join(broken, 'syllabus-0.9.0', 'lib'), { recursive: true });
+    await writeFile(join(broken, 'syllabus-0.9.0', 'lib', 'syllabus.mjs'), 'process.exit(3);\n');
+    await symlink('syllabus-0.9.0', join(broken, 'previous'));
+    await expect(rollbackInstall(broken)).rejects.toThrow(CliError);
+    expect(await readlink(join(broken, 'current'))).toBe('syllabus-1.0.0');
   });
 });
