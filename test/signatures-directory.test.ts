@@ -180,6 +180,30 @@ describe('caching', () => {
     expect(s.hits).toHaveLength(1);
   });
 
+  it('refetches a fresh directory for an unknown keyid (key rotation), at most once a minute', async () => {
+    const rotated = await generateAgentKey();
+    let published = [key.publicJwk];
+    const s = await server((req, res) => jwksHandler(published, { 'cache-control': 'public, max-age=3600' })(req, res));
+    const c = clock();
+    const v = insecure({ now: c.now });
+    expect(await v.verify(await request(s.origin, c.now()), CLIENT)).toMatchObject({ verified: true });
+    published = [key.publicJwk, rotated.publicJwk]; // the agent rotates: the new key is published
+    c.advance(61); // the cached copy is still fresh (max-age 3600) but older than a minute
+    const withRotated = new Request(URL_, { headers: await signRequest(URL_, { key: rotated, agent: s.origin, created: c.now() }) });
+    const rotatedResult = await v.verify(withRotated, CLIENT);
+    expect(rotatedResult, JSON.stringify(rotatedResult)).toMatchObject({ verified: true });
+    expect(s.hits).toHaveLength(2);
+    // An unknown keyid right after: no fetch loop, the reason is the missing key.
+    const unknown = await generateAgentKey();
+    c.advance(10);
+    const withUnknown = () => signRequest(URL_, { key: unknown, agent: s.origin, created: c.now() }).then((h) => new Request(URL_, { headers: h }));
+    expect(await v.verify(await withUnknown(), CLIENT)).toMatchObject({ verified: false });
+    expect(s.hits).toHaveLength(2);
+    c.advance(60);
+    expect(await v.verify(await withUnknown(), CLIENT)).toMatchObject({ verified: false });
+    expect(s.hits).toHaveLength(3); // a minute later it may look again
+  });
+
   it('keeps a directory for its Cache-Control max-age, then fetches it again', async () => {
     const s = await server(jwksHandler([key.publicJwk], { 'cache-control': 'public, max-age=120' }));
     const c = clock();

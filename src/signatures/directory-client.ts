@@ -55,6 +55,12 @@ export interface KeyDirectoryClientOptions {
   /** Current time in seconds since the epoch. Default `Date.now() / 1000`. */
   now?: () => number;
   /**
+   * A `keyid` missing from a cached, still-fresh directory refetches it (the agent may have rotated its key), at
+   * most once per directory per this many seconds, so unknown keyids cannot make the service fetch in a loop.
+   * Default 60.
+   */
+  unknownKeyRefetchSeconds?: number;
+  /**
    * Called when a network fetch of a directory ends: `ok` (a usable key set), `refused` (not started: too many in
    * flight or the fetcher was busy), `error` (failed, or not a usable key set). For metrics.
    */
@@ -74,6 +80,8 @@ interface CachedDirectory {
   keys: Map<string, CachedKey>;
   freshUntil: number;
   usableUntil: number;
+  /** When it was fetched, seconds since the epoch: an unknown `keyid` refetches it only once this is old enough. */
+  fetchedAt: number;
 }
 
 type LoadResult = { ok: true; directory: CachedDirectory } | { ok: false; reason: string; transient?: boolean };
@@ -97,6 +105,7 @@ export class KeyDirectoryClient {
   readonly #perClient: number;
   readonly #now: () => number;
   readonly #onFetch: ((result: 'ok' | 'refused' | 'error') => void) | undefined;
+  readonly #unknownKeyRefetch: number;
   readonly #directories: LRUCache<string, CachedDirectory>;
   readonly #failures: LRUCache<string, { reason: string; until: number }>;
   readonly #inFlight = new Map<string, Promise<LoadResult>>();
@@ -115,6 +124,7 @@ export class KeyDirectoryClient {
     this.#perClient = options.fetchesPerClientPerMinute ?? 5;
     this.#now = options.now ?? (() => Date.now() / 1000);
     this.#onFetch = options.onFetch;
+    this.#unknownKeyRefetch = options.unknownKeyRefetchSeconds ?? 60;
     const maxDirectories = options.maxDirectories ?? 1_000;
     this.#directories = new LRUCache({ max: maxDirectories });
     this.#failures = new LRUCache({ max: maxDirectories });
@@ -127,9 +137,15 @@ export class KeyDirectoryClient {
    * @param clientAddress the requesting client, charged for a new fetch.
    */
   async lookup(directoryUrl: string, keyid: string, clientAddress: string): Promise<KeyLookup> {
-    const directory = await this.#directory(directoryUrl, clientAddress);
+    let directory = await this.#directory(directoryUrl, clientAddress);
     if (!directory.ok) return directory;
-    const cached = directory.directory.keys.get(keyid);
+    let cached = directory.directory.keys.get(keyid);
+    if (cached === undefined && this.#now() - directory.directory.fetchedAt >= this.#unknownKeyRefetch) {
+      // Key rotation: the agent may sign with a key published after this copy was fetched.
+      directory = await this.#directory(directoryUrl, clientAddress, true);
+      if (!directory.ok) return directory;
+      cached = directory.directory.keys.get(keyid);
+    }
     if (cached === undefined) return { ok: false, reason: 'keyid is not in the key directory' };
     const now = this.#now();
     if (cached.key.notBefore !== undefined && now < cached.key.notBefore) return { ok: false, reason: 'key is not valid yet (nbf)' };
@@ -142,10 +158,11 @@ export class KeyDirectoryClient {
     }
   }
 
-  async #directory(url: string, clientAddress: string): Promise<LoadResult> {
+  /** The directory at `url`: cached while fresh (unless `refetch`), else fetched (within the client's budget). */
+  async #directory(url: string, clientAddress: string, refetch = false): Promise<LoadResult> {
     const now = this.#now();
     const cached = this.#directories.get(url);
-    if (cached !== undefined && now < cached.freshUntil) return { ok: true, directory: cached };
+    if (cached !== undefined && now < cached.freshUntil && !refetch) return { ok: true, directory: cached };
     const stale = cached !== undefined && now < cached.usableUntil ? cached : undefined;
 
     const failure = this.#failures.get(url);
@@ -217,7 +234,7 @@ export class KeyDirectoryClient {
     }
     const now = this.#now();
     const ttl = this.#ttl(cacheControl);
-    return { ok: true, directory: { keys, freshUntil: now + ttl, usableUntil: now + ttl + this.#maxStale } };
+    return { ok: true, directory: { keys, freshUntil: now + ttl, usableUntil: now + ttl + this.#maxStale, fetchedAt: now } };
   }
 
   /** Lifetime from `Cache-Control` (RFC 9111 §5.2.2): `max-age` clamped; `no-store`/`no-cache` give the minimum. */
