@@ -65,6 +65,20 @@ describe('a correct signature', () => {
     expect(await verifier().verify(await signed({ memberKey: 'agent2' }), CLIENT)).toMatchObject({ verified: true });
   });
 
+  it('verifies a dictionary-form Signature-Agent covered as the whole field (web-bot-auth npm default, RFC 9421 §2.1)', async () => {
+    const v = verifier();
+    const whole = await signed({ components: ['@authority', 'signature-agent'] });
+    expect(await v.verify(whole, CLIENT)).toMatchObject({ verified: true, agent: AGENT });
+    // Only member, under another key than the label: still the one whole-field coverage protects.
+    expect(await v.verify(await signed({ memberKey: 'agent2', components: ['@authority', 'signature-agent'] }), CLIENT)).toMatchObject({
+      verified: true,
+    });
+    // The covered value is the whole field: changing any member after signing breaks the signature.
+    const headers = Object.fromEntries(whole.headers);
+    const tampered = new Request(URL_, { headers: { ...headers, 'signature-agent': `${headers['signature-agent']}, other="https://evil.example"` } });
+    expect(await v.verify(tampered, CLIENT)).toMatchObject({ verified: false });
+  });
+
   it('verifies a Signature-Agent that ends in "/" (an origin with an empty path)', async () => {
     expect(await verifier().verify(await signed({ agent: `${AGENT}/` }), CLIENT)).toMatchObject({ verified: true, agent: AGENT });
   });

@@ -119,10 +119,11 @@ export type SignatureAgentResult =
 /**
  * Finds the `Signature-Agent` value a signature covers.
  *
- * - Dictionary form (`sig1="https://agent.example"`): the signature must cover `"signature-agent";key="K"`.
- *   The member keyed to the signature's own label is preferred (the protocol's rule); when the signature
- *   covers exactly one member under another key, that member is used, as in the protocol's own test vectors
- *   (label `sig2`, member `agent2`) — the key is part of the signature base, so it cannot be swapped.
+ * - Dictionary form (`sig1="https://agent.example"`): the signature covers `"signature-agent";key="K"`, or the
+ *   whole field `"signature-agent"` (RFC 9421 §2.1; Cloudflare's `web-bot-auth` default). The member keyed to
+ *   the signature's own label is preferred (the protocol's rule); when the signature covers exactly one member
+ *   under another key (or the whole field holds only one member), that member is used, as in the protocol's own
+ *   test vectors (label `sig2`, member `agent2`) — what is covered is in the signature base, so it cannot be swapped.
  * - String form (`"https://agent.example"`): the signature must cover plain `"signature-agent"`.
  *
  * A member's `type` parameter, when present, must be the token `directory` (the only discovery type supported).
@@ -146,22 +147,28 @@ export function readSignatureAgent(header: string | null, candidate: SignatureCa
     return memberValue(item, undefined);
   }
 
-  const keyed = covered.map((c) => c.parameters.get('key')).filter((k): k is string => typeof k === 'string');
-  const key = keyed.includes(candidate.label) ? candidate.label : keyed.length === 1 ? keyed[0] : undefined;
-  if (key === undefined) {
-    return {
-      ok: false,
-      reason:
-        keyed.length === 0
-          ? 'the dictionary-form Signature-Agent is not covered as "signature-agent";key=…'
-          : 'the signature covers several Signature-Agent members, none under its own label',
-    };
-  }
   let dictionary: Map<string, Item | InnerList>;
   try {
     dictionary = parseDictionary(header);
   } catch {
     return { ok: false, reason: 'Signature-Agent is not a structured-field dictionary' };
+  }
+  const keyed = covered.map((c) => c.parameters.get('key')).filter((k): k is string => typeof k === 'string');
+  let key = keyed.includes(candidate.label) ? candidate.label : keyed.length === 1 ? keyed[0] : undefined;
+  if (key === undefined && keyed.length === 0 && covered.some((c) => c.parameters.size === 0)) {
+    // The whole field is covered (RFC 9421 §2.1: its value is the whole dictionary, as Cloudflare's web-bot-auth
+    // signs by default): every member is protected. The member under the signature's label, or the only one.
+    key = dictionary.has(candidate.label) ? candidate.label : dictionary.size === 1 ? [...dictionary.keys()][0] : undefined;
+    if (key === undefined) return { ok: false, reason: "Signature-Agent has several members, none under the signature's label" };
+  }
+  if (key === undefined) {
+    return {
+      ok: false,
+      reason:
+        keyed.length === 0
+          ? 'the dictionary-form Signature-Agent is not covered as "signature-agent" or "signature-agent";key=…'
+          : 'the signature covers several Signature-Agent members, none under its own label',
+    };
   }
   const member = dictionary.get(key);
   if (member === undefined) return { ok: false, reason: `Signature-Agent has no member "${key}"` };
