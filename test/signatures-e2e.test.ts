@@ -42,7 +42,9 @@ async function directory(handler: (req: IncomingMessage, res: ServerResponse) =>
 beforeAll(async () => {
   [key, stranger] = await Promise.all([generateAgentKey(), generateAgentKey()]);
   good = await directory(jwksHandler([key.publicJwk], { 'cache-control': 'max-age=300' }));
-  srv = await startTestServer({ env: { ...LIMITS, KEY_DIRECTORY_ALLOW_INSECURE: '1', TRUST_PROXY: 'loopback' } });
+  srv = await startTestServer({
+    env: { ...LIMITS, KEY_DIRECTORY_ALLOW_INSECURE: '1', TRUST_PROXY: 'loopback', SIGNATURE_AUTHORITIES: 'catalog.example' },
+  });
 });
 
 afterAll(async () => {
@@ -96,6 +98,12 @@ describe('behind a trusted proxy that terminates TLS (TRUST_PROXY=loopback)', ()
   it('the RFC 7239 Forwarded fields are not read while the proxies write X-Forwarded-*', async () => {
     const headers = await signedHeaders(srv, { signedUrl: publicUrl });
     expect(await policyOf(srv, { forwarded: 'proto=https;host=catalog.example', ...headers })).toBe(DECLARED_POLICY);
+  });
+
+  it('a signature made for another site, replayed here with its host, does not verify (Web Bot Auth -01 §6.1)', async () => {
+    const elsewhere = await signedHeaders(srv, { signedUrl: 'https://other-site.example/v1/catalog' });
+    // The proxy reports the host the signature names, so the signature base matches: only the authority check refuses it.
+    expect(await policyOf(srv, { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'other-site.example', ...elsewhere })).toBe(DECLARED_POLICY);
   });
 
   it('a forwarded host other than the one signed does not verify', async () => {

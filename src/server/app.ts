@@ -19,7 +19,7 @@ import { HTML_TYPE, PAGE_HEADERS, renderNotFoundPage, renderServerErrorPage, ren
 import { shellAssets, shellLinks } from '../pages/assets.js';
 import { renderPages } from '../pages/index.js';
 import { createNodeSignatureVerifier } from '../signatures/index.js';
-import type { Config } from './config.js';
+import { isLoopbackHost, type Config } from './config.js';
 import { docsRepresentations } from './docs-assets.js';
 import { nodeCodec } from './node-codec.js';
 import { openApiRepresentation } from './openapi-document.js';
@@ -45,9 +45,25 @@ function webBotAuthVerifier(config: Config, onFetch?: (result: 'ok' | 'refused' 
   const verifier = createNodeSignatureVerifier({
     allowInsecureDirectories: config.keyDirectoryAllowInsecure,
     clockSkewSeconds: config.signatureClockSkewSeconds,
+    targetProblem: signatureTargetPolicy(config),
     ...(onFetch && { directory: { onFetch } }),
   });
   return (request, context) => verifier.verify(request, context);
+}
+
+/**
+ * Whose request a signature may be for (Web Bot Auth -01 §6.1): `https` to `PUBLIC_BASE_URL`'s host or a
+ * `SIGNATURE_AUTHORITIES` entry. A signature made for another site and replayed here is refused. With the
+ * development switch `KEY_DIRECTORY_ALLOW_INSECURE`, plain `http` and loopback authorities are accepted too.
+ */
+export function signatureTargetPolicy(config: Config): (target: URL) => string | undefined {
+  const authorities = new Set([...(config.publicBaseUrlSet ? [new URL(config.publicBaseUrl).host] : []), ...config.signatureAuthorities]);
+  const development = config.keyDirectoryAllowInsecure;
+  return (target) => {
+    if (target.protocol !== 'https:' && !development) return 'signatures are accepted over https only';
+    if (authorities.has(target.host) || (development && isLoopbackHost(target.hostname))) return undefined;
+    return `the signature is for ${target.host}, not for this service (PUBLIC_BASE_URL, SIGNATURE_AUTHORITIES)`;
+  };
 }
 
 /** What {@link composeApp} serves from. */

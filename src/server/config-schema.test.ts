@@ -36,6 +36,7 @@ const GOOD: Record<VariableName, string> = {
   RATE_LIMIT_STORE_TIMEOUT_MS: '500',
   WORKERS: '2',
   KEY_DIRECTORY_ALLOW_INSECURE: 'yes',
+  SIGNATURE_AUTHORITIES: 'Catalog.Example.com:8443, api.example.org',
   SIGNATURE_CLOCK_SKEW: '5',
   RELEASES_DIR: 'dist/release',
   MAX_CONNECTIONS: '5000',

@@ -120,6 +120,25 @@ const hostName: Parser<string> = (text) => (/\s|\//.test(text) ? bad(text, `${qu
 /** A path, resolved against the working directory. */
 const path: Parser<string> = (text, cwd) => good(resolve(cwd, text));
 
+/** `host[:port]` values, comma-separated, normalised as URLs write them (lower case, no default port). */
+const authorityList: Parser<string[]> = (text) => {
+  const items = text
+    .split(',')
+    .map((t) => t.trim())
+    .filter((t) => t !== '');
+  const hostOf = (item: string): string | undefined => {
+    try {
+      const url = new URL(`https://${item}/`);
+      return url.username === '' && url.pathname === '/' && !item.includes('/') ? url.host : undefined;
+    } catch {
+      return undefined;
+    }
+  };
+  const invalid = items.filter((item) => hostOf(item) === undefined);
+  if (invalid.length > 0) return bad([], `not a host[:port]: ${invalid.join(', ')}`);
+  return good(items.map((item) => hostOf(item)!));
+};
+
 /** An absolute http(s) URL without query, fragment or credentials; a trailing slash is dropped. */
 const baseUrl: Parser<string> = (text) => {
   let url: URL;
@@ -376,6 +395,14 @@ export const VARIABLES = {
     default: 'off',
     parse: boolean,
     meaning: '`1`/`true`: allow `http://` and loopback key directories. **Tests and local development only**',
+  },
+  SIGNATURE_AUTHORITIES: {
+    field: 'signatureAuthorities',
+    default: '',
+    shownDefault: 'none',
+    parse: authorityList,
+    meaning:
+      "authorities (`host[:port]`, comma-separated) a verified agent's signature may name besides `PUBLIC_BASE_URL`'s host; a signature for any other site is not accepted",
   },
   SIGNATURE_CLOCK_SKEW: {
     field: 'signatureClockSkewSeconds',

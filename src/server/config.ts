@@ -101,6 +101,8 @@ export interface Config {
   workers: number;
   /** Allow `http://` and loopback key directories: tests and local development only. */
   keyDirectoryAllowInsecure: boolean;
+  /** Authorities (`host[:port]`) a signature may name besides `PUBLIC_BASE_URL`'s host. */
+  signatureAuthorities: string[];
   /** Tolerated clock difference when checking signature `created`/`expires`, in seconds. */
   signatureClockSkewSeconds: number;
   /** Folder served at `/releases/`, or `undefined` when none. */
@@ -214,6 +216,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
     rateLimitStoreTimeoutMs: value('RATE_LIMIT_STORE_TIMEOUT_MS'),
     workers,
     keyDirectoryAllowInsecure: value('KEY_DIRECTORY_ALLOW_INSECURE'),
+    signatureAuthorities: value('SIGNATURE_AUTHORITIES'),
     signatureClockSkewSeconds: value('SIGNATURE_CLOCK_SKEW'),
     releasesDir: value('RELEASES_DIR'),
     maxConnections: value('MAX_CONNECTIONS'),
@@ -228,10 +231,11 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
   return config;
 }
 
-/** Whether `host` (a `HOST` value) only accepts connections from this machine. */
-function isLoopbackHost(host: string): boolean {
+/** Whether `host` (a `HOST` value, or a URL's hostname) only accepts connections from this machine. */
+export function isLoopbackHost(host: string): boolean {
   if (host === 'localhost') return true;
-  return ipaddr.isValid(host) && ipaddr.process(host).range() === 'loopback';
+  const address = host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
+  return ipaddr.isValid(address) && ipaddr.process(address).range() === 'loopback';
 }
 
 /**

@@ -74,6 +74,12 @@ export interface SignatureVerifierOptions {
   verifiedCacheSize?: number;
   /** Current time in seconds since the epoch. Default `Date.now() / 1000`. */
   now?: () => number;
+  /**
+   * Whose request it is (Web Bot Auth -01 §6.1): the reason a request to this effective target URL is not this
+   * service's, or `undefined` when it is (its authority is one this service answers for, over https). Checked
+   * before any fetch or public-key operation. Default: every target accepted.
+   */
+  targetProblem?: (target: URL) => string | undefined;
 }
 
 const KEYID = /^[A-Za-z0-9_-]{43}$/;
@@ -176,6 +182,8 @@ export function createSignatureVerifier(options: SignatureVerifierOptions): Sign
         } catch (error) {
           return { verified: false, reason: error instanceof TargetUriError ? error.message : 'unusable request URL' };
         }
+        const refused = options.targetProblem?.(new URL(targetUri));
+        if (refused !== undefined) return { verified: false, reason: refused };
         const reasons: string[] = [];
         for (const candidate of fields.candidates) {
           const result = await verifyCandidate(request, candidate, targetUri, context);
