@@ -45,9 +45,10 @@ function directoryOf(keys: JsonWebKey[]): DirectoryFetcher & { calls: string[] }
   return Object.assign(fetcher, { calls });
 }
 
-function verifierAt(now: number, maxLifetimeSeconds?: number) {
+/** A verifier with the vectors' directory, under the explicit setting that admits the published test keys. */
+function verifierAt(now: number, maxLifetimeSeconds?: number, allowTestKeys = true) {
   const fetchDirectory = directoryOf([publicJwk('test-key-ed25519'), publicJwk('test-key-rsa-pss')]);
-  return createSignatureVerifier({ directory: { fetchDirectory }, now: () => now, maxLifetimeSeconds, clockSkewSeconds: 30 });
+  return createSignatureVerifier({ directory: { fetchDirectory }, now: () => now, maxLifetimeSeconds, clockSkewSeconds: 30, allowTestKeys });
 }
 
 describe.each(FILE.vectors)('$section', (vector) => {
@@ -119,6 +120,14 @@ describe('the dictionary-form vectors under the default policy', () => {
         verified: false,
         reason: 'the signature has expired',
       });
+    }
+  });
+
+  it('refuses every vector without that setting: the published test keys are never accepted (-01 §6.8)', async () => {
+    for (const vector of FILE.vectors) {
+      const [, expires] = /expires=(\d+)/.exec(vector.signatureInput)!;
+      const result = await verifierAt(CREATED + 60, Number(expires) - CREATED, false).verify(request(vector), { clientAddress: '203.0.113.7' });
+      expect(result).toEqual({ verified: false, reason: 'a published test key (RFC 9421 Appendix B.1) is never accepted' });
     }
   });
 });

@@ -46,6 +46,8 @@ function webBotAuthVerifier(config: Config, onFetch?: (result: 'ok' | 'refused' 
     allowInsecureDirectories: config.keyDirectoryAllowInsecure,
     clockSkewSeconds: config.signatureClockSkewSeconds,
     targetProblem: signatureTargetPolicy(config),
+    // The development switch also admits the RFC 9421 test keys (-01 §6.8: refused in production).
+    allowTestKeys: config.keyDirectoryAllowInsecure,
     ...(onFetch && { directory: { onFetch } }),
   });
   return (request, context) => verifier.verify(request, context);

@@ -13,6 +13,7 @@ import { effectiveTargetUri, TargetUriError, type EffectiveTarget } from './auth
 import { DIRECTORY_PATH, KeyDirectoryClient, type KeyDirectoryClientOptions } from './directory-client.js';
 import { readSignatureAgent, readSignatureFields, type SignatureCandidate } from './fields.js';
 import { SUPPORTED_ALGORITHMS, type SignatureAlgorithm } from './keys.js';
+import { PUBLISHED_TEST_KEYIDS } from './test-keys.js';
 import { DEFAULT_NONCE_CACHE_SIZE, NonceCache } from './nonce-cache.js';
 
 /** Where and from whom a request came, as the http layer knows it. */
@@ -80,6 +81,11 @@ export interface SignatureVerifierOptions {
    * before any fetch or public-key operation. Default: every target accepted.
    */
   targetProblem?: (target: URL) => string | undefined;
+  /**
+   * Accept the published test keys of RFC 9421 Appendix B.1 (test-keys.ts), which -01 §6.8 says must be refused:
+   * test vectors and local development only. Default `false`.
+   */
+  allowTestKeys?: boolean;
 }
 
 const KEYID = /^[A-Za-z0-9_-]{43}$/;
@@ -91,6 +97,7 @@ const FIELD_NAME = /^[!#$%&'*+.^_`|~0-9a-z-]+$/;
 /** Creates a verifier with its own directory cache, imported-key cache and nonce cache. */
 export function createSignatureVerifier(options: SignatureVerifierOptions): SignatureVerifier & { directories: KeyDirectoryClient } {
   const allowInsecure = options.allowInsecureDirectories ?? false;
+  const allowTestKeys = options.allowTestKeys ?? false;
   const skew = options.clockSkewSeconds ?? 30;
   const maxLifetime = options.maxLifetimeSeconds ?? 86_400;
   const now = options.now ?? (() => Date.now() / 1000);
@@ -125,6 +132,7 @@ export function createSignatureVerifier(options: SignatureVerifierOptions): Sign
     if (created > t + skew) return fail('the signature was created in the future');
     if (expires < t - skew) return fail('the signature has expired');
     if (keyid === undefined || !KEYID.test(keyid)) return fail('"keyid" is not a JWK SHA-256 thumbprint');
+    if (PUBLISHED_TEST_KEYIDS.has(keyid) && !allowTestKeys) return fail('a published test key (RFC 9421 Appendix B.1) is never accepted');
     if (alg !== undefined) {
       if (alg.startsWith('hmac')) return fail('HMAC signatures are refused');
       if (!(SUPPORTED_ALGORITHMS as readonly string[]).includes(alg)) return fail(`unsupported algorithm ${JSON.stringify(alg)}`);
