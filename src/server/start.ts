@@ -71,6 +71,8 @@ export interface RunningServer {
   logger: Logger;
   /** Where the content comes from. */
   contentSource: ContentSource;
+  /** Resolves once the first index has its compressed forms (until then identity bodies are served). */
+  compressed: Promise<void>;
   /** Base URL of the admin listener (`http://127.0.0.1:<port>`), or `undefined` when `ADMIN_PORT` is not set. */
   adminUrl: string | undefined;
   /**
@@ -129,6 +131,7 @@ class IndexUpdates {
   readonly #build: (model: ContentModel, previous?: CatalogIndex) => Promise<CatalogIndex>;
   readonly #logger: Logger;
   readonly #metrics: ServiceMetrics;
+  #stopped = false;
 
   constructor(
     holder: IndexHolder,
@@ -160,6 +163,15 @@ class IndexUpdates {
     return this.#chain;
   }
 
+  /**
+   * Stops for shutdown: queued updates are dropped, and a compression or build in progress finishes unobserved
+   * (nothing is served any more), so a SIGTERM never waits for the index to be compressed.
+   */
+  stop(): void {
+    this.#stopped = true;
+    this.#apply = () => Promise.resolve();
+  }
+
   /** Opens and drops what is queued without applying it (a failed start). */
   abandon(): void {
     this.#apply = () => Promise.resolve();
@@ -171,6 +183,7 @@ class IndexUpdates {
     const t0 = performance.now();
     try {
       const compressed = await completeCompression(nodeCodec, index);
+      if (this.#stopped) return;
       if (compressed !== index && this.#holder.upgrade(index, compressed)) {
         this.#logger.debug({ revision: index.revision, compress_ms: Math.round(performance.now() - t0) }, 'index compressed');
       }
@@ -363,8 +376,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     throw error;
   }
 
-  // Serving started with identity bodies; callers (tests, the process entry) get the compressed index.
-  await updates.open();
+  // Serving started with identity bodies; the compressed forms follow (`compressed`), start-up does not wait.
+  const compressed = updates.open();
   logger.info(
     {
       url: host.url,
@@ -397,14 +410,14 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       draining = true;
       await source.close();
       await servingReferrals.close();
-      await servingUpdates.settled();
+      servingUpdates.stop();
       await servingHost.close(config.shutdownTimeoutSeconds * 1000);
       // Last: the probes answer 503 for as long as the public port drains.
       await admin?.close(0);
       await servingStore.close();
     })());
 
-  return { url: servingHost.url, adminUrl: admin?.url, holder, health, logger, contentSource: source, reload, close };
+  return { url: servingHost.url, adminUrl: admin?.url, holder, health, logger, contentSource: source, compressed, reload, close };
 }
 
 /** Starts a listener, turning the usual bind failures into a {@link StartupError} that names the settings to change. */

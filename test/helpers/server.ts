@@ -88,6 +88,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   let server: RunningServer;
   try {
     server = await startServer(config, { ...options.start, logger });
+    await server.compressed; // tests see the index as it is served once settled
   } catch (error) {
     await rm(root, { recursive: true, force: true });
     throw error;
