@@ -4,7 +4,7 @@
  * problem needs one, so every problem can name the line and column of the offending key.
  */
 import matter from 'gray-matter';
-import { LineCounter, isMap, isScalar, isSeq, parseDocument, type Node } from 'yaml';
+import { LineCounter, isAlias, isMap, isScalar, isSeq, parseDocument, type Node, type Scalar } from 'yaml';
 import { parseSimpleYaml } from './simple-yaml.js';
 
 /** A 1-based line and column in a file. */
@@ -110,28 +110,60 @@ export class FrontmatterLocator {
    * to the file start.
    */
   at(path: readonly (string | number)[]): Position {
+    const { offset } = this.#walk(path);
+    return offset === undefined ? FILE_START : toPosition(this.#parse().lineCounter, offset);
+  }
+
+  /**
+   * Where the character `codePoint` of the string at `path` is written: a raw character at itself, one written as
+   * an escape (`"\u0007"`, `"\a"`) at its backslash, a line break YAML keeps (an empty line inside a flow scalar,
+   * a line of a block scalar) at that line break. The string is the decoded value, so the character is looked
+   * for in the scalar's source; when it cannot be placed, the scalar's start (for a block scalar its `|` or `>`),
+   * else {@link at}.
+   */
+  characterAt(path: readonly (string | number)[], codePoint: number): Position {
+    const { offset, node } = this.#walk(path);
+    const { doc, lineCounter } = this.#parse();
+    const scalar = isAlias(node) ? node.resolve(doc) : node;
+    if (isScalar(scalar) && scalar.range) {
+      const [start, end] = scalar.range;
+      const within = scalarSourceIndex(this.#yaml.slice(start, end), scalar.type, codePoint);
+      return toPosition(lineCounter, start + (within ?? 0));
+    }
+    return offset === undefined ? FILE_START : toPosition(lineCounter, offset);
+  }
+
+  #parse(): { doc: ReturnType<typeof parseDocument>; lineCounter: LineCounter } {
     this.#parsed ??= (() => {
       const lineCounter = new LineCounter();
       // Positions only: duplicate keys were reported when the data was parsed, and checking them again is
       // quadratic in the number of keys.
       return { doc: parseDocument(this.#yaml, { ...YAML_OPTIONS, uniqueKeys: false, lineCounter }), lineCounter };
     })();
-    let node: unknown = this.#parsed.doc.contents;
+    return this.#parsed;
+  }
+
+  /**
+   * Follows `path` from the document's root: the offset of the deepest key or item found, and the value node
+   * when the whole path was found.
+   */
+  #walk(path: readonly (string | number)[]): { offset: number | undefined; node: unknown } {
+    let node: unknown = this.#parse().doc.contents;
     let offset: number | undefined;
     for (const segment of path) {
       if (isMap(node)) {
         const pair = this.#pairsOf(node).get(String(segment));
-        if (!pair) break;
+        if (!pair) return { offset, node: undefined };
         offset = pair.key.range?.[0] ?? offset;
         node = pair.value;
       } else if (isSeq(node) && typeof segment === 'number') {
         const item = node.items[segment] as Node | undefined;
-        if (!item) break;
+        if (!item) return { offset, node: undefined };
         offset = item.range?.[0] ?? offset;
         node = item;
-      } else break;
+      } else return { offset, node: undefined };
     }
-    return offset === undefined ? FILE_START : toPosition(this.#parsed.lineCounter, offset);
+    return { offset, node };
   }
 
   /** A mapping's pairs by their key's text (the first when duplicated), indexed once per mapping. */
@@ -146,6 +178,99 @@ export class FrontmatterLocator {
     }
     return pairs;
   }
+}
+
+/** The characters YAML's double-quoted escapes stand for (`\x`, `\u`, `\U` take hex digits instead; YAML 1.2 §5.7). */
+const ESCAPES: Record<string, number> = {
+  '0': 0x00, a: 0x07, b: 0x08, t: 0x09, '\t': 0x09, n: 0x0a, v: 0x0b, f: 0x0c, r: 0x0d, e: 0x1b, ' ': 0x20, '"': 0x22,
+  '/': 0x2f, '\\': 0x5c, N: 0x85, _: 0xa0, L: 0x2028, P: 0x2029,
+};
+const HEX_DIGITS: Record<string, number> = { x: 2, u: 4, U: 8 };
+
+/**
+ * The index in a scalar's source `src` (from its first character: a quote, `|` or `>`, or the plain text) of the
+ * first place that gives the decoded value the character `codePoint`; `undefined` when none is found.
+ */
+function scalarSourceIndex(src: string, type: Scalar.Type | undefined, codePoint: number): number | undefined {
+  const block = type === 'BLOCK_LITERAL' || type === 'BLOCK_FOLDED';
+  if (block && codePoint === 0x0a) return keptBlockBreak(src, type === 'BLOCK_FOLDED');
+  const doubleQuoted = type === 'QUOTE_DOUBLE';
+  for (let i = 0; i < src.length; ) {
+    const c = src.codePointAt(i)!;
+    if (doubleQuoted && c === 0x5c) {
+      const escape = decodeEscape(src, i + 1);
+      if (escape.codePoint === codePoint) return i;
+      i += 1 + escape.length;
+      continue;
+    }
+    if (c === 0x0a || (c === 0x0d && src[i + 1] === '\n')) {
+      // In a flow scalar a line break folds into a space, but an empty line after it is kept as a line feed.
+      const next = src.indexOf('\n', i) + 1;
+      if (!block && codePoint === 0x0a && /^[ \t]*\r?\n/.test(src.slice(next))) return next;
+      i = next;
+      continue;
+    }
+    // Spaces and tabs around a folded line break are not part of a flow scalar's value.
+    if (c === codePoint && !(c === 0x09 && !block && foldedWhitespace(src, i))) return i;
+    i += c > 0xffff ? 2 : 1;
+  }
+  return undefined;
+}
+
+/** The escape after a backslash at `at`: the code point it stands for (none for an escaped line break) and its length. */
+function decodeEscape(src: string, at: number): { codePoint?: number; length: number } {
+  const c = src[at] ?? '';
+  const digits = HEX_DIGITS[c];
+  if (digits !== undefined) {
+    const hex = src.slice(at + 1, at + 1 + digits);
+    let codePoint = /^[0-9a-fA-F]+$/.test(hex) ? parseInt(hex, 16) : undefined;
+    // A pair of \u escapes is one character.
+    const low = /^\\u([dD][c-fC-F][0-9a-fA-F]{2})/.exec(src.slice(at + 5));
+    if (c === 'u' && codePoint !== undefined && codePoint >= 0xd800 && codePoint <= 0xdbff && low) {
+      codePoint = 0x10000 + ((codePoint - 0xd800) << 10) + (parseInt(low[1]!, 16) - 0xdc00);
+      return { codePoint, length: 11 };
+    }
+    return { codePoint, length: 1 + digits };
+  }
+  if (c === '\r' && src[at + 1] === '\n') return { length: 2 };
+  if (c === '\n') return { length: 1 };
+  return { codePoint: ESCAPES[c], length: c.length };
+}
+
+/** Whether the tab or space at `i` of a flow scalar's source is in the white space around a line break. */
+function foldedWhitespace(src: string, i: number): boolean {
+  let left = i;
+  while (left > 0 && (src[left - 1] === ' ' || src[left - 1] === '\t')) left--;
+  let right = i;
+  while (right < src.length && (src[right] === ' ' || src[right] === '\t')) right++;
+  return src[left - 1] === '\n' || src[right] === '\n' || src[right] === '\r';
+}
+
+/**
+ * The first line break a block scalar keeps, as an index in its source (which starts at `|` or `>`): in a literal
+ * scalar the end of its first line; in a folded one an empty line, the line break around a more-indented line, or
+ * the end of its last line. `undefined` when the scalar has no content line.
+ */
+function keptBlockBreak(src: string, folded: boolean): number | undefined {
+  const lines: { start: number; end: number; text: string }[] = [];
+  for (let start = src.indexOf('\n') + 1; start > 0 && start < src.length; ) {
+    const eol = src.indexOf('\n', start);
+    const end = eol === -1 ? src.length : eol;
+    lines.push({ start, end: src[end - 1] === '\r' ? end - 1 : end, text: src.slice(start, end).replace(/\r$/, '') });
+    start = end + 1;
+  }
+  if (lines.length === 0) return undefined;
+  if (!folded) return lines[0]!.end;
+  const indent = /^ */.exec(lines.find((l) => l.text.trim() !== '')?.text ?? '')![0].length;
+  const moreIndented = (l: { text: string } | undefined): boolean => l !== undefined && l.text.trim() !== '' && /^[ \t]/.test(l.text.slice(indent));
+  const last = lines.findLastIndex((l) => l.text.trim() !== '');
+  if (last === -1) return undefined;
+  for (let k = 0; k < last; k++) {
+    const line = lines[k]!;
+    if (line.text.trim() === '') return line.start;
+    if (moreIndented(line) || moreIndented(lines[k + 1])) return line.end;
+  }
+  return lines[last]!.end;
 }
 
 /** A mapping entry whose key is a scalar. */

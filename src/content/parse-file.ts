@@ -17,11 +17,12 @@ import { FILE_START, FrontmatterLocator, splitFile, type LocalProblem } from './
 import { idProblem } from './ids.js';
 import { LAYOUT_SUMMARY, roleOf, type FileRole } from './layout.js';
 import { singleParagraph } from './paragraph.js';
-import { validateFrontmatter } from './schema-validation.js';
+import { allowsLineBreaks, validateFrontmatter } from './schema-validation.js';
 import { countSteps } from './steps.js';
 import { isDeprecatablePath } from '../contract/routes.js';
 import { listRules } from './list-rules.js';
 import { findForbiddenCharacter, forbiddenCharacterMessage, stringsIn } from './text-characters.js';
+import { fieldName } from './schema-messages.js';
 
 /** The stage keys in the only order the roadmap may list them. */
 export const STAGE_ORDER = ['shipped', 'building', 'next', 'exploring'] as const;
@@ -52,6 +53,8 @@ export type ParsedFile =
   | (Common & { kind: 'roadmap-item'; itemId: string; data?: RoadmapItemFrontmatter; body?: string });
 
 const CHANGELOG_NAME = /^(.+)-(\d{4}-\d{2}-\d{2})$/;
+/** Schema keywords that judge a string's characters: after a forbidden-character problem they add nothing. */
+const REPEATS_A_CHARACTER_PROBLEM = new Set(['pattern', 'format', 'enum', 'const']);
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 /**
@@ -80,28 +83,28 @@ export function parseFile(rel: string, content: string | Uint8Array): ParsedFile
   const locator = new FrontmatterLocator(split.yaml); // parses only if a problem needs a position
   const at = (path: readonly (string | number)[]): { line: number; column: number } => locator.at(path);
   let valid = split.data !== undefined;
-  // Control characters and non-characters, in any frontmatter value and in the body (text-characters.ts).
+  // Control characters and non-characters (text-characters.ts), in every frontmatter string and in the body; a
+  // schema complaint about the same value's text (pattern, format, enum) would only repeat it, so it is dropped.
+  const characterPaths = new Set<string>();
+  const characterPositions = new Set<string>(); // a value repeated through a YAML alias is one character, one problem
   for (const [path, value] of stringsIn(split.data)) {
-    const found = findForbiddenCharacter(value);
-    if (found) {
-      problems.push({ ...at(path), message: forbiddenCharacterMessage(`"${path.join('.')}"`, found) });
-      valid = false;
-    }
+    const kind = allowsLineBreaks(role.kind, path) ? 'multi-line' : 'one-line';
+    const found = findForbiddenCharacter(value, kind);
+    if (!found) continue;
+    valid = false;
+    characterPaths.add(JSON.stringify(path));
+    const position = locator.characterAt(path, found.codePoint);
+    if (characterPositions.has(`${position.line}:${position.column}`)) continue;
+    characterPositions.add(`${position.line}:${position.column}`);
+    problems.push({ ...position, message: forbiddenCharacterMessage(`"${fieldName(path)}"`, found, kind) });
   }
-  const inBody = findForbiddenCharacter(split.body);
-  if (inBody) {
-    const before = split.body.slice(0, inBody.index);
-    const lineStart = before.lastIndexOf('\n') + 1;
-    problems.push({
-      line: split.bodyLine + (before.length - before.replaceAll('\n', '').length),
-      column: inBody.index - lineStart + 1,
-      message: forbiddenCharacterMessage('the body', inBody),
-    });
-  }
+  const inBody = findForbiddenCharacter(split.body, 'multi-line');
+  if (inBody) problems.push({ ...bodyPosition(split.body, split.bodyLine, inBody.index), message: forbiddenCharacterMessage('body', inBody, 'multi-line') });
   if (split.data !== undefined) {
     for (const p of validateFrontmatter(role.kind, split.data)) {
-      problems.push({ ...at(p.path), message: p.message });
       valid = false;
+      if (REPEATS_A_CHARACTER_PROBLEM.has(p.keyword) && characterPaths.has(JSON.stringify(p.path))) continue;
+      problems.push({ ...at(p.path), message: p.message });
     }
   }
   const file = { ...stub(role), rel, sha256, yaml: split.yaml, problems } as ParsedFile;
@@ -146,6 +149,17 @@ export function parseFile(rel: string, content: string | Uint8Array): ParsedFile
       break;
   }
   return file;
+}
+
+/** The position of the character at `index` of a body that starts on the file's line `bodyLine`. */
+function bodyPosition(body: string, bodyLine: number, index: number): { line: number; column: number } {
+  let line = bodyLine;
+  let lineStart = 0;
+  for (let i = body.indexOf('\n'); i !== -1 && i < index; i = body.indexOf('\n', i + 1)) {
+    line++;
+    lineStart = i + 1;
+  }
+  return { line, column: index - lineStart + 1 };
 }
 
 type Report = (path: readonly (string | number)[], message: string) => void;

@@ -9,6 +9,8 @@ import { ID_PATTERN } from '../contract/params.js';
 export interface SchemaProblem {
   /** Path of the offending key or item within the frontmatter (`['stages', 1, 'key']`); `[]` for the whole block. */
   path: (string | number)[];
+  /** The JSON Schema keyword that failed (`pattern`, `type`, `additionalProperties`, …). */
+  keyword: string;
   message: string;
 }
 
@@ -46,7 +48,7 @@ export function schemaProblems(errors: readonly ErrorObject[]): SchemaProblem[] 
     }
     if (seen.has(key)) continue;
     seen.add(key);
-    out.push({ path: target, message: describe(error, path) });
+    out.push({ path: target, keyword: error.keyword, message: describe(error, path) });
   }
   return out;
 }

@@ -3,7 +3,7 @@
  */
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule, { type FormatsPlugin } from 'ajv-formats';
-import { loadSchemas, schema } from '../schemas/registry.js';
+import { loadSchemas, schema, type JsonSchema } from '../schemas/registry.js';
 import type { FileKind } from './layout.js';
 import { schemaProblems, type SchemaProblem } from './schema-messages.js';
 
@@ -47,4 +47,51 @@ export function validateFrontmatter(kind: FileKind, data: unknown): SchemaProble
   validators ??= compile();
   const validate = validators.get(kind)!;
   return validate(data) ? [] : schemaProblems(validate.errors ?? []);
+}
+
+/** The shared definition of multi-line text: a field whose schema is it may hold tab and line breaks. */
+const PARAGRAPH_DEF = 'Paragraph';
+
+let multiLine: Map<FileKind, Set<string>> | undefined;
+
+/**
+ * Whether the frontmatter value at `path` of a file of `kind` may span lines (and hold tabs): whether its schema
+ * is `defs.schema.json#/$defs/Paragraph`. Every other value, unknown keys included, is one line
+ * (src/content/text-characters.ts states what each may hold).
+ */
+export function allowsLineBreaks(kind: FileKind, path: readonly (string | number)[]): boolean {
+  multiLine ??= new Map(Object.entries(SCHEMA_FILES).map(([k, file]) => [k as FileKind, paragraphFields(file)]));
+  return multiLine.get(kind)!.has(fieldKey(path));
+}
+
+/** A data path as a key of {@link paragraphFields}: list indexes become `*`. */
+function fieldKey(path: readonly (string | number)[]): string {
+  return JSON.stringify(path.map((segment) => (typeof segment === 'number' ? '*' : segment)));
+}
+
+/** The paths (as {@link fieldKey}s) whose schema in `schemas/<file>` is the Paragraph definition, following `$ref`s. */
+function paragraphFields(file: string): Set<string> {
+  const byId = new Map<string, JsonSchema>();
+  for (const s of loadSchemas().values()) if (s.$id) byId.set(s.$id, s);
+  const defs = schema('defs.schema.json');
+  const paragraph = new URL(`#/$defs/${PARAGRAPH_DEF}`, defs.$id).href;
+  const out = new Set<string>();
+  const visit = (node: unknown, base: string, path: string[], depth: number): void => {
+    if (node === null || typeof node !== 'object' || depth > 32) return;
+    const s = node as Record<string, unknown>;
+    if (typeof s.$ref === 'string') {
+      const target = new URL(s.$ref, base);
+      if (target.href === paragraph) out.add(JSON.stringify(path));
+      const doc = byId.get(target.href.replace(/#.*$/, ''));
+      const pointer = decodeURIComponent(target.hash.replace(/^#/, ''));
+      let resolved: unknown = doc;
+      for (const segment of pointer.split('/').slice(1)) resolved = (resolved as Record<string, unknown> | undefined)?.[segment.replace(/~1/g, '/').replace(/~0/g, '~')];
+      if (doc) visit(resolved, String(doc.$id), path, depth + 1);
+    }
+    for (const [key, value] of Object.entries((s.properties ?? {}) as Record<string, unknown>)) visit(value, base, [...path, key], depth + 1);
+    if (s.items !== undefined) visit(s.items, base, [...path, '*'], depth + 1);
+  };
+  const root = schema(file);
+  visit(root, String(root.$id), [], 0);
+  return out;
 }
