@@ -64,14 +64,29 @@ class Tree {
     for (const file of files) {
       this.all.push(file);
       switch (file.kind) {
-        case 'catalog': this.catalog = file; break;
-        case 'roadmap': this.roadmap = file; break;
-        case 'course': this.courses.set(file.courseId, file); break;
-        case 'class': this.classes.set(`${file.courseId}/${file.classId}`, file); break;
-        case 'lesson': this.lessons.set(`${file.courseId}/${file.classId}/${file.lessonId}`, file); break;
-        case 'changelog': this.entries.set(file.entryId, file); break;
-        case 'roadmap-item': this.items.push(file); break;
-        case 'unknown': break;
+        case 'catalog':
+          this.catalog = file;
+          break;
+        case 'roadmap':
+          this.roadmap = file;
+          break;
+        case 'course':
+          this.courses.set(file.courseId, file);
+          break;
+        case 'class':
+          this.classes.set(`${file.courseId}/${file.classId}`, file);
+          break;
+        case 'lesson':
+          this.lessons.set(`${file.courseId}/${file.classId}/${file.lessonId}`, file);
+          break;
+        case 'changelog':
+          this.entries.set(file.entryId, file);
+          break;
+        case 'roadmap-item':
+          this.items.push(file);
+          break;
+        case 'unknown':
+          break;
       }
     }
     this.all.sort((a, b) => byCodePoint(a.rel, b.rel));
@@ -156,7 +171,10 @@ function checkLessonIds(tree: Tree, problems: RelProblem[]): void {
   for (const [id, same] of byId) {
     if (same.length < 2) continue;
     for (const lesson of same) {
-      const others = same.filter((l) => l !== lesson).map((l) => l.rel).join(', ');
+      const others = same
+        .filter((l) => l !== lesson)
+        .map((l) => l.rel)
+        .join(', ');
       problems.push(at(lesson, [], `duplicate lesson id "${id}": also used by ${others} (lesson ids are unique across the catalog)`));
     }
   }
@@ -177,7 +195,6 @@ function checkRoadmap(tree: Tree, problems: RelProblem[]): void {
 function sortProblems(problems: RelProblem[]): RelProblem[] {
   return problems.sort((a, b) => byCodePoint(a.rel, b.rel) || a.line - b.line || a.column - b.column);
 }
-
 
 // Derivation runs only on a valid tree: every lookup below is known to succeed.
 
@@ -266,8 +283,7 @@ function deriveRoadmap(tree: Tree): Roadmap {
     if (!list) return [];
     // By order; items without one follow; then by title (and id, so the order never depends on the file system).
     list.sort(
-      (a, b) =>
-        (a.order ?? Infinity) - (b.order ?? Infinity) || byCodePoint(a.item.title, b.item.title) || byCodePoint(a.item.id, b.item.id),
+      (a, b) => (a.order ?? Infinity) - (b.order ?? Infinity) || byCodePoint(a.item.title, b.item.title) || byCodePoint(a.item.id, b.item.id),
     );
     return [{ key: stage.key, label: stage.label, note: stage.note, items: list.map((x) => x.item) }];
   });

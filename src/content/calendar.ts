@@ -17,4 +17,3 @@ export function dayNumber(text: string): number | undefined {
   if (back.getUTCFullYear() !== year || back.getUTCMonth() !== month - 1 || back.getUTCDate() !== day) return undefined;
   return Math.round(ms / DAY_MS);
 }
-

@@ -51,7 +51,10 @@ export function splitFile(text: string): SplitFile {
   const src = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   if (!OPEN.test(src)) {
     return {
-      yaml: '', data: undefined, body: src, bodyLine: 1,
+      yaml: '',
+      data: undefined,
+      body: src,
+      bodyLine: 1,
       problems: [{ ...FILE_START, message: 'missing frontmatter: the file must start with a line "---", then YAML keys, then a line "---"' }],
     };
   }
@@ -64,7 +67,10 @@ export function splitFile(text: string): SplitFile {
   const bodyLine = countLines(src.slice(0, bodyStart)) + 1;
   if (!CLOSED_HEAD.test(src.slice(0, bodyStart))) {
     return {
-      yaml: file.matter, data: undefined, body: '', bodyLine,
+      yaml: file.matter,
+      data: undefined,
+      body: '',
+      bodyLine,
       problems: [{ ...FILE_START, message: 'the frontmatter is not closed: add a line "---" after its last key' }],
     };
   }
@@ -77,7 +83,10 @@ export function splitFile(text: string): SplitFile {
   const doc = parseDocument(yaml, { ...YAML_OPTIONS, lineCounter });
   if (doc.errors.length > 0) {
     return {
-      yaml, data: undefined, body, bodyLine,
+      yaml,
+      data: undefined,
+      body,
+      bodyLine,
       problems: doc.errors.map((err) => ({ ...toPosition(lineCounter, err.pos[0]), message: `invalid YAML: ${firstLine(err.message)}` })),
     };
   }
@@ -182,8 +191,24 @@ export class FrontmatterLocator {
 
 /** The characters YAML's double-quoted escapes stand for (`\x`, `\u`, `\U` take hex digits instead; YAML 1.2 §5.7). */
 const ESCAPES: Record<string, number> = {
-  '0': 0x00, a: 0x07, b: 0x08, t: 0x09, '\t': 0x09, n: 0x0a, v: 0x0b, f: 0x0c, r: 0x0d, e: 0x1b, ' ': 0x20, '"': 0x22,
-  '/': 0x2f, '\\': 0x5c, N: 0x85, _: 0xa0, L: 0x2028, P: 0x2029,
+  '0': 0x00,
+  a: 0x07,
+  b: 0x08,
+  t: 0x09,
+  '\t': 0x09,
+  n: 0x0a,
+  v: 0x0b,
+  f: 0x0c,
+  r: 0x0d,
+  e: 0x1b,
+  ' ': 0x20,
+  '"': 0x22,
+  '/': 0x2f,
+  '\\': 0x5c,
+  N: 0x85,
+  _: 0xa0,
+  L: 0x2028,
+  P: 0x2029,
 };
 const HEX_DIGITS: Record<string, number> = { x: 2, u: 4, U: 8 };
 
@@ -195,7 +220,7 @@ function scalarSourceIndex(src: string, type: Scalar.Type | undefined, codePoint
   const block = type === 'BLOCK_LITERAL' || type === 'BLOCK_FOLDED';
   if (block && codePoint === 0x0a) return keptBlockBreak(src, type === 'BLOCK_FOLDED');
   const doubleQuoted = type === 'QUOTE_DOUBLE';
-  for (let i = 0; i < src.length; ) {
+  for (let i = 0; i < src.length;) {
     const c = src.codePointAt(i)!;
     if (doubleQuoted && c === 0x5c) {
       const escape = decodeEscape(src, i + 1);
@@ -253,7 +278,7 @@ function foldedWhitespace(src: string, i: number): boolean {
  */
 function keptBlockBreak(src: string, folded: boolean): number | undefined {
   const lines: { start: number; end: number; text: string }[] = [];
-  for (let start = src.indexOf('\n') + 1; start > 0 && start < src.length; ) {
+  for (let start = src.indexOf('\n') + 1; start > 0 && start < src.length;) {
     const eol = src.indexOf('\n', start);
     const end = eol === -1 ? src.length : eol;
     lines.push({ start, end: src[end - 1] === '\r' ? end - 1 : end, text: src.slice(start, end).replace(/\r$/, '') });

@@ -60,8 +60,7 @@ export const coursePath = (courseId: string): string => `courses/${courseId}/ind
 /** Path of a class's file. */
 export const classPath = (courseId: string, classId: string): string => `courses/${courseId}/${classId}/index.md`;
 /** Path of a lesson's file. */
-export const lessonPath = (courseId: string, classId: string, lessonId: string): string =>
-  `courses/${courseId}/${classId}/${lessonId}.md`;
+export const lessonPath = (courseId: string, classId: string, lessonId: string): string => `courses/${courseId}/${classId}/${lessonId}.md`;
 /** Path of the catalog file. */
 export const CATALOG_PATH = 'catalog.md';
 /** Path of the roadmap's stage list. */

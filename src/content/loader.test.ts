@@ -59,7 +59,8 @@ describe('ContentLoader.loadChanged', () => {
     await writeFile(abs, original + 'x'.repeat(MAX_FILE_BYTES));
     const broken = await loader.loadChanged([LESSON]);
     expect(broken.ok).toBe(false);
-    if (!broken.ok) expect(broken.problems).toContainEqual({ path: `${dir}/${LESSON}`, line: 1, column: 1, message: 'the file is larger than 8 MiB' });
+    if (!broken.ok)
+      expect(broken.problems).toContainEqual({ path: `${dir}/${LESSON}`, line: 1, column: 1, message: 'the file is larger than 8 MiB' });
     await writeFile(abs, original);
     expect((await loader.loadChanged([LESSON])).ok).toBe(true);
   });

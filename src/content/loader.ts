@@ -184,7 +184,10 @@ export class ContentLoader {
     const { problems, model } = buildModel(files);
     const unreadable = [...this.unreadable.values()];
     if (problems.length > 0 || unreadable.length > 0 || !model) {
-      return { ok: false, problems: [...unreadable, ...problems.map((p) => ({ path: this.display(p.rel), line: p.line, column: p.column, message: p.message }))] };
+      return {
+        ok: false,
+        problems: [...unreadable, ...problems.map((p) => ({ path: this.display(p.rel), line: p.line, column: p.column, message: p.message }))],
+      };
     }
     const revision = this.revision ?? (await contentRevision(this.dir, files));
     const result: ContentModel = { revision, ...model };

@@ -6,7 +6,7 @@
  */
 export function byCodePoint(a: string, b: string): number {
   const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; ) {
+  for (let i = 0; i < n;) {
     const x = a.codePointAt(i)!;
     const y = b.codePointAt(i)!;
     if (x !== y) return x - y;

@@ -99,7 +99,8 @@ export function parseFile(rel: string, content: string | Uint8Array): ParsedFile
     problems.push({ ...position, message: forbiddenCharacterMessage(`"${fieldName(path)}"`, found, kind) });
   }
   const inBody = findForbiddenCharacter(split.body, 'multi-line');
-  if (inBody) problems.push({ ...bodyPosition(split.body, split.bodyLine, inBody.index), message: forbiddenCharacterMessage('body', inBody, 'multi-line') });
+  if (inBody)
+    problems.push({ ...bodyPosition(split.body, split.bodyLine, inBody.index), message: forbiddenCharacterMessage('body', inBody, 'multi-line') });
   if (split.data !== undefined) {
     for (const p of validateFrontmatter(role.kind, split.data)) {
       valid = false;
@@ -207,7 +208,10 @@ function body(markdown: string, bodyLine: number, problems: LocalProblem[]): str
 
 function classRules(data: ClassFrontmatter, report: Report): void {
   if (data.status === 'soon' && data.lessons.length > 0) {
-    report(['lessons'], `a soon class lists no lessons, but this one lists ${data.lessons.length}; move them to "soon" topics or make the class live`);
+    report(
+      ['lessons'],
+      `a soon class lists no lessons, but this one lists ${data.lessons.length}; move them to "soon" topics or make the class live`,
+    );
   }
   if (data.status === 'live' && data.lessons.length === 0) {
     report(['lessons'], 'a live class has at least one lesson, but "lessons" is empty');

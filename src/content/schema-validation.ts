@@ -85,7 +85,8 @@ function paragraphFields(file: string): Set<string> {
       const doc = byId.get(target.href.replace(/#.*$/, ''));
       const pointer = decodeURIComponent(target.hash.replace(/^#/, ''));
       let resolved: unknown = doc;
-      for (const segment of pointer.split('/').slice(1)) resolved = (resolved as Record<string, unknown> | undefined)?.[segment.replace(/~1/g, '/').replace(/~0/g, '~')];
+      for (const segment of pointer.split('/').slice(1))
+        resolved = (resolved as Record<string, unknown> | undefined)?.[segment.replace(/~1/g, '/').replace(/~0/g, '~')];
       if (doc) visit(resolved, String(doc.$id), path, depth + 1);
     }
     for (const [key, value] of Object.entries((s.properties ?? {}) as Record<string, unknown>)) visit(value, base, [...path, key], depth + 1);

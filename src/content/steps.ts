@@ -49,7 +49,7 @@ export function countStepsFast(markdown: string): number | undefined {
   // A lone CR is a line ending too (CommonMark §2.1): leave such documents to the parser.
   if (markdown.includes('\r') && /\r(?!\n)/.test(markdown)) return undefined;
   // Index-based: slicing every line would allocate a string per line of every lesson.
-  for (let start = 0; start <= length; ) {
+  for (let start = 0; start <= length;) {
     let end = markdown.indexOf('\n', start);
     if (end === -1) end = length;
     const lineStart = start;
@@ -91,7 +91,15 @@ export function countStepsFast(markdown: string): number | undefined {
 
 /** A character that, at column 0, can only begin paragraph text (no container, HTML, fence, break or underline). */
 function isPlainStart(code: number): boolean {
-  return (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || code === 40 /* ( */ || code === 91 /* [ */ || code === 33 /* ! */ || code === 34 /* " */ || code === 39 /* ' */;
+  return (
+    (code >= 97 && code <= 122) ||
+    (code >= 65 && code <= 90) ||
+    code === 40 /* ( */ ||
+    code === 91 /* [ */ ||
+    code === 33 /* ! */ ||
+    code === 34 /* " */ ||
+    code === 39
+  ); /* ' */
 }
 
 function closesFence(text: string, start: number, end: number, char: number, length: number): boolean {
