@@ -5,7 +5,7 @@
  * from `dist/` too.
  */
 import { execFile } from 'node:child_process';
-import { cp, mkdir, mkdtemp, readdir, readlink, rm } from 'node:fs/promises';
+import { cp, lstat, mkdir, mkdtemp, readdir, readlink, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
@@ -33,8 +33,10 @@ beforeAll(async () => {
   // What a fresh clone of this tree holds: the tracked files as they are now.
   app = await mkdtemp(join(tmpdir(), 'syllabus-prod-'));
   const { stdout } = await run('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: ROOT, maxBuffer: 16 * 1024 * 1024 });
-  const files = stdout.split('\0').filter((f) => f !== '');
+  // Never node_modules, even when it is an untracked link (a worktree sharing one): npm ci would empty its target.
+  const files = stdout.split('\0').filter((f) => f !== '' && f.split('/')[0] !== 'node_modules');
   for (const file of files) {
+    if ((await lstat(join(ROOT, file)).catch(() => undefined))?.isSymbolicLink()) continue;
     await mkdir(join(app, dirname(file)), { recursive: true });
     await cp(join(ROOT, file), join(app, file)).catch((error: NodeJS.ErrnoException) => {
       if (error.code !== 'ENOENT') throw error; // deleted in the work tree, not yet committed
