@@ -2,7 +2,8 @@
  * `syllabus update` and the daily self-update, run from a real install (made by install.sh from a loopback
  * release server) against loopback release servers built by `npm run release`'s code.
  */
-import { cp, lstat, readdir, readlink, readFile, writeFile } from 'node:fs/promises';
+import { generateKeyPairSync, sign } from 'node:crypto';
+import { cp, lstat, readdir, readlink, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildRelease } from '../scripts/release.js';
@@ -10,11 +11,11 @@ import {
   REPO,
   TEST_RELEASE_SIGNING_KEY,
   cliEnv,
-  deadUrl,
   removeAll,
   runOnTty,
   runProcess,
   schemaErrors,
+  startLoopback,
   startReleaseServer,
   tamper,
   tempDir,
@@ -93,18 +94,32 @@ describe('syllabus update', () => {
     expect(await readlink(join(root(home), 'current'))).toBe('syllabus-0.1.0');
   });
 
-  it('refuses a manifest changed after signing, and changes nothing on disk', async () => {
-    const dir = join(work, 'rel-unsigned-change');
+  it.each([
+    ['changed after signing', 'is not signed by the Syllabus release key; it may have been tampered with. Nothing was installed.'],
+    ['signed by another key', 'is not signed by the Syllabus release key; it may have been tampered with. Nothing was installed.'],
+    ['signed for another manifest', 'is not signed by the Syllabus release key; it may have been tampered with. Nothing was installed.'],
+    ['without a signature', 'The release manifest has no signature'],
+  ] as const)('refuses a manifest %s, downloads nothing and changes nothing on disk', async (how, message) => {
+    const dir = join(work, `rel-${how.replace(/\W/g, '-')}`);
     await cp(join(work, 'rel-0.2.0'), dir, { recursive: true });
-    const text = await readFile(join(dir, 'latest.json'), 'utf8');
-    await writeFile(join(dir, 'latest.json'), text.replace('"0.2.0"', '"0.2.1"'));
+    const manifest = join(dir, 'latest.json');
+    const signature = join(dir, 'latest.json.sig');
+    if (how === 'changed after signing') await writeFile(manifest, (await readFile(manifest, 'utf8')).replace('"0.2.0"', '"0.2.1"'));
+    if (how === 'signed by another key') {
+      const other = generateKeyPairSync('ed25519').privateKey;
+      await writeFile(signature, `${sign(null, await readFile(manifest), other).toString('base64')}\n`);
+    }
+    if (how === 'signed for another manifest') await cp(join(work, 'rel-0.1.0', 'latest.json.sig'), signature);
+    if (how === 'without a signature') await rm(signature);
     const server = await serveDir(dir);
-    const home = await freshInstall('unsigned');
+    const home = await freshInstall(`tampered-manifest-${how.replace(/\W/g, '-')}`);
     const before = (await readdir(root(home))).sort();
     const r = await runProcess(bin(home), ['update'], cliEnv(home, { SYLLABUS_RELEASE_URL: server.url }));
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain('is not signed by the Syllabus release key; it may have been tampered with. Nothing was installed.');
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain(message);
     expect((await readdir(root(home))).sort()).toEqual(before);
+    expect(await readlink(join(root(home), 'current'))).toBe('syllabus-0.1.0');
     expect(server.requests.map((q) => q.path)).toEqual(['/latest.json', '/latest.json.sig']); // no download
   });
 
@@ -121,15 +136,36 @@ describe('syllabus update', () => {
     expect(newRelease.requests.some((q) => q.path.endsWith('.tar.gz') && q.headers['user-agent']?.includes('syllabus'))).toBe(false);
   });
 
-  it('fetches releases over https only: plain http is refused without the explicit test setting', async () => {
-    const home = await freshInstall('http');
-    const r = await runProcess(
-      bin(home),
-      ['update'],
-      cliEnv(home, { SYLLABUS_RELEASE_URL: newRelease.url, SYLLABUS_ALLOW_TEST_RELEASES: undefined }),
-    );
+  it.each(['/latest.json', '/syllabus-0.2.0.tar.gz'])(
+    'never follows a redirect to another origin: %s redirected is refused, and nothing changes',
+    async (path) => {
+      const elsewhere = await serveDir(join(work, 'rel-0.2.0'));
+      const server = await startReleaseServer(join(work, 'rel-0.2.0'), { [path]: `${elsewhere.url}${path.slice(1)}` });
+      servers.push(server);
+      const home = await freshInstall(`redirect-${path.replace(/\W/g, '-')}`);
+      const r = await runProcess(bin(home), ['update'], cliEnv(home, { SYLLABUS_RELEASE_URL: server.url }));
+      expect(r.code).toBe(1);
+      expect(r.stderr).toBe(
+        `syllabus: The release server redirected ${server.url}${path.slice(1)} (302) to ${elsewhere.url}${path.slice(1)}; release files are only fetched from the manifest's own origin, without redirects. Nothing was installed.\n`,
+      );
+      expect(elsewhere.requests).toEqual([]);
+      expect((await readdir(root(home))).sort()).toEqual(['current', 'syllabus-0.1.0']);
+    },
+  );
+
+  it.each([
+    ['to loopback without the explicit test setting', () => newRelease.url, undefined],
+    ['to another host even with the test setting', () => 'http://releases.example.invalid/', '1'],
+  ])('fetches releases over https only: plain http %s is refused before any request', async (_, url, setting) => {
+    const home = await freshInstall(`http-${setting ?? 'none'}`);
+    const requestsBefore = newRelease.requests.length;
+    const r = await runProcess(bin(home), ['update'], cliEnv(home, { SYLLABUS_RELEASE_URL: url(), SYLLABUS_ALLOW_TEST_RELEASES: setting }));
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain(`releases are only fetched over https, not from ${newRelease.url}latest.json`);
+    expect(r.stderr).toBe(
+      `syllabus: Not updating: releases are only fetched over https, not from ${url()}latest.json. Set SYLLABUS_RELEASE_URL to the https address of the releases.\n`,
+    );
+    expect(newRelease.requests.length).toBe(requestsBefore);
+    expect((await readdir(root(home))).sort()).toEqual(['current', 'syllabus-0.1.0']);
   });
 
   it('--rollback makes the previous version current again, and back', async () => {
@@ -204,7 +240,11 @@ describe('syllabus update', () => {
 describe('daily self-update', () => {
   it('never runs off a terminal, never with SYLLABUS_NO_UPDATE=1 (zero requests), and otherwise installs in the background', async () => {
     const home = await freshInstall('daily');
-    const service = await deadUrl(); // the command itself fails fast; only the background check matters
+    // The command itself fails fast; only the background check matters. A live stand-in that answers 503 keeps its
+    // port for the whole test (a closed port could be handed to one of the release servers below).
+    const down = await startLoopback((_req, res) => void res.writeHead(503).end());
+    servers.push(down);
+    const service = down.url;
     const offTty = await serveDir(join(work, 'rel-0.2.0'));
     const noUpdate = await serveDir(join(work, 'rel-0.2.0'));
     const allowed = await serveDir(join(work, 'rel-0.2.0'));

@@ -155,6 +155,10 @@ export function describeNetworkError(error: unknown, timeoutMs: number): string 
   }
 }
 
+function capitalize(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
 /** HTTP client of the CLI; one instance per command run, so the throttle spans all of that run's requests. */
 export class HttpClient {
   /** Epoch ms before which no request may be sent (the budget ran out). */
@@ -189,14 +193,26 @@ export class HttpClient {
   }
 
   /**
-   * GETs a file, refusing to read more than `maxBytes` (a larger `Content-Length` is refused before reading).
-   * @throws CliError when unreachable, still rate-limited, or the body is larger than `maxBytes`.
+   * GETs a file (the release files), refusing to read more than `maxBytes` (a larger `Content-Length` is refused
+   * before reading). Redirects are never followed: a release file comes from the URL asked for, on the manifest's
+   * origin, or not at all.
+   * @throws CliError when unreachable, redirected, still rate-limited, or the body is larger than `maxBytes`.
    */
   async getBytes(url: URL, purpose: RequestPurpose, maxBytes: number): Promise<HttpBytes> {
-    const { response, ms, body } = await this.send(url, { accept: '*/*' }, purpose, (r) =>
-      readBounded(r, url, maxBytes, `more than the ${maxBytes} bytes expected; nothing was installed`),
+    const { response, ms, body } = await this.send(
+      url,
+      { accept: '*/*' },
+      purpose,
+      (r) => readBounded(r, url, maxBytes, `more than the ${maxBytes} bytes expected; nothing was installed`),
+      'manual',
     );
     this.options.debug(`GET ${url.href} → ${response.status} (${ms} ms, ${body.length} bytes)`);
+    if (response.status >= 300 && response.status < 400) {
+      const location = response.headers.get('location');
+      throw new CliError(
+        `${capitalize(purpose.what)} redirected ${url.href} (${response.status})${location ? ` to ${location}` : ''}; release files are only fetched from the manifest's own origin, without redirects. Nothing was installed.`,
+      );
+    }
     return { url: url.href, status: response.status, headers: response.headers, body, ms };
   }
 
@@ -205,6 +221,7 @@ export class HttpClient {
     headers: Record<string, string>,
     purpose: RequestPurpose,
     read: (response: Response) => Promise<T>,
+    redirect: RequestRedirect = 'follow',
   ): Promise<{ response: Response; ms: number; body: T }> {
     for (let attempt = 1; ; attempt++) {
       await this.waitForBudget(url);
@@ -214,7 +231,7 @@ export class HttpClient {
       try {
         response = await fetch(url, {
           headers: { ...headers, 'user-agent': this.options.userAgent },
-          redirect: 'follow',
+          redirect,
           signal: AbortSignal.timeout(this.options.timeoutMs),
         });
         body = await read(response);

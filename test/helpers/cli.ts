@@ -3,16 +3,17 @@
  * fake services on loopback (counting requests), validate --json output against schemas/cli.
  */
 import { execFile, spawn } from 'node:child_process';
-import { generateKeyPairSync, sign } from 'node:crypto';
+import { createHash, generateKeyPairSync, sign } from 'node:crypto';
 import { createReadStream, writeFileSync } from 'node:fs';
-import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
+import * as tar from 'tar';
 import { loadSchemas } from '../../src/schemas/registry.js';
 
 /** The repository root. */
@@ -120,9 +121,14 @@ export async function startLoopback(handler: (req: IncomingMessage, res: ServerR
   };
 }
 
-/** A static release server for `dir` (files directly in it), counting requests. */
-export function startReleaseServer(dir: string): Promise<LoopbackServer> {
+/**
+ * A static release server for `dir` (files directly in it), counting requests.
+ * @param redirects request paths (`/latest.json`) answered with a 302 to the given URL instead.
+ */
+export function startReleaseServer(dir: string, redirects: Record<string, string> = {}): Promise<LoopbackServer> {
   return startLoopback(async (req, res) => {
+    const location = redirects[req.url ?? ''];
+    if (location !== undefined) return void res.writeHead(302, { location }).end('moved');
     const name = decodeURIComponent((req.url ?? '/').split('?')[0]!.replace(/^\//, ''));
     if (!/^[A-Za-z0-9][A-Za-z0-9._+-]*$/.test(name)) return void res.writeHead(404).end();
     const file = join(dir, name);
@@ -140,7 +146,6 @@ export async function deadUrl(): Promise<string> {
   return server.url;
 }
 
-/** Flips one byte in the middle of a file (a tampered download of the same size). */
 /** Rewrites `<dir>/latest.json` as `manifest` and signs it with the test release key (a manifest the key vouches for). */
 export async function writeSignedManifest(dir: string, manifest: object): Promise<void> {
   const bytes = Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`);
@@ -148,6 +153,33 @@ export async function writeSignedManifest(dir: string, manifest: object): Promis
   await writeFile(join(dir, 'latest.json.sig'), `${sign(null, bytes, testReleaseKeys.privateKey).toString('base64')}\n`);
 }
 
+/**
+ * Publishes a hand-made release of `version` into `dir`, as `npm run release` would lay it out: the archive
+ * `syllabus-<version>.tar.gz` packed from `files` (path inside the archive → content, or `{ link }` for a symbolic
+ * link), `SHA256SUMS` and `latest.json` signed with the test key. Signature and checksums are all good, so only what
+ * the files hold can make an installer refuse it.
+ */
+export async function writeRelease(dir: string, version: string, files: Record<string, string | { link: string }>): Promise<void> {
+  const src = await mkdtemp(join(tmpdir(), 'hand-made-release-'));
+  try {
+    for (const [path, content] of Object.entries(files)) {
+      await mkdir(dirname(join(src, path)), { recursive: true });
+      if (typeof content === 'string') await writeFile(join(src, path), content, { mode: 0o755 });
+      else await symlink(content.link, join(src, path));
+    }
+    const name = `syllabus-${version}.tar.gz`;
+    await mkdir(dir, { recursive: true });
+    await tar.c({ gzip: true, portable: true, cwd: src, file: join(dir, name) }, await readdir(src));
+    const data = await readFile(join(dir, name));
+    const sha256 = createHash('sha256').update(data).digest('hex');
+    await writeFile(join(dir, 'SHA256SUMS'), `${sha256}  ${name}\n`);
+    await writeSignedManifest(dir, { version, url: name, sha256, size: data.length, date: new Date().toISOString() });
+  } finally {
+    await rm(src, { recursive: true, force: true });
+  }
+}
+
+/** Flips one byte in the middle of a file (a tampered download of the same size). */
 export async function tamper(file: string): Promise<void> {
   const data = await readFile(file);
   const i = Math.floor(data.length / 2);

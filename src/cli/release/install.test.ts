@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readdir, readFile, readlink, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, readlink, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as tar from 'tar';
@@ -29,11 +29,24 @@ async function archive(name: string, files: Record<string, string | { link: stri
   return readFile(file);
 }
 
+/** A stand-in launcher: runs the bundle beside it, as the real one does. */
+const LAUNCHER = `#!/usr/bin/env node
+import(require('node:url').pathToFileURL(require('node:path').join(__dirname, '..', 'lib', 'syllabus.mjs')).href);
+`;
+
 /** A stand-in client that answers `--version` with `version`. */
 const client = (dir: string, version: string): Record<string, string> => ({
-  [`${dir}/bin/syllabus`]: '#!/usr/bin/env node\n',
+  [`${dir}/bin/syllabus`]: LAUNCHER,
   [`${dir}/lib/syllabus.mjs`]: `console.log(${JSON.stringify(version)});\n`,
 });
+
+/** Writes a stand-in client for `version` into `<root>/syllabus-<version>` (an installed version). */
+async function installed(root: string, version: string, bundle = `console.log(${JSON.stringify(version)});\n`): Promise<void> {
+  await mkdir(join(root, `syllabus-${version}`, 'bin'), { recursive: true });
+  await mkdir(join(root, `syllabus-${version}`, 'lib'), { recursive: true });
+  await writeFile(join(root, `syllabus-${version}`, 'bin', 'syllabus'), LAUNCHER);
+  await writeFile(join(root, `syllabus-${version}`, 'lib', 'syllabus.mjs'), bundle);
+}
 
 /** An install root whose current version is 1.0.0. */
 async function root(name: string): Promise<string> {
@@ -74,6 +87,20 @@ describe('installRelease', () => {
     expect((await readdir(dir)).sort()).toEqual(['current', 'syllabus-1.0.0']);
   });
 
+  it('never changes permissions through a link: an archive whose bin is a link to another folder is refused', async () => {
+    const dir = await root('linked-bin');
+    const outside = join(work, 'outside-bin');
+    await mkdir(outside);
+    await writeFile(join(outside, 'syllabus'), 'secret\n', { mode: 0o600 });
+    const data = await archive('linked-bin', {
+      'syllabus-2.0.0/bin': { link: outside },
+      'syllabus-2.0.0/lib/syllabus.mjs': 'console.log("2.0.0");\n',
+    });
+    await expect(installRelease(dir, '2.0.0', data)).rejects.toThrow(/does not contain bin\/syllabus/);
+    expect((await stat(join(outside, 'syllabus'))).mode & 0o777).toBe(0o600);
+    expect(await readlink(join(dir, 'current'))).toBe('syllabus-1.0.0');
+  });
+
   it('refuses to run while another update holds the lock, and leaves the install untouched', async () => {
     const dir = await root('locked');
     await writeFile(join(dir, '.update.lock'), '12345\n');
@@ -97,7 +124,7 @@ describe('installRelease', () => {
 describe('rollbackInstall', () => {
   it('swaps current and previous, and back', async () => {
     const dir = await root('rollback');
-    await writeFile(join(dir, 'syllabus-1.0.0', 'lib', 'syllabus.mjs'), 'console.log("1.0.0");\n');
+    await installed(dir, '1.0.0');
     await installRelease(dir, '2.0.0', await archive('rollback', client('syllabus-2.0.0', '2.0.0')));
     expect(await rollbackInstall(dir)).toEqual({ current: '1.0.0', previous: '2.0.0' });
     expect(await readlink(join(dir, 'current'))).toBe('syllabus-1.0.0');
@@ -109,10 +136,10 @@ describe('rollbackInstall', () => {
     const none = await root('rollback-none');
     await expect(rollbackInstall(none)).rejects.toThrow(/no previous version/);
     const broken = await root('rollback-broken');
-    await mkdir(join(broken, 'syllabus-0.9.0', 'lib'), { recursive: true });
-    await writeFile(join(broken, 'syllabus-0.9.0', 'lib', 'syllabus.mjs'), 'process.exit(3);\n');
+    await installed(broken, '0.9.0', 'process.exit(3);\n');
     await symlink('syllabus-0.9.0', join(broken, 'previous'));
-    await expect(rollbackInstall(broken)).rejects.toThrow(CliError);
+    await expect(rollbackInstall(broken)).rejects.toThrow(/previous version syllabus-0\.9\.0 does not start/);
     expect(await readlink(join(broken, 'current'))).toBe('syllabus-1.0.0');
+    expect(await readlink(join(broken, 'previous'))).toBe('syllabus-0.9.0');
   });
 });

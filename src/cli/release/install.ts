@@ -31,6 +31,15 @@ async function exists(path: string): Promise<boolean> {
   }
 }
 
+/** What the launcher `bin/syllabus` at `launcher` prints for `--version` (run with this Node, no self-update). */
+async function answersVersion(launcher: string): Promise<string> {
+  const { stdout } = await run(process.execPath, [launcher, '--version'], {
+    timeout: 20_000,
+    env: { ...process.env, SYLLABUS_NO_UPDATE: '1' },
+  });
+  return stdout.trim();
+}
+
 /** Points `link` at `target` atomically: a new symlink under a temporary name, renamed over the old one. */
 async function swapSymlink(root: string, name: string, target: string): Promise<void> {
   const tmp = join(root, `.${name}-${randomBytes(6).toString('hex')}`);
@@ -111,13 +120,17 @@ async function installLocked(root: string, version: string, archive: Buffer): Pr
     } catch {
       throw new CliError(`The release archive ${dirName}.tar.gz does not contain bin/syllabus and lib/syllabus.mjs; nothing was changed.`);
     }
+    // Never change permissions through a link (the archive filter keeps links out; this holds even if it did not).
+    for (const path of [join(unpacked, 'bin'), launcher]) {
+      if ((await lstat(path)).isSymbolicLink()) {
+        throw new CliError(`The release archive ${dirName}.tar.gz makes ${path.slice(unpackDir.length + 1)} a link; nothing was changed.`);
+      }
+    }
     await chmod(launcher, 0o755);
-    // The new version must run before it replaces the working one.
+    // The new version must run (its launcher, as users will run it) before it replaces the working one.
     let reported = '';
     try {
-      reported = (
-        await run(process.execPath, [bundle, '--version'], { timeout: 20_000, env: { ...process.env, SYLLABUS_NO_UPDATE: '1' } })
-      ).stdout.trim();
+      reported = await answersVersion(launcher);
     } catch (error) {
       throw new CliError(`The downloaded version ${version} does not start (${(error as Error).message.split('\n')[0]}); nothing was changed.`);
     }
@@ -167,11 +180,14 @@ export async function rollbackInstall(root: string): Promise<{ current: string; 
     if (previous === undefined || !(await exists(join(root, previous)))) {
       throw new CliError(`There is no previous version in ${root} to roll back to; nothing was changed.`);
     }
-    const bundle = join(root, previous, 'lib', 'syllabus.mjs');
+    let reported: string;
     try {
-      await run(process.execPath, [bundle, '--version'], { timeout: 20_000, env: { ...process.env, SYLLABUS_NO_UPDATE: '1' } });
+      reported = await answersVersion(join(root, previous, 'bin', 'syllabus'));
     } catch (error) {
       throw new CliError(`The previous version ${previous} does not start (${(error as Error).message.split('\n')[0]}); nothing was changed.`);
+    }
+    if (`syllabus-${reported}` !== previous) {
+      throw new CliError(`The previous version in ${previous} says it is ${JSON.stringify(reported)}; nothing was changed.`);
     }
     await swapSymlink(root, 'current', previous);
     await swapSymlink(root, 'previous', current);
