@@ -7,7 +7,8 @@
 # Reads latest.json and verifies its Ed25519 signature (latest.json.sig) with the pinned release key below
 # (openssl), downloads the archive from the same origin, verifies its SHA-256 BEFORE unpacking, checks that the new
 # version runs, and only then makes it current in ${SYLLABUS_INSTALL_DIR:-$HOME/.local/share/syllabus} and links
-# `syllabus` into ${SYLLABUS_BIN_DIR:-$HOME/.local/bin}. Releases are fetched over https only.
+# `syllabus` into ${SYLLABUS_BIN_DIR:-$HOME/.local/bin}. Releases are fetched over https only, never following a
+# redirect; nothing is written through a symbolic link, and the version replaced is kept as `previous`.
 # Needs: POSIX sh, curl or wget, openssl, sha256sum or shasum, gzip, tar, Node.js.
 # Tests only: SYLLABUS_ALLOW_TEST_RELEASES=1 allows http to a loopback host and SYLLABUS_RELEASE_TEST_KEY (a PEM file)
 # to replace the pinned key.
@@ -24,10 +25,26 @@ MCowBQYDK2VwAyEAcJCxlPThF6OzfKcRlRD7ocNkWjKmupHNOuAeXpUOvJI=
 test_releases=${SYLLABUS_ALLOW_TEST_RELEASES:-}
 base=${1:-${SYLLABUS_RELEASE_URL:-}}
 [ -n "$base" ] || die "no release URL: pass it as the first argument or set SYLLABUS_RELEASE_URL (e.g. https://example.org/releases/)."
+# Whether $1 (an http:// URL) names a loopback host: localhost, 127.x.y.z or [::1], with an optional numeric port.
+loopback_http() {
+  hostport=${1#http://}
+  hostport=${hostport%%/*}
+  case $hostport in
+    \[::1\]) host='[::1]' port='' ;;
+    \[::1\]:*) host='[::1]' port=${hostport#\[::1\]:} ;;
+    *:*) host=${hostport%%:*} port=${hostport#*:} ;;
+    *) host=$hostport port='' ;;
+  esac
+  case $port in *[!0-9]*) return 1 ;; esac
+  case $host in
+    localhost|'[::1]') return 0 ;;
+    127.*.*.*) case $host in *[!0-9.]*|*.*.*.*.*) return 1 ;; *) return 0 ;; esac ;;
+  esac
+  return 1
+}
 case $base in
   https://*) ;;
-  http://127.*|http://localhost[:/]*|http://\[::1\]*)
-    [ "$test_releases" = 1 ] || die "releases are only fetched over https, not from $base" ;;
+  http://*) { [ "$test_releases" = 1 ] && loopback_http "$base"; } || die "releases are only fetched over https, not from $base" ;;
   *) die "releases are only fetched over https, not from $base" ;;
 esac
 case $base in */) ;; *) base="$base/" ;; esac
@@ -38,10 +55,19 @@ bin_dir=${SYLLABUS_BIN_DIR:-$HOME/.local/bin}
 
 agent="syllabus-install/1.0 (+install.sh)"
 if command -v curl >/dev/null 2>&1; then
-  # No redirects: every file comes from the origin the manifest was read from.
-  fetch() { curl -fsS --proto '=http,https' -A "$agent" -o "$2" "$1" || die "could not download $1 with curl; check the release URL and your connection, then run again."; }
+  # No redirects: every file comes from the release URL's own origin (curl without -L exits 0 on a 3xx, so the status
+  # is checked here).
+  fetch() {
+    status=$(curl -sS --proto '=http,https' -A "$agent" -o "$2" -w '%{http_code}' "$1") \
+      || die "could not download $1 with curl; check the release URL and your connection, then run again."
+    case $status in
+      200) ;;
+      3??) die "$1 redirects elsewhere (HTTP $status); release files are only fetched from the release URL's own origin, without redirects. Nothing was installed." ;;
+      *) die "could not download $1 with curl (HTTP $status); check the release URL and your connection, then run again." ;;
+    esac
+  }
 elif command -v wget >/dev/null 2>&1; then
-  fetch() { wget -q --max-redirect=0 -U "$agent" -O "$2" "$1" || die "could not download $1 with wget; check the release URL and your connection, then run again."; }
+  fetch() { wget -q --max-redirect=0 -U "$agent" -O "$2" "$1" || die "could not download $1 with wget (an error, or a redirect, which is never followed); check the release URL and your connection, then run again."; }
 else
   die "needs curl or wget to download the release; install one of them and run again."
 fi
@@ -122,10 +148,21 @@ gzip -dc "$tmp/$archive" | (cd "$staging" && tar -xf -) || die "could not unpack
 launcher="$staging/syllabus-$version/bin/syllabus"
 [ -f "$launcher" ] && [ ! -L "$launcher" ] && [ -f "$staging/syllabus-$version/lib/syllabus.mjs" ] \
   || die "$archive does not contain bin/syllabus and lib/syllabus.mjs; nothing was installed."
+# chmod follows links: change permissions only when neither bin nor the launcher is one.
+[ ! -L "$staging/syllabus-$version/bin" ] || die "$archive makes bin a link; nothing was installed."
 chmod 755 "$launcher"
 # The new version must run and say it is $version before it becomes current.
 reported=$(SYLLABUS_NO_UPDATE=1 "$launcher" --version 2>&1) || die "syllabus $version does not run: $reported. Nothing was changed."
 [ "$reported" = "$version" ] || die "the release says it is version $reported, not $version; nothing was changed."
+
+# Points the link $install_dir/$1 at $2 atomically: a new link under a temporary name, renamed over the old one
+# (rename(2) through Node, which is here anyway: POSIX mv would move the new link into the folder the old one names).
+switch_link() {
+  rm -f "$install_dir/.$1-$$"
+  ln -s "$2" "$install_dir/.$1-$$" \
+    && node -e 'require("node:fs").renameSync(process.argv[1], process.argv[2])' "$install_dir/.$1-$$" "$install_dir/$1" \
+    || { rm -f "$install_dir/.$1-$$"; die "could not point $install_dir/$1 at $2."; }
+}
 
 previous=$(readlink "$install_dir/current" 2>/dev/null || true)
 previous=${previous##*/}
@@ -133,9 +170,9 @@ if [ -e "$install_dir/syllabus-$version" ]; then
   mv "$install_dir/syllabus-$version" "$staging/replaced"
 fi
 mv "$staging/syllabus-$version" "$install_dir/syllabus-$version"
-ln -sfn "syllabus-$version" "$install_dir/current"
+switch_link current "syllabus-$version"
 if [ -n "$previous" ] && [ "$previous" != "syllabus-$version" ] && [ -d "$install_dir/$previous" ]; then
-  ln -sfn "$previous" "$install_dir/previous"
+  switch_link previous "$previous"
 fi
 
 mkdir -p "$bin_dir" || die "cannot create $bin_dir; set SYLLABUS_BIN_DIR to a writable folder."

@@ -3,7 +3,8 @@
  * installs a good signed release (curl + sha256sum, and wget + shasum), refuses a tampered archive or manifest, plain
  * http without the test setting and a linked bin folder, leaving nothing unpacked.
  */
-import { cp, mkdir, readdir, readFile, readlink, symlink, writeFile } from 'node:fs/promises';
+import { generateKeyPairSync, sign } from 'node:crypto';
+import { cp, mkdir, readdir, readFile, readlink, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildRelease } from '../scripts/release.js';
@@ -17,6 +18,7 @@ import {
   startReleaseServer,
   tamper,
   tempDir,
+  writeRelease,
   type LoopbackServer,
 } from './helpers/cli.js';
 
@@ -118,31 +120,75 @@ describe('install.sh', () => {
     expect(bad.requests.map((q) => q.path)).toEqual(['/latest.json', '/latest.json.sig', '/syllabus-1.2.3.tar.gz', '/SHA256SUMS']);
   });
 
-  it('refuses a manifest that is not signed by the release key, downloading nothing else', async () => {
-    const dir = join(work, 'unsigned');
+  it.each([
+    ['changed after signing', 'latest.json is not signed by the Syllabus release key; it may have been tampered with. Nothing was installed.'],
+    ['signed by another key', 'latest.json is not signed by the Syllabus release key; it may have been tampered with. Nothing was installed.'],
+    [
+      'whose signature is not base64',
+      'latest.json is not signed by the Syllabus release key; it may have been tampered with. Nothing was installed.',
+    ],
+    ['without a signature', 'latest.json.sig with curl (HTTP 404)'],
+  ] as const)('refuses a manifest %s, downloading nothing else and writing nothing', async (how, message) => {
+    const dir = join(work, `manifest-${how.replace(/\W/g, '-')}`);
     await cp(join(work, 'good'), dir, { recursive: true });
-    const text = await readFile(join(dir, 'latest.json'), 'utf8');
-    await writeFile(join(dir, 'latest.json'), text.replace('"1.2.3"', '"1.2.4"'));
-    const server = await startReleaseServer(dir);
-    try {
-      const home = join(work, 'home-unsigned');
-      const r = await runProcess('sh', [INSTALL, server.url], cliEnv(home));
-      expect(r.code).toBe(1);
-      expect(r.stderr).toContain('latest.json is not signed by the Syllabus release key; it may have been tampered with. Nothing was installed.');
-      expect(server.requests.map((q) => q.path)).toEqual(['/latest.json', '/latest.json.sig']);
-      expect(await readdir(home).catch(() => [])).toEqual([]);
-    } finally {
-      await server.close();
+    const manifest = join(dir, 'latest.json');
+    const signature = join(dir, 'latest.json.sig');
+    if (how === 'changed after signing') await writeFile(manifest, (await readFile(manifest, 'utf8')).replace('"1.2.3"', '"1.2.4"'));
+    if (how === 'signed by another key') {
+      await writeFile(signature, `${sign(null, await readFile(manifest), generateKeyPairSync('ed25519').privateKey).toString('base64')}\n`);
     }
-  });
-
-  it('refuses plain http without the explicit test setting', async () => {
-    const r = await runProcess('sh', [INSTALL, good.url], cliEnv(join(work, 'home-http'), { SYLLABUS_ALLOW_TEST_RELEASES: undefined }));
+    if (how === 'whose signature is not base64') await writeFile(signature, 'not a signature!\n');
+    if (how === 'without a signature') await rm(signature);
+    const server = await startReleaseServer(dir);
+    servers.push(server);
+    const home = join(work, `home-manifest-${how.replace(/\W/g, '-')}`);
+    const r = await runProcess('sh', [INSTALL, server.url], cliEnv(home));
     expect(r.code).toBe(1);
-    expect(r.stderr).toBe(`syllabus install: releases are only fetched over https, not from ${good.url}\n`);
+    expect(r.stderr).toContain(message);
+    expect(server.requests.map((q) => q.path)).toEqual(['/latest.json', '/latest.json.sig']);
+    expect(await readdir(home).catch(() => [])).toEqual([]);
   });
 
-  it('never writes through a symbolic link: a linked bin folder is refused', async () => {
+  it.each([
+    ['to loopback without the explicit test setting', () => good.url, undefined],
+    ['to a host that only starts like a loopback address', () => 'http://127.0.0.1.example.invalid/', '1'],
+    ['to another host behind loopback-looking user info', () => 'http://localhost:80@example.invalid/', '1'],
+  ])('refuses plain http %s', async (_, url, setting) => {
+    const home = join(work, `home-http-${setting ?? 'none'}-${url().length}`);
+    const r = await runProcess('sh', [INSTALL, url()], cliEnv(home, { SYLLABUS_ALLOW_TEST_RELEASES: setting }));
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(`syllabus install: releases are only fetched over https, not from ${url()}\n`);
+    expect(await readdir(home).catch(() => [])).toEqual([]);
+  });
+
+  it('never follows a redirect: an archive redirected to another origin is refused, and nothing is written', async () => {
+    const elsewhere = await startReleaseServer(join(work, 'good'));
+    const server = await startReleaseServer(join(work, 'good'), { '/syllabus-1.2.3.tar.gz': `${elsewhere.url}syllabus-1.2.3.tar.gz` });
+    servers.push(elsewhere, server);
+    const home = join(work, 'home-redirect');
+    const r = await runProcess('sh', [INSTALL, server.url], cliEnv(home));
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(
+      `syllabus install: ${server.url}syllabus-1.2.3.tar.gz redirects elsewhere (HTTP 302); release files are only fetched from the release URL's own origin, without redirects. Nothing was installed.\n`,
+    );
+    expect(elsewhere.requests).toEqual([]);
+    expect(await readdir(home).catch(() => [])).toEqual([]);
+  });
+
+  it.each(['SYLLABUS_BIN_DIR', 'SYLLABUS_INSTALL_DIR'])('never writes through a symbolic link: a linked %s is refused', async (setting) => {
+    const home = join(work, `home-linked-${setting}`);
+    const elsewhere = join(work, `elsewhere-${setting}`);
+    await mkdir(home, { recursive: true });
+    await mkdir(elsewhere);
+    await symlink(elsewhere, join(home, 'linked'));
+    const r = await runProcess('sh', [INSTALL, good.url], cliEnv(home, { [setting]: join(home, 'linked') }));
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`${join(home, 'linked')} is a symbolic link`);
+    expect(await readdir(elsewhere)).toEqual([]);
+    expect(await readdir(home)).toEqual(['linked']); // nothing installed either
+  });
+
+  it('never writes through a symbolic link: the default ~/.local/bin linked elsewhere is refused', async () => {
     const home = join(work, 'home-linked-bin');
     const elsewhere = join(work, 'elsewhere-bin');
     await mkdir(join(home, '.local'), { recursive: true });
@@ -153,6 +199,60 @@ describe('install.sh', () => {
     expect(r.stderr).toContain('.local/bin is a symbolic link');
     expect(await readdir(elsewhere)).toEqual([]);
     expect(await readdir(join(home, '.local'))).toEqual(['bin']); // nothing installed either
+  });
+
+  it('never changes permissions through a link: a signed release whose bin is a link elsewhere is refused', async () => {
+    const outside = join(work, 'outside-bin');
+    await mkdir(outside);
+    await writeFile(join(outside, 'syllabus'), '#!/bin/sh\necho 1.2.4\n', { mode: 0o600 });
+    const dir = join(work, 'linked-bin-release');
+    await writeRelease(dir, '1.2.4', {
+      'syllabus-1.2.4/bin': { link: outside },
+      'syllabus-1.2.4/lib/syllabus.mjs': 'console.log("1.2.4");\n',
+    });
+    const server = await startReleaseServer(dir);
+    servers.push(server);
+    const home = join(work, 'home-linked-bin-release');
+    const r = await runProcess('sh', [INSTALL, server.url], cliEnv(home));
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe('syllabus install: syllabus-1.2.4.tar.gz holds links or special files; nothing was installed.\n');
+    expect((await stat(join(outside, 'syllabus'))).mode & 0o777).toBe(0o600);
+    expect(await readdir(home).catch(() => [])).toEqual([]);
+  });
+
+  it.each([
+    ['says it is another version', '#!/bin/sh\necho 9.9.9\n', 'the release says it is version 9.9.9, not 1.2.4; nothing was changed.'],
+    ['does not run', '#!/bin/sh\necho broken >&2\nexit 3\n', 'syllabus 1.2.4 does not run: broken. Nothing was changed.'],
+  ])('switches current only after the new version answers --version: one that %s leaves the old one current', async (_, launcher, message) => {
+    const home = join(work, `home-unrunnable-${launcher.length}`);
+    expect((await runProcess('sh', [INSTALL, good.url], cliEnv(home))).code).toBe(0);
+    const dir = join(work, `unrunnable-${launcher.length}`);
+    await writeRelease(dir, '1.2.4', { 'syllabus-1.2.4/bin/syllabus': launcher, 'syllabus-1.2.4/lib/syllabus.mjs': '' });
+    const server = await startReleaseServer(dir);
+    servers.push(server);
+    const r = await runProcess('sh', [INSTALL, server.url], cliEnv(home));
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(`syllabus install: ${message}\n`);
+    const root = join(home, '.local', 'share', 'syllabus');
+    expect(await readlink(join(root, 'current'))).toBe('syllabus-1.2.3');
+    expect((await readdir(root)).sort()).toEqual(['current', 'syllabus-1.2.3']);
+    expect(await runProcess(join(home, '.local', 'bin', 'syllabus'), ['--version'], cliEnv(home))).toMatchObject({ code: 0, stdout: '1.2.3\n' });
+  });
+
+  it('keeps the version it replaces as previous', async () => {
+    const home = join(work, 'home-previous');
+    expect((await runProcess('sh', [INSTALL, good.url], cliEnv(home))).code).toBe(0);
+    const dir = join(work, 'next');
+    await writeRelease(dir, '1.2.4', { 'syllabus-1.2.4/bin/syllabus': '#!/bin/sh\necho 1.2.4\n', 'syllabus-1.2.4/lib/syllabus.mjs': '' });
+    const server = await startReleaseServer(dir);
+    servers.push(server);
+    const r = await runProcess('sh', [INSTALL, server.url], cliEnv(home));
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const root = join(home, '.local', 'share', 'syllabus');
+    expect(await readlink(join(root, 'current'))).toBe('syllabus-1.2.4');
+    expect(await readlink(join(root, 'previous'))).toBe('syllabus-1.2.3');
+    expect((await readdir(root)).sort()).toEqual(['current', 'previous', 'syllabus-1.2.3', 'syllabus-1.2.4']);
   });
 
   it('pins the same release key as the client', async () => {
