@@ -7,14 +7,15 @@
  * - `SHA256SUMS` (every archive in the folder, `sha256sum -c` format);
  * - `latest.json` (schemas/cli/release-manifest.schema.json): version, archive URL (relative to the manifest), sha256, size, date;
  * - `latest.json.sig`: the Ed25519 signature of latest.json's bytes, base64 (src/cli/release/signature.ts). The private
- *   key is never in the repository: `SYLLABUS_RELEASE_SIGNING_KEY` names its PEM file (or pass `signingKey`);
+ *   key is never in the repository: `SYLLABUS_RELEASE_SIGNING_KEY` names its PEM file (or pass `signingKey`), and
+ *   `npm run release` refuses a key whose public half is not the pinned `RELEASE_PUBLIC_KEY`;
  * - `install.sh`.
  *
  * Options: `--version X` (default: package.json's), `--out DIR`. Static files: any static host can serve them,
  * and the service does at `/releases/` when `RELEASES_DIR` points at the folder.
  */
 import { execFileSync } from 'node:child_process';
-import { createHash, createPrivateKey, sign, type KeyObject } from 'node:crypto';
+import { createHash, createPrivateKey, createPublicKey, sign, type KeyObject } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { chmod, copyFile, mkdir, mkdtemp, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -22,6 +23,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { build } from 'esbuild';
+import { RELEASE_PUBLIC_KEY } from '../src/cli/release/signature.js';
 import { NODE_BUNDLE_OPTIONS } from './build.js';
 import semver from 'semver';
 import * as tar from 'tar';
@@ -70,6 +72,11 @@ export interface ReleaseOptions {
   out?: string;
   /** The Ed25519 private key (PKCS#8 PEM) that signs the manifest; default the file `SYLLABUS_RELEASE_SIGNING_KEY` names. */
   signingKey?: string;
+  /**
+   * Refuse a signing key whose public half is not the one pinned in the client and install.sh (every client would
+   * refuse such a release). `npm run release` sets it; tests sign with throw-away keys and leave it off.
+   */
+  requirePinnedKey?: boolean;
 }
 
 /** What {@link buildRelease} published. */
@@ -109,6 +116,11 @@ export async function buildRelease(options: ReleaseOptions = {}): Promise<Releas
   if (semver.valid(version) !== version) throw new Error(`--version must be a semantic version like 1.2.3, got ${version}`);
   const out = resolve(options.out ?? join(repo, 'dist', 'release'));
   const signingKey = releaseSigningKey(options.signingKey);
+  if (options.requirePinnedKey && createPublicKey(signingKey).export({ type: 'spki', format: 'pem' }).toString() !== RELEASE_PUBLIC_KEY) {
+    throw new Error(
+      'the signing key is not the release key pinned in src/cli/release/signature.ts and install.sh; every client would refuse this release',
+    );
+  }
   const name = `syllabus-${version}`;
   await mkdir(out, { recursive: true });
 
@@ -156,6 +168,7 @@ export async function buildRelease(options: ReleaseOptions = {}): Promise<Releas
 async function main(): Promise<void> {
   const { values } = parseArgs({ options: { version: { type: 'string' }, out: { type: 'string' } } });
   const result = await buildRelease({
+    requirePinnedKey: true,
     ...(values.version !== undefined ? { version: values.version } : {}),
     ...(values.out !== undefined ? { out: values.out } : {}),
   });
