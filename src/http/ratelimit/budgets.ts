@@ -97,11 +97,8 @@ export async function decide(store: RateLimitStore, limits: BudgetLimits, who: R
       windowSeconds: REFERRAL_WINDOW_SECONDS,
     });
   }
-  const hits = !spend
-    ? await Promise.all(budgets.map((b) => Promise.resolve(store.hit(b.key, b.windowMs, { spend: false }))))
-    : store.hitMany
-      ? await store.hitMany(budgets)
-      : await Promise.all(budgets.map((b) => Promise.resolve(store.hit(b.key, b.windowMs, { spend: true }))));
+  const hitEach = (spendNow: boolean) => Promise.all(budgets.map((b) => Promise.resolve(store.hit(b.key, b.windowMs, { spend: spendNow }))));
+  const hits = spend && store.hitMany ? await store.hitMany(budgets) : await hitEach(spend);
   const states = budgets.map((b, i) => budgetState(b.limit, b.windowSeconds, hits[i]!));
   const laterReset = (a: RateLimitState, b: RateLimitState) => b.resetSeconds - a.resetSeconds;
   if (spend) {
