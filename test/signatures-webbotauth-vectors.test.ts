@@ -84,7 +84,11 @@ describe.each(FILE.vectors)('$section', (vector) => {
       label: 'sig2',
     });
     // The vector carries a nonce: the same signature a second time is a replay.
-    expect(await verifier.verify(request(vector), { clientAddress: '203.0.113.7' })).toEqual({ verified: false, reason: 'replayed nonce' });
+    expect(await verifier.verify(request(vector), { clientAddress: '203.0.113.7' })).toMatchObject({
+      verified: false,
+      code: 'replayed',
+      reason: 'replayed nonce',
+    });
   });
 
   it('fails when the covered Signature-Agent value changes by one byte', async () => {
@@ -106,7 +110,7 @@ describe('the dictionary-form vectors under the default policy', () => {
   it('are not verified: they expire in 2124, beyond the 24-hour lifetime this service accepts', async () => {
     const verifier = verifierAt(CREATED + 60);
     for (const vector of FILE.vectors.filter((v) => v.form === 'dictionary')) {
-      expect(await verifier.verify(request(vector), { clientAddress: '203.0.113.7' })).toEqual({
+      expect(await verifier.verify(request(vector), { clientAddress: '203.0.113.7' })).toMatchObject({
         verified: false,
         reason: 'the signature lives longer than 86400 s',
       });
@@ -116,7 +120,7 @@ describe('the dictionary-form vectors under the default policy', () => {
   it('the string-form vectors (1-hour lifetime) verify under the default policy and expire an hour later', async () => {
     for (const vector of FILE.vectors.filter((v) => v.form === 'string')) {
       expect(await verifierAt(CREATED + 60).verify(request(vector), { clientAddress: '203.0.113.7' })).toMatchObject({ verified: true });
-      expect(await verifierAt(CREATED + 3600 + 31).verify(request(vector), { clientAddress: '203.0.113.7' })).toEqual({
+      expect(await verifierAt(CREATED + 3600 + 31).verify(request(vector), { clientAddress: '203.0.113.7' })).toMatchObject({
         verified: false,
         reason: 'the signature has expired',
       });
@@ -127,7 +131,7 @@ describe('the dictionary-form vectors under the default policy', () => {
     for (const vector of FILE.vectors) {
       const [, expires] = /expires=(\d+)/.exec(vector.signatureInput)!;
       const result = await verifierAt(CREATED + 60, Number(expires) - CREATED, false).verify(request(vector), { clientAddress: '203.0.113.7' });
-      expect(result).toEqual({ verified: false, reason: 'a published test key (RFC 9421 Appendix B.1) is never accepted' });
+      expect(result).toMatchObject({ verified: false, reason: 'a published test key (RFC 9421 Appendix B.1) is never accepted' });
     }
   });
 });

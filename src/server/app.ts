@@ -19,6 +19,7 @@ import { HTML_TYPE, PAGE_HEADERS, renderNotFoundPage, renderServerErrorPage, ren
 import { shellAssets, shellLinks } from '../pages/assets.js';
 import { renderPages } from '../pages/index.js';
 import { createNodeSignatureVerifier } from '../signatures/index.js';
+import type { RefusalReason } from '../signatures/refusals.js';
 import { isLoopbackHost, type Config } from './config.js';
 import { docsRepresentations } from './docs-assets.js';
 import { nodeCodec } from './node-codec.js';
@@ -40,17 +41,35 @@ export const ERROR_PAGES: ErrorPages = {
   tooManyRequests: (seconds) => renderTooManyRequestsPage(ERROR_PAGE_LINKS, seconds),
 };
 
-/** Web Bot Auth: one verifier per process, with its directory, imported-key and nonce caches. */
-function webBotAuthVerifier(config: Config, onFetch?: (result: 'ok' | 'refused' | 'error') => void): SignatureVerifier {
+/**
+ * Web Bot Auth: one verifier per process, with its directory, imported-key and nonce caches. Each outcome is
+ * reported (the metrics) and each refusal logged at debug level with its reason, directory and keyid.
+ */
+function webBotAuthVerifier(config: Config, logger: Logger, events: SignatureEvents): SignatureVerifier {
   const verifier = createNodeSignatureVerifier({
     allowInsecureDirectories: config.keyDirectoryAllowInsecure,
     clockSkewSeconds: config.signatureClockSkewSeconds,
     targetProblem: signatureTargetPolicy(config),
     // The development switch also admits the RFC 9421 test keys (-01 §6.8: refused in production).
     allowTestKeys: config.keyDirectoryAllowInsecure,
-    ...(onFetch && { directory: { onFetch } }),
+    ...(events.onKeyDirectoryFetch && { directory: { onFetch: events.onKeyDirectoryFetch } }),
   });
-  return (request, context) => verifier.verify(request, context);
+  return async (request, context) => {
+    const result = await verifier.verify(request, context);
+    events.onSignatureResult?.(result.verified ? 'verified' : result.code);
+    if (!result.verified && logger.isLevelEnabled('debug')) {
+      logger.debug({ reason: result.code, detail: result.reason, directory: result.directory, keyid: result.keyid }, 'signature not verified');
+    }
+    return result;
+  };
+}
+
+/** What the default signature verifier reports (the metrics). */
+export interface SignatureEvents {
+  /** Told when a key-directory fetch ends. */
+  onKeyDirectoryFetch?: (result: 'ok' | 'refused' | 'error') => void;
+  /** Told the outcome of every signed request checked: `verified`, or the refusal reason. */
+  onSignatureResult?: (result: 'verified' | RefusalReason) => void;
 }
 
 /**
@@ -82,15 +101,15 @@ export interface AppParts {
   verifySignature?: SignatureVerifier;
   /** Observers of every answered request besides the access log (the metrics). */
   observers?: readonly RequestObserver[];
-  /** Told when a key-directory fetch of the default verifier ends (the metrics). */
-  onKeyDirectoryFetch?: (result: 'ok' | 'refused' | 'error') => void;
+  /** What the default verifier reports (the metrics). */
+  signatureEvents?: SignatureEvents;
 }
 
 /** The HatTip app with every step as production runs it: client address, kind, budgets, router, error pages. */
 export function composeApp(config: Config, parts: AppParts): HattipHandler {
   const errors = errorAnswers(ERROR_PAGES);
-  const verify = parts.verifySignature ?? webBotAuthVerifier(config, parts.onKeyDirectoryFetch);
   const { logger } = parts;
+  const verify = parts.verifySignature ?? webBotAuthVerifier(config, logger, parts.signatureEvents ?? {});
   return createApp({
     getIndex: parts.getIndex,
     health: parts.health,

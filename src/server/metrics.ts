@@ -7,6 +7,7 @@
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { RequestObserver } from '../http/observe.js';
+import { REFUSAL_REASONS, type RefusalReason } from '../signatures/refusals.js';
 
 /** Methods counted by name; any other is `other` (a client chooses the method: it must not create series). */
 const KNOWN_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'POST', 'PUT', 'PATCH', 'DELETE']);
@@ -61,6 +62,17 @@ export class ServiceMetrics {
     labelNames: ['result'] as const,
     registers: [this.registry],
   });
+  readonly #signaturesVerified = new Counter({
+    name: 'syllabus_signatures_verified_total',
+    help: 'Requests whose Web Bot Auth signature verified (the client counted as a verified agent).',
+    registers: [this.registry],
+  });
+  readonly #signatureRefusals = new Counter({
+    name: 'syllabus_signature_refusals_total',
+    help: 'Signed requests whose Web Bot Auth signature was not verified, by reason (the client counted by its User-Agent).',
+    labelNames: ['reason'] as const,
+    registers: [this.registry],
+  });
   readonly #storeFallbacks = new Counter({
     name: 'syllabus_ratelimit_store_fallbacks_total',
     help: 'Budget counts made in this process because the shared Redis store was unavailable.',
@@ -73,6 +85,7 @@ export class ServiceMetrics {
     // Zero-valued series exist from the start, so a rate() over them works before the first event.
     for (const result of ['applied', 'rejected', 'failed'] as const) this.#reloads.inc({ result }, 0);
     for (const result of ['ok', 'error', 'refused'] as const) this.#directoryFetches.inc({ result }, 0);
+    for (const reason of REFUSAL_REASONS) this.#signatureRefusals.inc({ reason }, 0);
   }
 
   /** The observer of every public request (feeds the request counter, the histogram and the refusals). */
@@ -103,6 +116,12 @@ export class ServiceMetrics {
   /** Records the end of a key-directory fetch. */
   readonly keyDirectoryFetch = (result: 'ok' | 'refused' | 'error'): void => {
     this.#directoryFetches.inc({ result });
+  };
+
+  /** Records the outcome of checking one signed request: `verified`, or why it was not. */
+  readonly signatureResult = (result: 'verified' | RefusalReason): void => {
+    if (result === 'verified') this.#signaturesVerified.inc();
+    else this.#signatureRefusals.inc({ reason: result });
   };
 
   /** Records one count made locally while Redis was unavailable. */

@@ -354,7 +354,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       logger,
       store,
       observers: [metrics.observeRequest],
-      onKeyDirectoryFetch: metrics.keyDirectoryFetch,
+      signatureEvents: { onKeyDirectoryFetch: metrics.keyDirectoryFetch, onSignatureResult: metrics.signatureResult },
       ...(options.verifySignature && { verifySignature: options.verifySignature }),
     });
     host = await listen(`${config.host}:${config.port}`, 'PORT and HOST', () => startHost(app, publicHostOptions(config, logger)));

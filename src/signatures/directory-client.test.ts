@@ -23,7 +23,7 @@ describe('KeyDirectoryClient', () => {
       { ok: false, reason: 'busy', transient: true },
       { ok: true, body: JSON.stringify({ keys: [JWK] }), cacheControl: null },
     ]);
-    expect(await transient.client.lookup(URL_, KEYID, 'a')).toEqual({ ok: false, reason: 'key directory unavailable: busy' });
+    expect(await transient.client.lookup(URL_, KEYID, 'a')).toEqual({ ok: false, code: 'fetch_failed', reason: 'key directory unavailable: busy' });
     expect(await transient.client.lookup(URL_, KEYID, 'a')).toMatchObject({ ok: true });
     expect(transient.calls).toHaveLength(2);
 
@@ -32,7 +32,7 @@ describe('KeyDirectoryClient', () => {
       { ok: true, body: JSON.stringify({ keys: [JWK] }), cacheControl: null },
     ]);
     await real.client.lookup(URL_, KEYID, 'a');
-    expect(await real.client.lookup(URL_, KEYID, 'a')).toEqual({ ok: false, reason: 'key directory unavailable: HTTP 500' });
+    expect(await real.client.lookup(URL_, KEYID, 'a')).toEqual({ ok: false, code: 'fetch_failed', reason: 'key directory unavailable: HTTP 500' });
     expect(real.calls).toHaveLength(1);
   });
 
@@ -56,8 +56,16 @@ describe('KeyDirectoryClient', () => {
     const now = 1_800_000_000;
     const body = (extra: object) => JSON.stringify({ keys: [{ ...JWK, ...extra }] });
     const at = (answer: FetchedDirectory) => new KeyDirectoryClient({ fetchDirectory: async () => answer, now: () => now }).lookup(URL_, KEYID, 'a');
-    expect(await at({ ok: true, body: body({ nbf: now + 10 }), cacheControl: null })).toEqual({ ok: false, reason: 'key is not valid yet (nbf)' });
-    expect(await at({ ok: true, body: body({ exp: now - 10 }), cacheControl: null })).toEqual({ ok: false, reason: 'key has expired (exp)' });
+    expect(await at({ ok: true, body: body({ nbf: now + 10 }), cacheControl: null })).toEqual({
+      ok: false,
+      code: 'expired',
+      reason: 'key is not valid yet (nbf)',
+    });
+    expect(await at({ ok: true, body: body({ exp: now - 10 }), cacheControl: null })).toEqual({
+      ok: false,
+      code: 'expired',
+      reason: 'key has expired (exp)',
+    });
     expect(await at({ ok: true, body: body({ nbf: now - 10, exp: now + 10 }), cacheControl: null })).toMatchObject({ ok: true });
   });
 
@@ -74,6 +82,7 @@ describe('KeyDirectoryClient', () => {
     const pending = [1, 2].map((i) => client.lookup(`https://a${i}.example/.well-known/http-message-signatures-directory`, KEYID, `c${i}`));
     expect(await client.lookup('https://a3.example/.well-known/http-message-signatures-directory', KEYID, 'c3')).toEqual({
       ok: false,
+      code: 'fetch_failed',
       reason: 'too many key directory fetches in progress',
     });
     release();

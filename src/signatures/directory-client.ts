@@ -9,6 +9,7 @@ import { LRUCache } from 'lru-cache';
 import type { Verifier } from 'http-message-sig';
 import { clientBucket } from './address-policy.js';
 import { importVerifier, readDirectoryKey, type DirectoryKey } from './keys.js';
+import type { RefusalReason } from './refusals.js';
 
 /** The well-known path of an HTTP Message Signatures directory. */
 export const DIRECTORY_PATH = '/.well-known/http-message-signatures-directory';
@@ -67,8 +68,10 @@ export interface KeyDirectoryClientOptions {
   onFetch?: (result: 'ok' | 'refused' | 'error') => void;
 }
 
-/** A key found for a signature. */
-export type KeyLookup = { ok: true; key: DirectoryKey; verifier: Verifier } | { ok: false; reason: string };
+/** A key found for a signature, or why there is none (`code` is one of the directory's refusal reasons). */
+export type KeyLookup =
+  | { ok: true; key: DirectoryKey; verifier: Verifier }
+  | { ok: false; code: Extract<RefusalReason, 'no_directory' | 'fetch_failed' | 'unknown_key' | 'expired' | 'unsupported'>; reason: string };
 
 interface CachedKey {
   key: DirectoryKey;
@@ -84,7 +87,8 @@ interface CachedDirectory {
   fetchedAt: number;
 }
 
-type LoadResult = { ok: true; directory: CachedDirectory } | { ok: false; reason: string; transient?: boolean };
+type LoadResult =
+  { ok: true; directory: CachedDirectory } | { ok: false; code: 'no_directory' | 'fetch_failed'; reason: string; transient?: boolean };
 
 /** Counters of what the client did, for tests and diagnostics. */
 export interface KeyDirectoryStats {
@@ -107,7 +111,7 @@ export class KeyDirectoryClient {
   readonly #onFetch: ((result: 'ok' | 'refused' | 'error') => void) | undefined;
   readonly #unknownKeyRefetch: number;
   readonly #directories: LRUCache<string, CachedDirectory>;
-  readonly #failures: LRUCache<string, { reason: string; until: number }>;
+  readonly #failures: LRUCache<string, { code: 'no_directory' | 'fetch_failed'; reason: string; until: number }>;
   readonly #inFlight = new Map<string, Promise<LoadResult>>();
   readonly #clientBudgets: LRUCache<string, { windowStart: number; count: number }>;
   readonly stats: KeyDirectoryStats = { fetches: 0 };
@@ -146,15 +150,15 @@ export class KeyDirectoryClient {
       if (!directory.ok) return directory;
       cached = directory.directory.keys.get(keyid);
     }
-    if (cached === undefined) return { ok: false, reason: 'keyid is not in the key directory' };
+    if (cached === undefined) return { ok: false, code: 'unknown_key', reason: 'keyid is not in the key directory' };
     const now = this.#now();
-    if (cached.key.notBefore !== undefined && now < cached.key.notBefore) return { ok: false, reason: 'key is not valid yet (nbf)' };
-    if (cached.key.expiresAt !== undefined && now > cached.key.expiresAt) return { ok: false, reason: 'key has expired (exp)' };
+    if (cached.key.notBefore !== undefined && now < cached.key.notBefore) return { ok: false, code: 'expired', reason: 'key is not valid yet (nbf)' };
+    if (cached.key.expiresAt !== undefined && now > cached.key.expiresAt) return { ok: false, code: 'expired', reason: 'key has expired (exp)' };
     cached.verifier ??= importVerifier(cached.key);
     try {
       return { ok: true, key: cached.key, verifier: await cached.verifier };
     } catch {
-      return { ok: false, reason: 'the directory key could not be imported' };
+      return { ok: false, code: 'unsupported', reason: 'the directory key could not be imported' };
     }
   }
 
@@ -167,19 +171,21 @@ export class KeyDirectoryClient {
 
     const failure = this.#failures.get(url);
     if (failure !== undefined && now < failure.until) {
-      return stale !== undefined ? { ok: true, directory: stale } : { ok: false, reason: `key directory unavailable: ${failure.reason}` };
+      return stale !== undefined
+        ? { ok: true, directory: stale }
+        : { ok: false, code: failure.code, reason: `key directory unavailable: ${failure.reason}` };
     }
 
     let pending = this.#inFlight.get(url);
     if (pending === undefined) {
       const refusal = this.#admit(clientAddress, now);
-      if (refusal !== undefined) return stale !== undefined ? { ok: true, directory: stale } : { ok: false, reason: refusal };
+      if (refusal !== undefined) return stale !== undefined ? { ok: true, directory: stale } : { ok: false, code: 'fetch_failed', reason: refusal };
       pending = this.#load(url).finally(() => this.#inFlight.delete(url));
       this.#inFlight.set(url, pending);
     }
     const result = await pending;
     if (!result.ok && stale !== undefined) return { ok: true, directory: stale };
-    return result.ok ? result : { ok: false, reason: `key directory unavailable: ${result.reason}` };
+    return result.ok ? result : { ok: false, code: result.code, reason: `key directory unavailable: ${result.reason}` };
   }
 
   /** Whether a new fetch may start for this client now; charges its budget when it may. */
@@ -201,16 +207,16 @@ export class KeyDirectoryClient {
     let result: LoadResult;
     try {
       const fetched = await this.#fetch(url);
-      result = fetched.ok ? await this.#parse(fetched.body, fetched.cacheControl) : fetched;
+      result = fetched.ok ? await this.#parse(fetched.body, fetched.cacheControl) : { ...fetched, code: 'fetch_failed' };
     } catch {
-      result = { ok: false, reason: 'fetch failed' };
+      result = { ok: false, code: 'fetch_failed', reason: 'fetch failed' };
     }
     this.#onFetch?.(result.ok ? 'ok' : result.transient === true ? 'refused' : 'error');
     if (result.ok) {
       this.#directories.set(url, result.directory);
       this.#failures.delete(url);
     } else if (result.transient !== true) {
-      this.#failures.set(url, { reason: result.reason, until: this.#now() + this.#failureTtl });
+      this.#failures.set(url, { code: result.code, reason: result.reason, until: this.#now() + this.#failureTtl });
     }
     return result;
   }
@@ -220,13 +226,13 @@ export class KeyDirectoryClient {
     try {
       json = JSON.parse(body);
     } catch {
-      return { ok: false, reason: 'the directory is not JSON' };
+      return { ok: false, code: 'no_directory', reason: 'the directory is not JSON' };
     }
     if (typeof json !== 'object' || json === null || !Array.isArray((json as { keys?: unknown }).keys)) {
-      return { ok: false, reason: 'the directory is not a JWK Set (no "keys" array)' };
+      return { ok: false, code: 'no_directory', reason: 'the directory is not a JWK Set (no "keys" array)' };
     }
     const entries = (json as { keys: unknown[] }).keys;
-    if (entries.length > this.#maxKeys) return { ok: false, reason: `the directory holds more than ${this.#maxKeys} keys` };
+    if (entries.length > this.#maxKeys) return { ok: false, code: 'no_directory', reason: `the directory holds more than ${this.#maxKeys} keys` };
     const keys = new Map<string, CachedKey>();
     for (const entry of entries) {
       const read = await readDirectoryKey(entry);

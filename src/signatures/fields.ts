@@ -114,7 +114,7 @@ export type SignatureAgentResult =
       /** The dictionary member key (`undefined` in string form). */
       key?: string;
     }
-  | { ok: false; reason: string };
+  | { ok: false; code: 'malformed' | 'unsupported'; reason: string };
 
 /**
  * Finds the `Signature-Agent` value a signature covers.
@@ -130,19 +130,19 @@ export type SignatureAgentResult =
  * @param header the combined `Signature-Agent` field value, or `null` when absent.
  */
 export function readSignatureAgent(header: string | null, candidate: SignatureCandidate): SignatureAgentResult {
-  if (header === null) return { ok: false, reason: 'no Signature-Agent field' };
+  if (header === null) return { ok: false, code: 'malformed', reason: 'no Signature-Agent field' };
   const covered = candidate.components.filter((c) => c.name === 'signature-agent');
-  if (covered.length === 0) return { ok: false, reason: 'Signature-Agent is not covered by the signature' };
+  if (covered.length === 0) return { ok: false, code: 'malformed', reason: 'Signature-Agent is not covered by the signature' };
 
   if (header.trimStart().startsWith('"')) {
     if (!covered.some((c) => c.parameters.size === 0)) {
-      return { ok: false, reason: 'the string-form Signature-Agent is not covered as "signature-agent"' };
+      return { ok: false, code: 'malformed', reason: 'the string-form Signature-Agent is not covered as "signature-agent"' };
     }
     let item: Item;
     try {
       item = parseItem(header);
     } catch {
-      return { ok: false, reason: 'Signature-Agent is not a structured-field string' };
+      return { ok: false, code: 'malformed', reason: 'Signature-Agent is not a structured-field string' };
     }
     return memberValue(item, undefined);
   }
@@ -151,7 +151,7 @@ export function readSignatureAgent(header: string | null, candidate: SignatureCa
   try {
     dictionary = parseDictionary(header);
   } catch {
-    return { ok: false, reason: 'Signature-Agent is not a structured-field dictionary' };
+    return { ok: false, code: 'malformed', reason: 'Signature-Agent is not a structured-field dictionary' };
   }
   const keyed = covered.map((c) => c.parameters.get('key')).filter((k): k is string => typeof k === 'string');
   let key = keyed.includes(candidate.label) ? candidate.label : keyed.length === 1 ? keyed[0] : undefined;
@@ -159,11 +159,12 @@ export function readSignatureAgent(header: string | null, candidate: SignatureCa
     // The whole field is covered (RFC 9421 §2.1: its value is the whole dictionary, as Cloudflare's web-bot-auth
     // signs by default): every member is protected. The member under the signature's label, or the only one.
     key = dictionary.has(candidate.label) ? candidate.label : dictionary.size === 1 ? [...dictionary.keys()][0] : undefined;
-    if (key === undefined) return { ok: false, reason: "Signature-Agent has several members, none under the signature's label" };
+    if (key === undefined) return { ok: false, code: 'malformed', reason: "Signature-Agent has several members, none under the signature's label" };
   }
   if (key === undefined) {
     return {
       ok: false,
+      code: 'malformed',
       reason:
         keyed.length === 0
           ? 'the dictionary-form Signature-Agent is not covered as "signature-agent" or "signature-agent";key=…'
@@ -171,17 +172,17 @@ export function readSignatureAgent(header: string | null, candidate: SignatureCa
     };
   }
   const member = dictionary.get(key);
-  if (member === undefined) return { ok: false, reason: `Signature-Agent has no member "${key}"` };
-  if (isInnerList(member)) return { ok: false, reason: `Signature-Agent member "${key}" is not a string` };
+  if (member === undefined) return { ok: false, code: 'malformed', reason: `Signature-Agent has no member "${key}"` };
+  if (isInnerList(member)) return { ok: false, code: 'malformed', reason: `Signature-Agent member "${key}" is not a string` };
   return memberValue(member, key);
 }
 
 function memberValue(item: Item, key: string | undefined): SignatureAgentResult {
   const [value, parameters] = item;
-  if (typeof value !== 'string') return { ok: false, reason: 'the Signature-Agent value is not a string' };
+  if (typeof value !== 'string') return { ok: false, code: 'malformed', reason: 'the Signature-Agent value is not a string' };
   const type = parameters.get('type');
   if (type !== undefined && !(type instanceof Token && type.toString() === 'directory')) {
-    return { ok: false, reason: 'unsupported Signature-Agent type (only "directory" is supported)' };
+    return { ok: false, code: 'unsupported', reason: 'unsupported Signature-Agent type (only "directory" is supported)' };
   }
   return key === undefined ? { ok: true, value, form: 'string' } : { ok: true, value, form: 'dictionary', key };
 }

@@ -15,6 +15,7 @@ import { readSignatureAgent, readSignatureFields, type SignatureCandidate } from
 import { SUPPORTED_ALGORITHMS, type SignatureAlgorithm } from './keys.js';
 import { PUBLISHED_TEST_KEYIDS } from './test-keys.js';
 import { DEFAULT_NONCE_CACHE_SIZE, NonceCache } from './nonce-cache.js';
+import type { RefusalReason } from './refusals.js';
 
 /** Where and from whom a request came, as the http layer knows it. */
 export interface VerifyContext extends EffectiveTarget {
@@ -37,10 +38,17 @@ export interface Verified {
   label: string;
 }
 
-/** Why a request is not verified (for logs; never shown as an error to the client). */
+/** Why a request is not verified (for metrics and logs; never shown as an error to the client). */
 export interface NotVerified {
   verified: false;
+  /** The refusal reason, one of a closed set (the metric label). */
+  code: RefusalReason;
+  /** What exactly was wrong, for people (the log line). */
   reason: string;
+  /** The key directory the signature named, when it got that far. */
+  directory?: string;
+  /** The signature's `keyid`, when it had one. */
+  keyid?: string;
 }
 
 /** The outcome of {@link SignatureVerifier.verify}. */
@@ -116,38 +124,46 @@ export function createSignatureVerifier(options: SignatureVerifierOptions): Sign
     targetUri: string,
     context: VerifyContext,
   ): Promise<VerificationResult> {
-    const fail = (reason: string): NotVerified => ({ verified: false, reason });
+    const { created, expires, keyid, alg, nonce } = candidate;
+    const named = keyid === undefined ? {} : { keyid };
+    const fail = (code: RefusalReason, reason: string, directory?: string): NotVerified => ({
+      verified: false,
+      code,
+      reason,
+      ...named,
+      ...(directory !== undefined && { directory }),
+    });
     const covers = (name: string) => candidate.components.some((c) => c.name === name && c.parameters.size === 0);
-    if (!covers('@authority') && !covers('@target-uri')) return fail('the signature covers neither @authority nor @target-uri');
+    if (!covers('@authority') && !covers('@target-uri')) return fail('malformed', 'the signature covers neither @authority nor @target-uri');
 
     const agent = readSignatureAgent(request.headers.get('signature-agent'), candidate);
-    if (!agent.ok) return fail(agent.reason);
+    if (!agent.ok) return fail(agent.code, agent.reason);
 
-    const { created, expires, keyid, alg, nonce } = candidate;
-    if (created === undefined) return fail('no integer "created" parameter');
-    if (expires === undefined) return fail('no integer "expires" parameter');
-    if (expires <= created) return fail('"expires" is not after "created"');
-    if (expires - created > maxLifetime) return fail(`the signature lives longer than ${maxLifetime} s`);
+    if (created === undefined) return fail('malformed', 'no integer "created" parameter');
+    if (expires === undefined) return fail('malformed', 'no integer "expires" parameter');
+    if (expires <= created) return fail('malformed', '"expires" is not after "created"');
+    if (expires - created > maxLifetime) return fail('malformed', `the signature lives longer than ${maxLifetime} s`);
     const t = now();
-    if (created > t + skew) return fail('the signature was created in the future');
-    if (expires < t - skew) return fail('the signature has expired');
-    if (keyid === undefined || !KEYID.test(keyid)) return fail('"keyid" is not a JWK SHA-256 thumbprint');
-    if (PUBLISHED_TEST_KEYIDS.has(keyid) && !allowTestKeys) return fail('a published test key (RFC 9421 Appendix B.1) is never accepted');
+    if (created > t + skew) return fail('expired', 'the signature was created in the future');
+    if (expires < t - skew) return fail('expired', 'the signature has expired');
+    if (keyid === undefined || !KEYID.test(keyid)) return fail('malformed', '"keyid" is not a JWK SHA-256 thumbprint');
+    if (PUBLISHED_TEST_KEYIDS.has(keyid) && !allowTestKeys) return fail('test_key', 'a published test key (RFC 9421 Appendix B.1) is never accepted');
     if (alg !== undefined) {
-      if (alg.startsWith('hmac')) return fail('HMAC signatures are refused');
-      if (!(SUPPORTED_ALGORITHMS as readonly string[]).includes(alg)) return fail(`unsupported algorithm ${JSON.stringify(alg)}`);
+      if (alg.startsWith('hmac')) return fail('unsupported', 'HMAC signatures are refused');
+      if (!(SUPPORTED_ALGORITHMS as readonly string[]).includes(alg)) return fail('unsupported', `unsupported algorithm ${JSON.stringify(alg)}`);
     }
     if (nonce !== undefined && (nonce.length > MAX_NONCE_LENGTH || nonces.has(keyid, nonce))) {
-      return fail(nonce.length > MAX_NONCE_LENGTH ? 'the nonce is too long' : 'replayed nonce');
+      return nonce.length > MAX_NONCE_LENGTH ? fail('malformed', 'the nonce is too long') : fail('replayed', 'replayed nonce');
     }
 
     const origin = agentOrigin(agent.value, allowInsecure);
-    if (!origin.ok) return fail(origin.reason);
+    if (!origin.ok) return fail('no_directory', origin.reason);
     const directory = `${origin.origin}${DIRECTORY_PATH}`;
 
     const found = await directories.lookup(directory, keyid, context.clientAddress);
-    if (!found.ok) return fail(found.reason);
-    if (alg !== undefined && alg !== found.key.algorithm) return fail(`"alg" ${alg} does not match the ${found.key.algorithm} key`);
+    if (!found.ok) return fail(found.code, found.reason, directory);
+    if (alg !== undefined && alg !== found.key.algorithm)
+      return fail('unsupported', `"alg" ${alg} does not match the ${found.key.algorithm} key`, directory);
 
     // Same message parts, same signature, same key: the cryptographic answer cannot differ. Time, directory and
     // alg checks above still run for every request.
@@ -170,10 +186,10 @@ export function createSignatureVerifier(options: SignatureVerifierOptions): Sign
         resolveVerifier: () => found.verifier,
       });
     } catch (error) {
-      return fail(isSignatureError(error) ? `${error.code}: ${error.message}` : 'verification failed');
+      return fail('bad_signature', isSignatureError(error) ? `${error.code}: ${error.message}` : 'verification failed', directory);
     }
 
-    if (nonce !== undefined && !nonces.checkAndRecord(keyid, nonce, expires + skew - t)) return fail('replayed nonce');
+    if (nonce !== undefined && !nonces.checkAndRecord(keyid, nonce, expires + skew - t)) return fail('replayed', 'replayed nonce', directory);
     if (identity !== undefined) verifiedSignatures!.set(identity, true, { ttl: Math.max(1, Math.ceil(expires + skew - t)) * 1000 });
     return { verified: true, agent: origin.origin, directory, keyid, algorithm: found.key.algorithm, label: candidate.label };
   }
@@ -183,25 +199,28 @@ export function createSignatureVerifier(options: SignatureVerifierOptions): Sign
     async verify(request, context) {
       try {
         const fields = readSignatureFields(request.headers.get('signature-input'), request.headers.get('signature'));
-        if (!fields.ok) return { verified: false, reason: fields.reason };
+        if (!fields.ok) return { verified: false, code: 'malformed', reason: fields.reason };
         let targetUri: string;
         try {
           targetUri = effectiveTargetUri(request.url, context);
         } catch (error) {
-          return { verified: false, reason: error instanceof TargetUriError ? error.message : 'unusable request URL' };
+          return { verified: false, code: 'malformed', reason: error instanceof TargetUriError ? error.message : 'unusable request URL' };
         }
         const refused = options.targetProblem?.(new URL(targetUri));
-        if (refused !== undefined) return { verified: false, reason: refused };
+        if (refused !== undefined) return { verified: false, code: 'wrong_authority', reason: refused };
+        let last: NotVerified | undefined;
         const reasons: string[] = [];
         for (const candidate of fields.candidates) {
           const result = await verifyCandidate(request, candidate, targetUri, context);
           if (result.verified) return result;
+          last = result;
           reasons.push(fields.candidates.length > 1 ? `${candidate.label}: ${result.reason}` : result.reason);
         }
-        return { verified: false, reason: reasons.join('; ') };
+        // Several candidates: the last one's code and key stand for the request (every reason is in the text).
+        return { ...last!, reason: reasons.join('; ') };
       } catch {
         // Defensive: hostile input must never turn into a 500.
-        return { verified: false, reason: 'verification failed' };
+        return { verified: false, code: 'malformed', reason: 'verification failed' };
       }
     },
   };
