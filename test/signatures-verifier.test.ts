@@ -113,7 +113,7 @@ describe('@authority (RFC 9421 §2.2.3)', () => {
 
   it('keeps a non-default port: a signature for :8443 does not verify on :443', async () => {
     const request = await signed({ signedUrl: 'https://catalog.example:8443/v1/catalog' });
-    expect(await verifier().verify(request, CLIENT)).toMatchObject({ verified: false, reason: expect.stringContaining('VerificationFailed') });
+    expect(await verifier().verify(request, CLIENT)).toMatchObject({ verified: false, code: 'bad_signature' });
   });
 
   it('behind a proxy: verifies against the authority the app passes, not the internal Host', async () => {
@@ -136,7 +136,7 @@ describe('@authority (RFC 9421 §2.2.3)', () => {
 describe('falls back (verified: false with a reason) for', () => {
   const cases: [string, () => Promise<Request>, string | RegExp, Partial<SignatureVerifierOptions>?][] = [
     ['no signature at all', async () => new Request(URL_), 'unsigned request'],
-    ['a signature made with another key', async () => signed({ key: other, keyid: ed.keyid }), /VerificationFailed/],
+    ['a signature made with another key', async () => signed({ key: other, keyid: ed.keyid }), /does not verify/],
     ['a keyid not in the directory', async () => signed({ key: other }), 'keyid is not in the key directory'],
     ['a keyid that is not a thumbprint', async () => signed({ keyid: 'test-key-ed25519' }), '"keyid" is not a JWK SHA-256 thumbprint'],
     ['an expired signature', async () => signed({ created: now() - 600, expires: now() - 60 }), 'the signature has expired'],
@@ -162,9 +162,9 @@ describe('falls back (verified: false with a reason) for', () => {
       async () => signed({ components: [{ name: 'signature-agent', parameters: { key: 'sig1' } }] }),
       'the signature covers neither @authority nor @target-uri',
     ],
-    ['an alg that does not match the key', async () => signed({ alg: 'rsa-pss-sha512' }), '"alg" rsa-pss-sha512 does not match the ed25519 key'],
+    ['an alg that does not match the key', async () => signed({ alg: 'rsa-pss-sha512' }), '"alg" "rsa-pss-sha512" does not fit the key (ed25519)'],
     ['an HMAC alg', async () => signed({ alg: 'hmac-sha256' }), 'HMAC signatures are refused'],
-    ['an unknown alg', async () => signed({ alg: 'rsa-v1_5-sha256' }), 'unsupported algorithm "rsa-v1_5-sha256"'],
+    ['an unknown alg', async () => signed({ alg: 'rsa-v1_5-sha1' }), 'unsupported algorithm "rsa-v1_5-sha1"'],
     ['an http:// agent (without the insecure switch)', async () => signed({ agent: 'http://agent.example' }), 'the Signature-Agent URL is not https'],
     ['an agent URL with a path', async () => signed({ agent: `${AGENT}/keys.json` }), 'the Signature-Agent URL is not an origin'],
     ['an agent URL with credentials', async () => signed({ agent: 'https://user:pw@agent.example' }), 'the Signature-Agent URL is not an origin'],
@@ -284,7 +284,7 @@ describe('verified-signature cache (signatures without a nonce)', () => {
       expect(spy.mock.calls.length).toBe(first);
       // The same headers sent to another authority are a different message.
       const elsewhere = new Request('https://elsewhere.example/v1/catalog', { headers: request.headers });
-      expect(await v.verify(elsewhere, CLIENT)).toMatchObject({ verified: false, reason: expect.stringContaining('VerificationFailed') });
+      expect(await v.verify(elsewhere, CLIENT)).toMatchObject({ verified: false, code: 'bad_signature' });
       // A key removed from the directory stops verifying once the directory is refetched.
       keys = [];
       c.t += 61;

@@ -5,8 +5,10 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { verifySignature, type Verifier } from 'http-message-sig';
-import { importVerifier, readDirectoryKey } from '../src/signatures/keys.js';
+import { parseDictionary, type InnerList } from 'structured-headers';
+import { importKeyVerifier, type SignatureAlgorithm } from '../src/signatures/algorithms.js';
+import { readDirectoryKey } from '../src/signatures/keys.js';
+import { signatureBase } from '../src/signatures/signature-base.js';
 import { createSignatureVerifier } from '../src/signatures/verifier.js';
 import type { DirectoryFetcher } from '../src/signatures/directory-client.js';
 import { publicJwk, type KeyName } from './fixtures/signatures/rfc9421.js';
@@ -53,22 +55,15 @@ function verifierAt(now: number, maxLifetimeSeconds?: number, allowTestKeys = tr
 
 describe.each(FILE.vectors)('$section', (vector) => {
   it('reproduces the published signature base byte for byte and the signature verifies', async () => {
-    const read = await readDirectoryKey(publicJwk(vector.key));
-    if (!read.ok) throw new Error(read.reason);
-    const inner = await importVerifier(read.key);
-    let base: string | undefined;
-    const recording: Verifier = {
-      algorithm: inner.algorithm,
-      verify: (data, signature) => {
-        base = new TextDecoder().decode(data);
-        return inner.verify(data, signature);
-      },
-    };
-    await verifySignature(request(vector), {
-      policy: { algorithms: [inner.algorithm], requiredComponents: [], requiredParameters: [], now: CREATED },
-      resolveVerifier: () => recording,
-    });
-    expect(base).toBe(vector.signatureBase.join('\n'));
+    const directoryKey = await readDirectoryKey(publicJwk(vector.key));
+    if (!directoryKey.ok) throw new Error(directoryKey.reason);
+    const signed = request(vector);
+    const input = parseDictionary(vector.signatureInput).get('sig2') as InnerList;
+    const [bytes] = parseDictionary(vector.signature).get('sig2') as [ArrayBuffer, unknown];
+    const base = signatureBase({ method: 'GET', targetUri: signed.url, field: (name) => signed.headers.get(name) }, input);
+    expect(new TextDecoder().decode(base)).toBe(vector.signatureBase.join('\n'));
+    const verifier = await importKeyVerifier(directoryKey.key.jwk, read(vector).alg as SignatureAlgorithm);
+    expect(await verifier.verify(base, new Uint8Array(bytes))).toBe(true);
   });
 
   it('is verified end to end by the Web Bot Auth verifier (keyid, directory, nonce)', async () => {
@@ -95,7 +90,7 @@ describe.each(FILE.vectors)('$section', (vector) => {
     const verifier = verifierAt(CREATED + 60, 4889289600 - CREATED);
     const changed = vector.signatureAgent.replace('https://signature-agent.test', 'https://signature-agent.test/');
     const result = await verifier.verify(request(vector, changed), { clientAddress: '203.0.113.7' });
-    expect(result).toMatchObject({ verified: false, reason: expect.stringContaining('VerificationFailed') });
+    expect(result).toMatchObject({ verified: false, code: 'bad_signature' });
   });
 });
 

@@ -47,7 +47,7 @@ describe('KeyDirectoryClient', () => {
     ];
     const { client } = clientWith([{ ok: true, body: JSON.stringify({ keys }), cacheControl: null }]);
     const found = await client.lookup(URL_, KEYID, 'a');
-    expect(found).toMatchObject({ ok: true, key: { thumbprint: KEYID, algorithm: 'ed25519' } });
+    expect(found).toMatchObject({ ok: true, key: { thumbprint: KEYID, algorithms: ['ed25519'] }, algorithm: 'ed25519' });
   });
 
   it("honours a key's nbf and exp", async () => {

@@ -6,9 +6,9 @@
  * fetcher of `node-fetcher.ts`. Portable: no Node-only modules.
  */
 import { LRUCache } from 'lru-cache';
-import type { Verifier } from 'http-message-sig';
 import { clientBucket } from './address-policy.js';
-import { importVerifier, readDirectoryKey, type DirectoryKey } from './keys.js';
+import { importKeyVerifier, type KeyVerifier, type SignatureAlgorithm } from './algorithms.js';
+import { chooseAlgorithm, readDirectoryKey, type DirectoryKey } from './keys.js';
 import type { RefusalReason } from './refusals.js';
 
 /** The well-known path of an HTTP Message Signatures directory. */
@@ -68,15 +68,15 @@ export interface KeyDirectoryClientOptions {
   onFetch?: (result: 'ok' | 'refused' | 'error') => void;
 }
 
-/** A key found for a signature, or why there is none (`code` is one of the directory's refusal reasons). */
+/** A key found for a signature, with the algorithm the signature uses, or why there is none. */
 export type KeyLookup =
-  | { ok: true; key: DirectoryKey; verifier: Verifier }
+  | { ok: true; key: DirectoryKey; algorithm: SignatureAlgorithm; verifier: KeyVerifier }
   | { ok: false; code: Extract<RefusalReason, 'no_directory' | 'fetch_failed' | 'unknown_key' | 'expired' | 'unsupported'>; reason: string };
 
 interface CachedKey {
   key: DirectoryKey;
-  /** Imported once, on first use, then shared by every verification with this key. */
-  verifier?: Promise<Verifier>;
+  /** Imported once per algorithm, on first use, then shared by every verification with this key. */
+  verifiers: Map<SignatureAlgorithm, Promise<KeyVerifier>>;
 }
 
 interface CachedDirectory {
@@ -137,10 +137,11 @@ export class KeyDirectoryClient {
 
   /**
    * Finds the key `keyid` (a JWK thumbprint) in the directory at `directoryUrl`, fetching the directory when
-   * it is not cached and fresh. Never throws.
+   * it is not cached and fresh, and the algorithm a signature with it uses ({@link chooseAlgorithm}). Never throws.
    * @param clientAddress the requesting client, charged for a new fetch.
+   * @param alg the signature's `alg` parameter, when it has one.
    */
-  async lookup(directoryUrl: string, keyid: string, clientAddress: string): Promise<KeyLookup> {
+  async lookup(directoryUrl: string, keyid: string, clientAddress: string, alg?: string): Promise<KeyLookup> {
     let directory = await this.#directory(directoryUrl, clientAddress);
     if (!directory.ok) return directory;
     let cached = directory.directory.keys.get(keyid);
@@ -154,9 +155,15 @@ export class KeyDirectoryClient {
     const now = this.#now();
     if (cached.key.notBefore !== undefined && now < cached.key.notBefore) return { ok: false, code: 'expired', reason: 'key is not valid yet (nbf)' };
     if (cached.key.expiresAt !== undefined && now > cached.key.expiresAt) return { ok: false, code: 'expired', reason: 'key has expired (exp)' };
-    cached.verifier ??= importVerifier(cached.key);
+    const chosen = chooseAlgorithm(cached.key, alg);
+    if (!chosen.ok) return { ok: false, code: 'unsupported', reason: chosen.reason };
+    let verifier = cached.verifiers.get(chosen.algorithm);
+    if (verifier === undefined) {
+      verifier = importKeyVerifier(cached.key.jwk, chosen.algorithm);
+      cached.verifiers.set(chosen.algorithm, verifier);
+    }
     try {
-      return { ok: true, key: cached.key, verifier: await cached.verifier };
+      return { ok: true, key: cached.key, algorithm: chosen.algorithm, verifier: await verifier };
     } catch {
       return { ok: false, code: 'unsupported', reason: 'the directory key could not be imported' };
     }
@@ -236,7 +243,7 @@ export class KeyDirectoryClient {
     const keys = new Map<string, CachedKey>();
     for (const entry of entries) {
       const read = await readDirectoryKey(entry);
-      if (read.ok && !keys.has(read.key.thumbprint)) keys.set(read.key.thumbprint, { key: read.key });
+      if (read.ok && !keys.has(read.key.thumbprint)) keys.set(read.key.thumbprint, { key: read.key, verifiers: new Map() });
     }
     const now = this.#now();
     const ttl = this.#ttl(cacheControl);

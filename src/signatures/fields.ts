@@ -23,6 +23,10 @@ export interface SignatureCandidate {
   label: string;
   /** The covered components, in order. */
   components: CoveredComponent[];
+  /** The `Signature-Input` member as parsed (components and parameters): the source of `@signature-params`. */
+  input: InnerList;
+  /** The signature's bytes (the `Signature` member). */
+  signature: Uint8Array;
   /** `created`, in seconds since the epoch, when present and an integer. */
   created?: number;
   /** `expires`, in seconds since the epoch, when present and an integer. */
@@ -83,6 +87,8 @@ export function readSignatureFields(signatureInput: string | null, signature: st
     candidates.push({
       label,
       components,
+      input: member,
+      signature: new Uint8Array(value[0]),
       created: integerParameter(parameters.get('created')),
       expires: integerParameter(parameters.get('expires')),
       keyid: stringParameter(parameters.get('keyid')),

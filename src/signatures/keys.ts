@@ -1,21 +1,19 @@
 /**
- * Public keys from a key directory: JWK validation, the JWK SHA-256 thumbprint that names them
- * (RFC 7638 §3; RFC 8037 Appendix A.3 for OKP), and WebCrypto import into an RFC 9421 verifier.
+ * Public keys from a key directory: JWK validation and the JWK SHA-256 thumbprint that names them (RFC 7638 §3;
+ * RFC 8037 Appendix A.3 for OKP), and which RFC 9421 algorithm a signature made with one uses.
  * Portable: only `crypto.subtle`, available on Node 20 and every Fetch runtime.
  */
-import { webcrypto as httpSigWebCrypto, type Verifier } from 'http-message-sig';
+import { algorithmOfJoseName, algorithmsForKey, isSupportedAlgorithm, type SignatureAlgorithm } from './algorithms.js';
 
-/** RFC 9421 §3.3 algorithms accepted for Web Bot Auth. HMAC is never accepted (shared secrets, protocol §"Shared Secrets Considered Harmful"). */
-export const SUPPORTED_ALGORITHMS = ['ed25519', 'rsa-pss-sha512', 'ecdsa-p256-sha256'] as const;
-/** One of {@link SUPPORTED_ALGORITHMS}. */
-export type SignatureAlgorithm = (typeof SUPPORTED_ALGORITHMS)[number];
-
-/** A directory key, validated and named by its thumbprint; imported into WebCrypto on first use. */
+/** A directory key, validated and named by its thumbprint. */
 export interface DirectoryKey {
   /** base64url JWK SHA-256 thumbprint: what a signature's `keyid` must equal. */
   thumbprint: string;
-  /** The RFC 9421 algorithm this key verifies. */
-  algorithm: SignatureAlgorithm;
+  /**
+   * The RFC 9421 algorithms this key may verify: one, except for an RSA key without a JWK `alg`, which may be
+   * used with either RSA algorithm (the signature's `alg` then decides).
+   */
+  algorithms: readonly SignatureAlgorithm[];
   /** The public members the thumbprint was computed from (no private members). */
   jwk: JsonWebKey;
   /** JWK `nbf`: not valid before this time, seconds since the epoch. */
@@ -27,18 +25,11 @@ export interface DirectoryKey {
 /** The result of validating one JWK of a directory. */
 export type DirectoryKeyResult = { ok: true; key: DirectoryKey } | { ok: false; reason: string };
 
-/** JOSE (RFC 7518, RFC 8037) and RFC 9421 names of each algorithm, as a JWK `alg` may spell them. */
-const ALG_NAMES: Record<SignatureAlgorithm, readonly string[]> = {
-  ed25519: ['EdDSA', 'Ed25519', 'ed25519'],
-  'rsa-pss-sha512': ['PS512', 'rsa-pss-sha512'],
-  'ecdsa-p256-sha256': ['ES256', 'ecdsa-p256-sha256'],
-};
-
 const BASE64URL = /^[A-Za-z0-9_-]+$/;
 /** Smallest RSA modulus accepted, in bits. */
 const MIN_RSA_BITS = 2048;
-/** Largest RSA modulus accepted, in bits: bounds the verification cost an agent can impose. */
-const MAX_RSA_BITS = 8192;
+/** Largest RSA modulus accepted, in bits: bounds the verification cost an agent can impose (issue 17: RSA ≤ 4096). */
+const MAX_RSA_BITS = 4096;
 
 /**
  * Validates one JWK from a directory and computes its thumbprint. Keys of other types (`oct`, other curves),
@@ -53,29 +44,52 @@ export async function readDirectoryKey(input: unknown): Promise<DirectoryKeyResu
     return { ok: false, reason: '"key_ops" does not include "verify"' };
   }
 
-  let algorithm: SignatureAlgorithm;
   let members: Record<string, string>;
   if (jwk.kty === 'OKP' && jwk.crv === 'Ed25519' && isB64u(jwk.x, 43)) {
-    algorithm = 'ed25519';
     members = { crv: 'Ed25519', kty: 'OKP', x: jwk.x };
   } else if (jwk.kty === 'EC' && jwk.crv === 'P-256' && isB64u(jwk.x, 43) && isB64u(jwk.y, 43)) {
-    algorithm = 'ecdsa-p256-sha256';
     members = { crv: 'P-256', kty: 'EC', x: jwk.x, y: jwk.y };
+  } else if (jwk.kty === 'EC' && jwk.crv === 'P-384' && isB64u(jwk.x, 64) && isB64u(jwk.y, 64)) {
+    members = { crv: 'P-384', kty: 'EC', x: jwk.x, y: jwk.y };
   } else if (jwk.kty === 'RSA' && isB64u(jwk.n) && isB64u(jwk.e) && jwk.e.length <= 8) {
+    // Checked before decoding: a huge "n" must not cost a decode.
+    if (jwk.n.length > Math.ceil((MAX_RSA_BITS + 8) / 6)) return { ok: false, reason: `RSA modulus of more than ${MAX_RSA_BITS} bits` };
     const bits = modulusBits(jwk.n);
     if (bits < MIN_RSA_BITS || bits > MAX_RSA_BITS) return { ok: false, reason: `RSA modulus of ${bits} bits` };
-    algorithm = 'rsa-pss-sha512';
     members = { e: jwk.e, kty: 'RSA', n: jwk.n };
   } else {
-    return { ok: false, reason: 'not an Ed25519, P-256 or RSA public key' };
+    return { ok: false, reason: 'not an Ed25519, P-256, P-384 or RSA public key' };
   }
-  if (jwk.alg !== undefined && !(typeof jwk.alg === 'string' && ALG_NAMES[algorithm].includes(jwk.alg))) {
-    return { ok: false, reason: `"alg" ${JSON.stringify(jwk.alg)} does not fit a ${algorithm} key` };
+  let algorithms = algorithmsForKey(members.kty!, members.crv);
+  if (jwk.alg !== undefined) {
+    const named = typeof jwk.alg === 'string' ? algorithmOfJoseName(jwk.alg) : undefined;
+    if (named === undefined || !algorithms.includes(named)) {
+      return { ok: false, reason: `"alg" ${JSON.stringify(jwk.alg)} does not fit a ${members.crv ?? members.kty} key` };
+    }
+    algorithms = [named];
   }
-  const key: DirectoryKey = { thumbprint: await thumbprint(members), algorithm, jwk: members };
+  const key: DirectoryKey = { thumbprint: await thumbprint(members), algorithms, jwk: members };
   if (typeof jwk.nbf === 'number') key.notBefore = jwk.nbf;
   if (typeof jwk.exp === 'number') key.expiresAt = jwk.exp;
   return { ok: true, key };
+}
+
+/**
+ * The algorithm a signature with this key uses: the signature's `alg` when present (it must be one the key
+ * allows), else the key's only algorithm. Never a guess: an RSA key without a JWK `alg` needs the signature's.
+ */
+export function chooseAlgorithm(
+  key: DirectoryKey,
+  alg: string | undefined,
+): { ok: true; algorithm: SignatureAlgorithm } | { ok: false; reason: string } {
+  if (alg !== undefined) {
+    if (!isSupportedAlgorithm(alg) || !key.algorithms.includes(alg)) {
+      return { ok: false, reason: `"alg" ${JSON.stringify(alg)} does not fit the key (${key.algorithms.join(' or ')})` };
+    }
+    return { ok: true, algorithm: alg };
+  }
+  if (key.algorithms.length === 1) return { ok: true, algorithm: key.algorithms[0]! };
+  return { ok: false, reason: 'the key allows several algorithms (an RSA JWK without "alg") and the signature names none' };
 }
 
 function isB64u(value: unknown, length?: number): value is string {
@@ -114,27 +128,4 @@ export async function thumbprint(members: Record<string, string>): Promise<strin
     .replace(/\+/g, '-')
     .replace(/\//g, '_')
     .replace(/=+$/, '');
-}
-
-/**
- * Imports a directory key into WebCrypto and wraps it as an `http-message-sig` verifier.
- * `http-message-sig` provides the Ed25519 and RSA-PSS-SHA-512 verifiers (salt length 64, RFC 9421 §3.3.1);
- * ECDSA P-256 (§3.3.4: raw r‖s, which is WebCrypto's format) is wrapped here.
- * @throws when WebCrypto refuses the key material.
- */
-export async function importVerifier(key: DirectoryKey): Promise<Verifier> {
-  switch (key.algorithm) {
-    case 'ed25519':
-      return httpSigWebCrypto.verifier(await crypto.subtle.importKey('jwk', key.jwk, { name: 'Ed25519' }, false, ['verify']));
-    case 'rsa-pss-sha512':
-      return httpSigWebCrypto.verifier(await crypto.subtle.importKey('jwk', key.jwk, { name: 'RSA-PSS', hash: 'SHA-512' }, false, ['verify']));
-    case 'ecdsa-p256-sha256': {
-      const cryptoKey = await crypto.subtle.importKey('jwk', key.jwk, { name: 'ECDSA', namedCurve: 'P-256' }, false, ['verify']);
-      return Object.freeze({
-        algorithm: 'ecdsa-p256-sha256',
-        verify: (data: Uint8Array, signature: Uint8Array) =>
-          crypto.subtle.verify({ name: 'ECDSA', hash: 'SHA-256' }, cryptoKey, new Uint8Array(signature), new Uint8Array(data)),
-      });
-    }
-  }
 }

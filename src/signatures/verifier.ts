@@ -1,21 +1,30 @@
 /**
  * Web Bot Auth verification: is this request signed (RFC 9421) by a key its `Signature-Agent` key directory
  * publishes? Profile of draft-ietf-webbotauth-httpsig-protocol §"Generating HTTP Message Signature" and
- * §"Validating Message Signature". The signature base and the cryptographic check are `http-message-sig`'s.
+ * §"Validating Message Signature". The signature base is `http-message-signatures`' (signature-base.ts); the
+ * public-key check is WebCrypto's (algorithms.ts).
+ *
+ * Work an anonymous client can trigger stays bounded: cheap checks come first; at most one public-key operation
+ * per request; each client address (IPv6 /64) may cause only a few failed ones per minute and the process a
+ * bounded number per second (checked before the operation, so a spent allowance costs no public-key work; a
+ * signature that verifies spends nothing); an identical signature is answered from a cache of earlier results,
+ * whichever way it went.
  *
  * A missing, malformed, expired or unverifiable signature never throws and never refuses a request: the result
  * is `{ verified: false, reason }` and the caller classifies the client as if it had not signed.
  * Portable: no Node-only modules (the directory fetch is injected).
  */
-import { isSignatureError, verifySignature, type FieldOccurrence, type RequestDescriptor } from 'http-message-sig';
 import { LRUCache } from 'lru-cache';
+import { clientBucket } from './address-policy.js';
+import { isSupportedAlgorithm, type SignatureAlgorithm } from './algorithms.js';
 import { effectiveTargetUri, TargetUriError, type EffectiveTarget } from './authority.js';
 import { DIRECTORY_PATH, KeyDirectoryClient, type KeyDirectoryClientOptions } from './directory-client.js';
 import { readSignatureAgent, readSignatureFields, type SignatureCandidate } from './fields.js';
-import { SUPPORTED_ALGORITHMS, type SignatureAlgorithm } from './keys.js';
 import { PUBLISHED_TEST_KEYIDS } from './test-keys.js';
 import { DEFAULT_NONCE_CACHE_SIZE, NonceCache } from './nonce-cache.js';
 import type { RefusalReason } from './refusals.js';
+import { signatureBase, SignatureBaseError } from './signature-base.js';
+import { WindowBudget } from './window-budget.js';
 
 /** Where and from whom a request came, as the http layer knows it. */
 export interface VerifyContext extends EffectiveTarget {
@@ -76,11 +85,19 @@ export interface SignatureVerifierOptions {
   /** Bound on remembered (keyid, nonce) pairs. Default 100 000. */
   nonceCacheSize?: number;
   /**
-   * Bound on remembered verified signatures without a nonce, in characters of their identity (bytes of the
-   * message parts that determine the signature base, roughly). An agent reusing one signature until it expires
-   * then costs a lookup instead of a public-key operation. Default 4 000 000; 0 disables.
+   * Bound on remembered results of public-key checks, in characters of their identity (key, algorithm, signature
+   * and signature base). An agent reusing one signature until it expires, or a client repeating one bad
+   * signature, then costs a lookup instead of a public-key operation. Default 4 000 000; 0 disables.
    */
   verifiedCacheSize?: number;
+  /**
+   * Failed public-key checks one client address (an IPv6 /64) may cause per 60 s; past it, its signatures are not
+   * checked (`over_budget`) until the window ends. Only failures count, so an agent whose signatures verify never
+   * runs out. Concurrent checks may overshoot by the number in flight. Default 10.
+   */
+  failedChecksPerClientPerMinute?: number;
+  /** Failed public-key checks the whole process runs per second, whoever causes them. Default 100. */
+  failedChecksPerSecond?: number;
   /** Current time in seconds since the epoch. Default `Date.now() / 1000`. */
   now?: () => number;
   /**
@@ -98,9 +115,10 @@ export interface SignatureVerifierOptions {
 
 const KEYID = /^[A-Za-z0-9_-]{43}$/;
 const MAX_NONCE_LENGTH = 256;
-/** Longest identity remembered in the verified-signature cache, characters. */
+/** Longest identity remembered in the check-result cache, characters. */
 const MAX_IDENTITY_LENGTH = 8_192;
-const FIELD_NAME = /^[!#$%&'*+.^_`|~0-9a-z-]+$/;
+/** Public-key operations per request: a header with several signatures cannot multiply the work. */
+const KEY_OPERATIONS_PER_REQUEST = 1;
 
 /** Creates a verifier with its own directory cache, imported-key cache and nonce cache. */
 export function createSignatureVerifier(options: SignatureVerifierOptions): SignatureVerifier & { directories: KeyDirectoryClient } {
@@ -111,18 +129,23 @@ export function createSignatureVerifier(options: SignatureVerifierOptions): Sign
   const now = options.now ?? (() => Date.now() / 1000);
   const directories = new KeyDirectoryClient({ now, ...options.directory });
   const nonces = new NonceCache(options.nonceCacheSize ?? DEFAULT_NONCE_CACHE_SIZE);
-  const verifiedCacheSize = options.verifiedCacheSize ?? 4_000_000;
-  const verifiedSignatures =
-    verifiedCacheSize > 0
-      ? new LRUCache<string, true>({ maxSize: verifiedCacheSize, sizeCalculation: (_v, identity) => identity.length })
-      : undefined;
+  const checkCacheSize = options.verifiedCacheSize ?? 4_000_000;
+  /** Identity → whether it verified; kept until the signature expires. */
+  const checked =
+    checkCacheSize > 0 ? new LRUCache<string, boolean>({ maxSize: checkCacheSize, sizeCalculation: (_v, identity) => identity.length }) : undefined;
+  const clientFailures = new WindowBudget({ limit: options.failedChecksPerClientPerMinute ?? 10, windowSeconds: 60, now });
+  const processFailures = new WindowBudget({ limit: options.failedChecksPerSecond ?? 100, windowSeconds: 1, now, maxKeys: 1 });
 
-  /** Cheap checks first, so a bad signature costs neither a fetch nor a public-key operation. */
+  /**
+   * Cheap checks first, so a bad signature costs neither a fetch nor a public-key operation; `work` counts the
+   * public-key operations this request has run.
+   */
   async function verifyCandidate(
     request: Request,
     candidate: SignatureCandidate,
     targetUri: string,
     context: VerifyContext,
+    work: { keyOperations: number },
   ): Promise<VerificationResult> {
     const { created, expires, keyid, alg, nonce } = candidate;
     const named = keyid === undefined ? {} : { keyid };
@@ -150,48 +173,56 @@ export function createSignatureVerifier(options: SignatureVerifierOptions): Sign
     if (PUBLISHED_TEST_KEYIDS.has(keyid) && !allowTestKeys) return fail('test_key', 'a published test key (RFC 9421 Appendix B.1) is never accepted');
     if (alg !== undefined) {
       if (alg.startsWith('hmac')) return fail('unsupported', 'HMAC signatures are refused');
-      if (!(SUPPORTED_ALGORITHMS as readonly string[]).includes(alg)) return fail('unsupported', `unsupported algorithm ${JSON.stringify(alg)}`);
+      if (!isSupportedAlgorithm(alg)) return fail('unsupported', `unsupported algorithm ${JSON.stringify(alg)}`);
     }
     if (nonce !== undefined && (nonce.length > MAX_NONCE_LENGTH || nonces.has(keyid, nonce))) {
       return nonce.length > MAX_NONCE_LENGTH ? fail('malformed', 'the nonce is too long') : fail('replayed', 'replayed nonce');
+    }
+
+    let base: Uint8Array;
+    try {
+      base = signatureBase({ method: request.method, targetUri, field: (name) => request.headers.get(name) }, candidate.input);
+    } catch (error) {
+      return fail('malformed', error instanceof SignatureBaseError ? error.message : 'no signature base');
     }
 
     const origin = agentOrigin(agent.value, allowInsecure);
     if (!origin.ok) return fail('no_directory', origin.reason);
     const directory = `${origin.origin}${DIRECTORY_PATH}`;
 
-    const found = await directories.lookup(directory, keyid, context.clientAddress);
+    const found = await directories.lookup(directory, keyid, context.clientAddress, alg);
     if (!found.ok) return fail(found.code, found.reason, directory);
-    if (alg !== undefined && alg !== found.key.algorithm)
-      return fail('unsupported', `"alg" ${alg} does not match the ${found.key.algorithm} key`, directory);
+    const verified = (): Verified => ({
+      verified: true,
+      agent: origin.origin,
+      directory,
+      keyid,
+      algorithm: found.algorithm,
+      label: candidate.label,
+    });
+    const rememberFor = Math.max(1, Math.ceil(expires + skew - t)) * 1000;
 
-    // Same message parts, same signature, same key: the cryptographic answer cannot differ. Time, directory and
-    // alg checks above still run for every request.
-    const message = describe(request, targetUri, candidate);
-    const identity = nonce === undefined && verifiedSignatures !== undefined ? signatureIdentity(directory, keyid, message) : undefined;
-    if (identity !== undefined && verifiedSignatures!.has(identity)) {
-      return { verified: true, agent: origin.origin, directory, keyid, algorithm: found.key.algorithm, label: candidate.label };
-    }
-
-    try {
-      await verifySignature(message, {
-        label: candidate.label,
-        policy: {
-          algorithms: SUPPORTED_ALGORITHMS,
-          requiredComponents: [],
-          requiredParameters: ['created', 'expires', 'keyid', 'tag'],
-          clockSkew: skew,
-          now: t,
-        },
-        resolveVerifier: () => found.verifier,
-      });
-    } catch (error) {
-      return fail('bad_signature', isSignatureError(error) ? `${error.code}: ${error.message}` : 'verification failed', directory);
+    // Same key, algorithm, signature and signature base: the public-key answer cannot differ.
+    const identity = checkIdentity(directory, keyid, found.algorithm, candidate.signature, base);
+    const earlier = identity === undefined ? undefined : checked?.get(identity);
+    if (earlier === false) return fail('bad_signature', 'the same signature failed verification before', directory);
+    if (earlier === undefined) {
+      if (work.keyOperations >= KEY_OPERATIONS_PER_REQUEST) return fail('over_budget', 'one public-key operation per request', directory);
+      const bucket = clientBucket(context.clientAddress);
+      if (clientFailures.spent(bucket)) return fail('over_budget', 'too many failed signatures from this client address', directory);
+      if (processFailures.spent('')) return fail('over_budget', 'too many failed signatures in the last second', directory);
+      work.keyOperations++;
+      const valid = await found.verifier.verify(base, candidate.signature);
+      if (identity !== undefined) checked?.set(identity, valid, { ttl: rememberFor });
+      if (!valid) {
+        clientFailures.take(bucket);
+        processFailures.take('');
+        return fail('bad_signature', `the signature does not verify with the ${found.algorithm} key`, directory);
+      }
     }
 
     if (nonce !== undefined && !nonces.checkAndRecord(keyid, nonce, expires + skew - t)) return fail('replayed', 'replayed nonce', directory);
-    if (identity !== undefined) verifiedSignatures!.set(identity, true, { ttl: Math.max(1, Math.ceil(expires + skew - t)) * 1000 });
-    return { verified: true, agent: origin.origin, directory, keyid, algorithm: found.key.algorithm, label: candidate.label };
+    return verified();
   }
 
   return {
@@ -210,8 +241,9 @@ export function createSignatureVerifier(options: SignatureVerifierOptions): Sign
         if (refused !== undefined) return { verified: false, code: 'wrong_authority', reason: refused };
         let last: NotVerified | undefined;
         const reasons: string[] = [];
+        const work = { keyOperations: 0 };
         for (const candidate of fields.candidates) {
-          const result = await verifyCandidate(request, candidate, targetUri, context);
+          const result = await verifyCandidate(request, candidate, targetUri, context, work);
           if (result.verified) return result;
           last = result;
           reasons.push(fields.candidates.length > 1 ? `${candidate.label}: ${result.reason}` : result.reason);
@@ -256,25 +288,13 @@ export function agentOrigin(value: string, allowInsecure: boolean): { ok: true; 
 }
 
 /**
- * Everything the signature base and signature depend on, as one string (`undefined` when too long to keep):
- * the key, method, target URI, the signature fields and every covered field's value.
+ * Everything a public-key check depends on, as one string (`undefined` when too long to keep): the key, the
+ * algorithm, the signature and the signature base.
  */
-function signatureIdentity(directory: string, keyid: string, message: RequestDescriptor): string | undefined {
-  const parts = [directory, keyid, message.method, message.targetUri];
-  for (const field of message.fields) parts.push(field.name, field.value);
-  const identity = parts.join('\n');
-  return identity.length <= MAX_IDENTITY_LENGTH ? identity : undefined;
-}
-
-/** The message as `http-message-sig` sees it: the effective target URI and only the fields the signature needs. */
-function describe(request: Request, targetUri: string, candidate: SignatureCandidate): RequestDescriptor {
-  const names = new Set(['signature', 'signature-input']);
-  // Invalid names are left out (Headers.get would throw); http-message-sig then reports the field missing.
-  for (const c of candidate.components) if (FIELD_NAME.test(c.name)) names.add(c.name);
-  const fields: FieldOccurrence[] = [];
-  for (const name of names) {
-    const value = request.headers.get(name);
-    if (value !== null) fields.push({ name, value });
-  }
-  return { kind: 'request', method: request.method, targetUri, fields };
+function checkIdentity(directory: string, keyid: string, algorithm: string, signature: Uint8Array, base: Uint8Array): string | undefined {
+  if (base.length + signature.length * 2 > MAX_IDENTITY_LENGTH) return undefined;
+  let signatureText = '';
+  for (const byte of signature) signatureText += String.fromCharCode(byte);
+  // The signature's length first: its bytes may hold a newline, and must not shift into the base.
+  return [directory, keyid, algorithm, String(signature.length), signatureText + new TextDecoder().decode(base)].join('\n');
 }

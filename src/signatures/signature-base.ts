@@ -1,0 +1,78 @@
+/**
+ * The signature base of a request (RFC 9421 §2.5), built by `http-message-signatures` from the covered components
+ * of one `Signature-Input` member: every derived component a request has (§2.2: `@method`, `@target-uri`,
+ * `@authority`, `@scheme`, `@request-target`, `@path`, `@query`, `@query-param`) and header fields with their
+ * `sf`, `key` and `bs` parameters (§2.1). Response-only and trailer components fail, as they must for a request.
+ */
+import { httpbis } from 'http-message-signatures';
+import { serializeInnerList, serializeItem, type InnerList } from 'structured-headers';
+
+/** The request as the signature base sees it. */
+export interface SignedRequest {
+  method: string;
+  /** The effective target URI (RFC 9110 §7.1), from which the derived components come. */
+  targetUri: string;
+  /** A header field's combined value by lowercase name, `null` when absent (`Headers.get`). */
+  field(name: string): string | null;
+}
+
+/** Why no signature base could be built: a covered component the request lacks or this service does not derive. */
+export class SignatureBaseError extends Error {
+  override readonly name = 'SignatureBaseError';
+}
+
+const FIELD_NAME = /^[!#$%&'*+.^_`|~0-9a-z-]+$/;
+
+/**
+ * The signature base as UTF-8 bytes: one line per covered component, then `"@signature-params"` (§2.3), the
+ * member's inner list serialized (RFC 8941 §4.1.1.1) as the signer wrote it, whatever its whitespace was.
+ * @param input the `Signature-Input` member (covered components and signature parameters).
+ * @throws {SignatureBaseError} when a covered component is missing from the request or cannot be derived.
+ */
+export function signatureBase(request: SignedRequest, input: InnerList): Uint8Array {
+  const headers: Record<string, string> = {};
+  const components: string[] = [];
+  for (const [name, parameters] of input[0]) {
+    if (typeof name !== 'string') throw new SignatureBaseError('a covered component is not a string');
+    components.push(serializeItem([name, parameters]));
+    if (name.startsWith('@')) continue;
+    if (!FIELD_NAME.test(name)) throw new SignatureBaseError(`"${name}" is not a field name`);
+    const value = request.field(name);
+    if (value === null) throw new SignatureBaseError(`the covered field "${name}" is absent`);
+    headers[name] = value;
+  }
+  try {
+    const lines = httpbis.createSignatureBase(
+      { fields: components, componentParser: queryParam },
+      { method: request.method, url: request.targetUri, headers },
+    );
+    lines.push(['"@signature-params"', [serializeInnerList(input)]]);
+    return new TextEncoder().encode(httpbis.formatSignatureBase(lines));
+  } catch (error) {
+    throw new SignatureBaseError(error instanceof Error ? error.message : 'the signature base could not be built');
+  }
+}
+
+/**
+ * `@query-param` exactly as RFC 9421 §2.2.8 derives it: each parameter's name and value parsed as
+ * application/x-www-form-urlencoded and percent-encoded again with that set (WHATWG URL §5.2), so `~`, `!`, `'`,
+ * `(` and `)` are encoded. The library encodes with `encodeURIComponent`, which leaves those five as they are.
+ * Every other component: `null`, the library's own derivation.
+ */
+function queryParam(component: string, parameters: Map<string, string | number | boolean>, message: unknown): string[] | null {
+  if (component !== '@query-param') return null;
+  const name = parameters.get('name');
+  if (typeof name !== 'string') throw new SignatureBaseError('@query-param without a string "name" parameter');
+  const { url } = message as { url: string };
+  const values: string[] = [];
+  for (const [key, value] of new URL(url).searchParams) if (formEncode(key) === name) values.push(formEncode(value));
+  if (values.length === 0) throw new SignatureBaseError(`the covered query parameter "${name}" is absent`);
+  // §2.2.8: a name that occurs several times "MUST NOT be included"; such a signature cannot be checked.
+  if (values.length > 1) throw new SignatureBaseError(`the covered query parameter "${name}" occurs several times`);
+  return values;
+}
+
+/** Percent-encodes UTF-8 bytes outside ASCII alphanumerics and `*-._` (the urlencoded set; a space is `%20`). */
+function formEncode(text: string): string {
+  return encodeURIComponent(text).replace(/[!'()~]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+}
