@@ -316,3 +316,90 @@ describe('verified-signature cache (signatures without a nonce)', () => {
     }
   });
 });
+
+describe('bad signatures cost little (a denial-of-service lever otherwise)', () => {
+  /** Counts public-key operations while `run` runs. */
+  async function keyOperations(run: () => Promise<void>): Promise<number> {
+    const spy = vi.spyOn(crypto.subtle, 'verify');
+    try {
+      await run();
+      return spy.mock.calls.length;
+    } finally {
+      spy.mockRestore();
+    }
+  }
+  /** A signature by another key under `ed`'s keyid, made unique by its nonce. */
+  const garbage = () => signed({ key: other, keyid: ed.keyid, nonce: crypto.randomUUID() });
+
+  it('one client address gets 10 failed public-key checks a minute, then none until the minute ends; other addresses are not affected', async () => {
+    const c = { t: now() };
+    const v = verifier({ now: () => c.t });
+    const results: string[] = [];
+    const operations = await keyOperations(async () => {
+      for (let i = 0; i < 12; i++) results.push(((await v.verify(await garbage(), CLIENT)) as { code: string }).code);
+    });
+    expect(results).toEqual([...Array<string>(10).fill('bad_signature'), 'over_budget', 'over_budget']);
+    expect(operations).toBe(10);
+    // The same /64 is one client; another address is checked.
+    expect(await v.verify(await garbage(), { clientAddress: '198.51.100.21' })).toMatchObject({ code: 'bad_signature' });
+    c.t += 61;
+    expect(await v.verify(await garbage(), CLIENT)).toMatchObject({ code: 'bad_signature' });
+  });
+
+  it('signatures that verify spend nothing: an agent never runs out, and its own bad ones still have their allowance', async () => {
+    const v = verifier();
+    for (let i = 0; i < 30; i++) expect(await v.verify(await signed({ nonce: crypto.randomUUID() }), CLIENT)).toMatchObject({ verified: true });
+    expect(await v.verify(await garbage(), CLIENT)).toMatchObject({ code: 'bad_signature' });
+  });
+
+  it('the same bad signature is checked once, from whichever address it comes', async () => {
+    const v = verifier();
+    const request = await signed({ key: other, keyid: ed.keyid });
+    const operations = await keyOperations(async () => {
+      for (let i = 1; i <= 5; i++)
+        expect(await v.verify(request.clone(), { clientAddress: `203.0.113.${i}` })).toMatchObject({ code: 'bad_signature' });
+    });
+    expect(operations).toBe(1);
+  });
+
+  it('several signatures in one request cost one public-key operation', async () => {
+    const v = verifier();
+    const first = await signed({ key: other, keyid: ed.keyid, label: 'sig1' });
+    const second = await signed({ key: other, keyid: ed.keyid, label: 'sig2', nonce: 'n2' });
+    const headers = new Headers(first.headers);
+    headers.set('signature-agent', `${first.headers.get('signature-agent')!}, ${second.headers.get('signature-agent')!}`);
+    headers.set('signature-input', `${first.headers.get('signature-input')!}, ${second.headers.get('signature-input')!}`);
+    headers.set('signature', `${first.headers.get('signature')!}, ${second.headers.get('signature')!}`);
+    let result: unknown;
+    const operations = await keyOperations(async () => {
+      result = await v.verify(new Request(URL_, { headers }), CLIENT);
+    });
+    expect(operations).toBe(1);
+    expect(result).toMatchObject({ verified: false, reason: expect.stringContaining('sig2: one public-key operation per request') });
+  });
+
+  it('the whole process runs a bounded number of failed checks a second, whoever sends them', async () => {
+    const c = { t: now() };
+    const v = verifier({ now: () => c.t, failedChecksPerSecond: 3 });
+    const codes: string[] = [];
+    for (let i = 1; i <= 5; i++) codes.push(((await v.verify(await garbage(), { clientAddress: `203.0.113.${i}` })) as { code: string }).code);
+    expect(codes).toEqual(['bad_signature', 'bad_signature', 'bad_signature', 'over_budget', 'over_budget']);
+    c.t += 1;
+    expect(await v.verify(await garbage(), { clientAddress: '203.0.113.9' })).toMatchObject({ code: 'bad_signature' });
+  });
+
+  it('RSA keys above 4096 bits are not read from a directory (their checks cost too much)', async () => {
+    const { readDirectoryKey } = await import('../src/signatures/keys.js');
+    const modulus = (bits: number) => {
+      const bytes = crypto.getRandomValues(new Uint8Array(bits / 8));
+      bytes[0]! |= 0x80;
+      return Buffer.from(bytes).toString('base64url');
+    };
+    expect(await readDirectoryKey({ kty: 'RSA', e: 'AQAB', n: modulus(4096) })).toMatchObject({ ok: true });
+    expect(await readDirectoryKey({ kty: 'RSA', e: 'AQAB', n: modulus(4104) })).toMatchObject({ ok: false, reason: 'RSA modulus of 4104 bits' });
+    expect(await readDirectoryKey({ kty: 'RSA', e: 'AQAB', n: modulus(8192) })).toMatchObject({
+      ok: false,
+      reason: 'RSA modulus of more than 4096 bits',
+    });
+  });
+});

@@ -141,7 +141,7 @@ export function readSignatureAgent(header: string | null, candidate: SignatureCa
   if (covered.length === 0) return { ok: false, code: 'malformed', reason: 'Signature-Agent is not covered by the signature' };
 
   if (header.trimStart().startsWith('"')) {
-    if (!covered.some((c) => c.parameters.size === 0)) {
+    if (!covered.some(coversWholeField)) {
       return { ok: false, code: 'malformed', reason: 'the string-form Signature-Agent is not covered as "signature-agent"' };
     }
     let item: Item;
@@ -161,7 +161,7 @@ export function readSignatureAgent(header: string | null, candidate: SignatureCa
   }
   const keyed = covered.map((c) => c.parameters.get('key')).filter((k): k is string => typeof k === 'string');
   let key = keyed.includes(candidate.label) ? candidate.label : keyed.length === 1 ? keyed[0] : undefined;
-  if (key === undefined && keyed.length === 0 && covered.some((c) => c.parameters.size === 0)) {
+  if (key === undefined && keyed.length === 0 && covered.some(coversWholeField)) {
     // The whole field is covered (RFC 9421 §2.1: its value is the whole dictionary, as Cloudflare's web-bot-auth
     // signs by default): every member is protected. The member under the signature's label, or the only one.
     key = dictionary.has(candidate.label) ? candidate.label : dictionary.size === 1 ? [...dictionary.keys()][0] : undefined;
@@ -181,6 +181,14 @@ export function readSignatureAgent(header: string | null, candidate: SignatureCa
   if (member === undefined) return { ok: false, code: 'malformed', reason: `Signature-Agent has no member "${key}"` };
   if (isInnerList(member)) return { ok: false, code: 'malformed', reason: `Signature-Agent member "${key}" is not a string` };
   return memberValue(member, key);
+}
+
+/**
+ * Whether a covered `signature-agent` protects the whole field: plain (RFC 9421 §2.1), or re-serialized strictly
+ * (`sf`, §2.1.1) or as byte sequences (`bs`, §2.1.3), which change the encoding but still cover every member.
+ */
+function coversWholeField(component: CoveredComponent): boolean {
+  return [...component.parameters.keys()].every((name) => name === 'sf' || name === 'bs');
 }
 
 function memberValue(item: Item, key: string | undefined): SignatureAgentResult {
