@@ -71,6 +71,16 @@ describe('a directory on loopback (KEY_DIRECTORY_ALLOW_INSECURE on)', () => {
     expect(accept).toContain('application/http-message-signatures-directory+json');
   });
 
+  it('fetches a key-set URL with a path as given, query included (-01 §5.5); the agent is that URL without the query', async () => {
+    const s = await server((req, res) => (req.url === '/keys/jwks.json?v=1' ? jwksHandler([key.publicJwk])(req, res) : res.writeHead(404).end()));
+    expect(await insecure().verify(await request(`${s.origin}/keys/jwks.json?v=1`), CLIENT)).toMatchObject({
+      verified: true,
+      agent: `${s.origin}/keys/jwks.json`,
+      directory: `${s.origin}/keys/jwks.json?v=1`,
+    });
+    expect(s.hits).toEqual(['/keys/jwks.json?v=1']);
+  });
+
   it('accepts application/json too', async () => {
     const s = await server((_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });

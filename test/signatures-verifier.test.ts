@@ -166,17 +166,18 @@ describe('falls back (verified: false with a reason) for', () => {
     ['an HMAC alg', async () => signed({ alg: 'hmac-sha256' }), 'HMAC signatures are refused'],
     ['an unknown alg', async () => signed({ alg: 'rsa-v1_5-sha256' }), 'unsupported algorithm "rsa-v1_5-sha256"'],
     ['an http:// agent (without the insecure switch)', async () => signed({ agent: 'http://agent.example' }), 'the Signature-Agent URL is not https'],
-    ['an agent URL with a path', async () => signed({ agent: `${AGENT}/keys.json` }), 'the Signature-Agent URL is not an origin'],
-    ['an agent URL with credentials', async () => signed({ agent: 'https://user:pw@agent.example' }), 'the Signature-Agent URL is not an origin'],
+    ['an agent URL with a path whose key set is missing', async () => signed({ agent: `${AGENT}/keys.json` }), 'key directory unavailable: HTTP 404'],
+    ['an agent URL with credentials', async () => signed({ agent: 'https://user:pw@agent.example' }), 'the Signature-Agent URL carries credentials'],
+    ['an agent URL with a fragment', async () => signed({ agent: `${AGENT}/keys.json#k` }), 'the Signature-Agent URL carries a fragment'],
     [
-      'a Signature-Agent member of another type',
+      'a Signature-Agent member with parameters (-01 §5.2.1: ignored), even the old type=directory',
       async () => {
         const r = await signed();
         const h = new Headers(r.headers);
-        h.set('signature-agent', `sig1="${AGENT}";type=jwks_uri`);
+        h.set('signature-agent', `sig1="${AGENT}";type=directory`);
         return new Request(URL_, { headers: h });
       },
-      'unsupported Signature-Agent type (only "directory" is supported)',
+      'the Signature-Agent member carries parameters (type): ignored',
     ],
     ['a directory that does not exist', async () => signed({ agent: 'https://nowhere.example' }), 'key directory unavailable: HTTP 404'],
   ];

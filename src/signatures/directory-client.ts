@@ -11,9 +11,6 @@ import { clientBucket } from './address-policy.js';
 import { importVerifier, readDirectoryKey, type DirectoryKey } from './keys.js';
 import type { RefusalReason } from './refusals.js';
 
-/** The well-known path of an HTTP Message Signatures directory. */
-export const DIRECTORY_PATH = '/.well-known/http-message-signatures-directory';
-
 /**
  * What a fetch of a directory URL produced: the body of a 200 response, or why there is none. A failure marked
  * `transient` says nothing about the directory (the fetcher was busy) and is not remembered.

@@ -10,8 +10,9 @@
 import { isSignatureError, verifySignature, type FieldOccurrence, type RequestDescriptor } from 'http-message-sig';
 import { LRUCache } from 'lru-cache';
 import { effectiveTargetUri, TargetUriError, type EffectiveTarget } from './authority.js';
-import { DIRECTORY_PATH, KeyDirectoryClient, type KeyDirectoryClientOptions } from './directory-client.js';
+import { KeyDirectoryClient, type KeyDirectoryClientOptions } from './directory-client.js';
 import { readSignatureAgent, readSignatureFields, type SignatureCandidate } from './fields.js';
+import { keySource } from './key-source.js';
 import { SUPPORTED_ALGORITHMS, type SignatureAlgorithm } from './keys.js';
 import { PUBLISHED_TEST_KEYIDS } from './test-keys.js';
 import { DEFAULT_NONCE_CACHE_SIZE, NonceCache } from './nonce-cache.js';
@@ -26,7 +27,7 @@ export interface VerifyContext extends EffectiveTarget {
 /** A request verified as signed by a key its agent's directory publishes. */
 export interface Verified {
   verified: true;
-  /** The agent: the origin named in `Signature-Agent`, e.g. `https://agent.example`. */
+  /** The agent: the origin named in `Signature-Agent` (`https://agent.example`), or the key-set URL without its query. */
   agent: string;
   /** The directory URL the key was found at. */
   directory: string;
@@ -156,9 +157,9 @@ export function createSignatureVerifier(options: SignatureVerifierOptions): Sign
       return nonce.length > MAX_NONCE_LENGTH ? fail('malformed', 'the nonce is too long') : fail('replayed', 'replayed nonce');
     }
 
-    const origin = agentOrigin(agent.value, allowInsecure);
-    if (!origin.ok) return fail('no_directory', origin.reason);
-    const directory = `${origin.origin}${DIRECTORY_PATH}`;
+    const source = keySource(agent.value, allowInsecure);
+    if (!source.ok) return fail('no_directory', source.reason);
+    const directory = source.url;
 
     const found = await directories.lookup(directory, keyid, context.clientAddress);
     if (!found.ok) return fail(found.code, found.reason, directory);
@@ -170,7 +171,7 @@ export function createSignatureVerifier(options: SignatureVerifierOptions): Sign
     const message = describe(request, targetUri, candidate);
     const identity = nonce === undefined && verifiedSignatures !== undefined ? signatureIdentity(directory, keyid, message) : undefined;
     if (identity !== undefined && verifiedSignatures!.has(identity)) {
-      return { verified: true, agent: origin.origin, directory, keyid, algorithm: found.key.algorithm, label: candidate.label };
+      return { verified: true, agent: source.agent, directory, keyid, algorithm: found.key.algorithm, label: candidate.label };
     }
 
     try {
@@ -191,7 +192,7 @@ export function createSignatureVerifier(options: SignatureVerifierOptions): Sign
 
     if (nonce !== undefined && !nonces.checkAndRecord(keyid, nonce, expires + skew - t)) return fail('replayed', 'replayed nonce', directory);
     if (identity !== undefined) verifiedSignatures!.set(identity, true, { ttl: Math.max(1, Math.ceil(expires + skew - t)) * 1000 });
-    return { verified: true, agent: origin.origin, directory, keyid, algorithm: found.key.algorithm, label: candidate.label };
+    return { verified: true, agent: source.agent, directory, keyid, algorithm: found.key.algorithm, label: candidate.label };
   }
 
   return {
@@ -224,35 +225,6 @@ export function createSignatureVerifier(options: SignatureVerifierOptions): Sign
       }
     },
   };
-}
-
-/**
- * The agent's origin from a `Signature-Agent` value: an absolute `https` URL (`http` when insecure directories
- * are allowed) that is an origin — no credentials, path (other than `/`), query or fragment (protocol
- * §"Key Distribution and Discovery", type `directory`).
- */
-export function agentOrigin(value: string, allowInsecure: boolean): { ok: true; origin: string } | { ok: false; reason: string } {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return { ok: false, reason: 'the Signature-Agent value is not an absolute URL' };
-  }
-  if (url.protocol !== 'https:' && !(allowInsecure && url.protocol === 'http:')) {
-    return { ok: false, reason: 'the Signature-Agent URL is not https' };
-  }
-  if (
-    url.username !== '' ||
-    url.password !== '' ||
-    (url.pathname !== '/' && url.pathname !== '') ||
-    url.search !== '' ||
-    url.hash !== '' ||
-    value.includes('#') ||
-    value.includes('?')
-  ) {
-    return { ok: false, reason: 'the Signature-Agent URL is not an origin' };
-  }
-  return { ok: true, origin: url.origin };
 }
 
 /**
