@@ -33,7 +33,7 @@ function verifier(options: Partial<SignatureVerifierOptions> = {}, directory?: (
     calls.push(url);
     if (directory !== undefined) return directory(url);
     return url === DIRECTORY
-      ? { ok: true, body: JSON.stringify({ keys: [ed.publicJwk, pss.publicJwk, ecdsa.publicJwk] }), cacheControl: null }
+      ? { ok: true, status: 200, headers: {}, body: JSON.stringify({ keys: [ed.publicJwk, pss.publicJwk, ecdsa.publicJwk] }) }
       : { ok: false, reason: 'HTTP 404' };
   };
   return Object.assign(createSignatureVerifier({ directory: { fetchDirectory }, ...options }), { calls });
@@ -258,8 +258,8 @@ describe('directory cache', () => {
   it('keys directories by URL: a key published by one agent does not verify for another', async () => {
     const v = verifier({}, (url) =>
       url === DIRECTORY
-        ? { ok: true, body: JSON.stringify({ keys: [ed.publicJwk] }), cacheControl: null }
-        : { ok: true, body: JSON.stringify({ keys: [] }), cacheControl: null },
+        ? { ok: true, status: 200, headers: {}, body: JSON.stringify({ keys: [ed.publicJwk] }) }
+        : { ok: true, status: 200, headers: {}, body: JSON.stringify({ keys: [] }) },
     );
     expect(await v.verify(await signed(), CLIENT)).toMatchObject({ verified: true });
     expect(await v.verify(await signed({ agent: 'https://impostor.example' }), CLIENT)).toMatchObject({
@@ -274,7 +274,9 @@ describe('verified-signature cache (signatures without a nonce)', () => {
     let keys = [ed.publicJwk];
     const c = { t: now() };
     const v = verifier({ now: () => c.t }, (url) =>
-      url === DIRECTORY ? { ok: true, body: JSON.stringify({ keys }), cacheControl: 'max-age=60' } : { ok: false, reason: 'HTTP 404' },
+      url === DIRECTORY
+        ? { ok: true, status: 200, headers: { 'cache-control': 'max-age=60' }, body: JSON.stringify({ keys }) }
+        : { ok: false, reason: 'HTTP 404' },
     );
     const spy = vi.spyOn(crypto.subtle, 'verify');
     try {
