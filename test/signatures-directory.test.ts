@@ -71,6 +71,16 @@ describe('a directory on loopback (KEY_DIRECTORY_ALLOW_INSECURE on)', () => {
     expect(accept).toContain('application/http-message-signatures-directory+json');
   });
 
+  it('fetches a key-set URL with a path as given, query included (-01 §5.5); the agent is that URL without the query', async () => {
+    const s = await server((req, res) => (req.url === '/keys/jwks.json?v=1' ? jwksHandler([key.publicJwk])(req, res) : res.writeHead(404).end()));
+    expect(await insecure().verify(await request(`${s.origin}/keys/jwks.json?v=1`), CLIENT)).toMatchObject({
+      verified: true,
+      agent: `${s.origin}/keys/jwks.json`,
+      directory: `${s.origin}/keys/jwks.json?v=1`,
+    });
+    expect(s.hits).toEqual(['/keys/jwks.json?v=1']);
+  });
+
   it('accepts application/json too', async () => {
     const s = await server((_req, res) => {
       res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' });
@@ -90,7 +100,7 @@ describe('a directory on loopback (KEY_DIRECTORY_ALLOW_INSECURE on)', () => {
     [
       'JSON that is not a JWKS',
       (_q, r) => r.writeHead(200, { 'content-type': 'application/json' }).end('{"kty":"OKP"}'),
-      'key directory unavailable: the directory is not a JWK Set (no "keys" array)',
+      'key directory unavailable: the directory is neither a JWK Set ("keys") nor a Signature Agent Card ("jwks", "jwks_uri")',
     ],
     [
       'an HTML page',
@@ -229,7 +239,7 @@ describe('caching', () => {
     const cases: [string | undefined, number, number][] = [
       ['max-age=5', 59, 61],
       ['max-age=31536000', 86_399, 86_401],
-      ['no-store', 59, 61],
+      ['no-cache', 59, 61],
       [undefined, 3_599, 3_601],
     ];
     for (const [cacheControl, stillCached, refetched] of cases) {
@@ -319,6 +329,7 @@ describe('caching', () => {
     const fetcher = createGuardedFetcher({
       allowInsecure: true,
       timeoutMs: 200,
+      maxConcurrentLookups: 2,
       resolve: async () => {
         await hanging;
         return [{ address: '127.0.0.1', family: 4 }];
@@ -337,6 +348,33 @@ describe('caching', () => {
     expect(await fetcher(`http://c.test:1${WELL_KNOWN}`)).toMatchObject({ ok: false, reason: expect.stringMatching(/^connection failed/) });
   });
 
+  it('bounds lookups per host: a hanging and a slow host do not hold up another host', async () => {
+    const s = await server(jwksHandler([key.publicJwk]));
+    const port = new URL(s.origin).port;
+    let calls = 0;
+    const fetcher = createGuardedFetcher({
+      allowInsecure: true,
+      lookupTimeoutMs: 300,
+      resolve: (host) => {
+        calls++;
+        if (host === 'hang.test') return new Promise(() => {}); // never answers
+        const answer = [{ address: '127.0.0.1', family: 4 }];
+        return host === 'slow.test' ? new Promise((r) => setTimeout(() => r(answer), 200)) : Promise.resolve(answer);
+      },
+    });
+    let hangingSettled = false;
+    const hanging = Promise.all(Array.from({ length: 5 }, () => fetcher(`http://hang.test:${port}${WELL_KNOWN}`))).finally(
+      () => (hangingSettled = true),
+    );
+    const slow = fetcher(`http://slow.test:${port}${WELL_KNOWN}`);
+    // Six fetches in flight for two hosts take two lookups, not six: another host still gets one.
+    expect(await fetcher(`http://good.test:${port}${WELL_KNOWN}`)).toMatchObject({ ok: true, status: 200 });
+    expect(hangingSettled).toBe(false);
+    expect(await slow).toMatchObject({ ok: true, status: 200 });
+    expect(await hanging).toEqual(Array.from({ length: 5 }, () => ({ ok: false, reason: 'host name lookup timed out' })));
+    expect(calls).toBe(3);
+  });
+
   it('connects to the address it checked, sending the agent host name', async () => {
     let host: string | undefined;
     const s = await server((req, res) => {
@@ -347,6 +385,147 @@ describe('caching', () => {
     const v = insecure({ fetch: { resolve: async () => [{ address: '127.0.0.1', family: 4 }] } });
     expect(await v.verify(await request(`http://directory.agent.test:${port}`), CLIENT)).toMatchObject({ verified: true });
     expect(host).toBe(`directory.agent.test:${port}`);
+  });
+});
+
+describe('Signature Agent Cards (draft-meunier-webbotauth-registry-04)', () => {
+  const json = (res: ServerResponse, body: unknown, headers: Record<string, string> = {}) =>
+    res.writeHead(200, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
+
+  it('verifies against a card carrying its keys inline ("jwks")', async () => {
+    let origin = '';
+    const s = await server((req, res) =>
+      req.url === '/bot'
+        ? json(res, { client_id: `${origin}/bot`, client_name: 'Example Bot', jwks: { keys: [key.publicJwk] } })
+        : res.writeHead(404).end(),
+    );
+    origin = s.origin;
+    expect(await insecure().verify(await request(`${s.origin}/bot`), CLIENT)).toMatchObject({ verified: true, agent: `${s.origin}/bot` });
+    expect(s.hits).toEqual(['/bot']);
+  });
+
+  it('follows a card\'s "jwks_uri" once, through the same fetcher, and caches both', async () => {
+    const s = await server((req, res) => {
+      if (req.url === '/card') return json(res, { client_name: 'Example Bot', jwks_uri: `${s.origin}/jwks` });
+      if (req.url === '/jwks') return jwksHandler([key.publicJwk])(req, res);
+      res.writeHead(404).end();
+    });
+    const v = insecure();
+    expect(await v.verify(await request(`${s.origin}/card`), CLIENT)).toMatchObject({ verified: true, directory: `${s.origin}/card` });
+    expect(await v.verify(await request(`${s.origin}/card`), CLIENT)).toMatchObject({ verified: true });
+    expect(s.hits).toEqual(['/card', '/jwks']);
+  });
+
+  it('refuses a card whose jwks_uri is another card, a card with both jwks and jwks_uri, and a card claiming another client_id', async () => {
+    const s = await server((req, res) => {
+      if (req.url === '/a') return json(res, { jwks_uri: `${s.origin}/b` });
+      if (req.url === '/b') return json(res, { jwks_uri: `${s.origin}/a` });
+      if (req.url === '/both') return json(res, { jwks: { keys: [key.publicJwk] }, jwks_uri: `${s.origin}/b` });
+      if (req.url === '/other') return json(res, { client_id: 'https://other.example/bot', jwks: { keys: [key.publicJwk] } });
+      res.writeHead(404).end();
+    });
+    const v = insecure();
+    expect(await v.verify(await request(`${s.origin}/a`), CLIENT)).toMatchObject({
+      verified: false,
+      code: 'no_directory',
+      reason: "key directory unavailable: the card's jwks_uri names another card, not a JWK Set",
+    });
+    expect(await v.verify(await request(`${s.origin}/both`), CLIENT)).toMatchObject({ verified: false, code: 'no_directory' });
+    expect(await v.verify(await request(`${s.origin}/other`), CLIENT)).toMatchObject({
+      verified: false,
+      reason: 'key directory unavailable: the Signature Agent Card\'s "client_id" is not the URL it was fetched from',
+    });
+    expect(s.hits).toEqual(['/a', '/b', '/both', '/other']); // never more than one hop
+  });
+
+  it('finds a rotated key behind a card by refetching the key set, not the card', async () => {
+    const rotated = await generateAgentKey();
+    let published = [key.publicJwk];
+    const s = await server((req, res) => {
+      if (req.url === '/card') return json(res, { jwks_uri: `${s.origin}/jwks` }, { 'cache-control': 'max-age=3600' });
+      jwksHandler(published, { 'cache-control': 'max-age=3600' })(req, res);
+    });
+    const c = clock();
+    const v = insecure({ now: c.now });
+    expect(await v.verify(await request(`${s.origin}/card`, c.now()), CLIENT)).toMatchObject({ verified: true });
+    published = [key.publicJwk, rotated.publicJwk];
+    c.advance(61);
+    const withRotated = new Request(URL_, { headers: await signRequest(URL_, { key: rotated, agent: `${s.origin}/card`, created: c.now() }) });
+    expect(await v.verify(withRotated, CLIENT)).toMatchObject({ verified: true });
+    expect(s.hits).toEqual(['/card', '/jwks', '/jwks']);
+  });
+});
+
+describe('HTTP caching of directories (RFC 9111)', () => {
+  it('revalidates a stale directory with If-None-Match; a 304 keeps the keys and renews their lifetime', async () => {
+    const seen: (string | undefined)[] = [];
+    const s = await server((req, res) => {
+      seen.push(req.headers['if-none-match']);
+      if (req.headers['if-none-match'] === '"v1"') return res.writeHead(304, { etag: '"v1"', 'cache-control': 'max-age=60' }).end();
+      jwksHandler([key.publicJwk], { etag: '"v1"', 'cache-control': 'max-age=60' })(req, res);
+    });
+    const c = clock();
+    const v = insecure({ now: c.now });
+    expect(await v.verify(await request(s.origin, c.now()), CLIENT)).toMatchObject({ verified: true });
+    c.advance(61);
+    expect(await v.verify(await request(s.origin, c.now()), CLIENT)).toMatchObject({ verified: true });
+    expect(seen).toEqual([undefined, '"v1"']);
+    expect(v.directories.stats).toEqual({ fetches: 2, notModified: 1 });
+    c.advance(59); // fresh again for the 304's max-age
+    expect(await v.verify(await request(s.origin, c.now()), CLIENT)).toMatchObject({ verified: true });
+    expect(s.hits).toHaveLength(2);
+  });
+
+  it('revalidates with If-Modified-Since when the directory has only Last-Modified', async () => {
+    const lastModified = new Date(Date.now() - 86_400_000).toUTCString();
+    const seen: (string | undefined)[] = [];
+    const s = await server((req, res) => {
+      seen.push(req.headers['if-modified-since']);
+      if (req.headers['if-modified-since'] === lastModified) return res.writeHead(304).end();
+      jwksHandler([key.publicJwk], { 'last-modified': lastModified, 'cache-control': 'max-age=60' })(req, res);
+    });
+    const c = clock();
+    const v = insecure({ now: c.now });
+    await v.verify(await request(s.origin, c.now()), CLIENT);
+    c.advance(61);
+    expect(await v.verify(await request(s.origin, c.now()), CLIENT)).toMatchObject({ verified: true });
+    expect(seen).toEqual([undefined, lastModified]);
+  });
+
+  it('never stores a no-store directory: every lookup fetches it', async () => {
+    const s = await server(jwksHandler([key.publicJwk], { 'cache-control': 'no-store' }));
+    const v = insecure();
+    for (let i = 0; i < 3; i++) expect(await v.verify(await request(s.origin), CLIENT)).toMatchObject({ verified: true });
+    expect(s.hits).toHaveLength(3);
+  });
+
+  it('keeps a directory until its Expires', async () => {
+    const s = await server((req, res) => jwksHandler([key.publicJwk], { expires: new Date(Date.now() + 600_000).toUTCString() })(req, res));
+    const c = clock();
+    const v = insecure({ now: c.now });
+    await v.verify(await request(s.origin, c.now()), CLIENT);
+    c.advance(590);
+    await v.verify(await request(s.origin, c.now()), CLIENT);
+    expect(s.hits).toHaveLength(1);
+    c.advance(20);
+    await v.verify(await request(s.origin, c.now()), CLIENT);
+    expect(s.hits).toHaveLength(2);
+  });
+
+  it('remembers a 503 for its Retry-After instead of 5 minutes', async () => {
+    const s = await server((_q, r) => r.writeHead(503, { 'retry-after': '120' }).end());
+    const c = clock();
+    const v = insecure({ now: c.now });
+    expect(await v.verify(await request(s.origin, c.now()), CLIENT)).toMatchObject({
+      verified: false,
+      reason: 'key directory unavailable: HTTP 503',
+    });
+    c.advance(119);
+    await v.verify(await request(s.origin, c.now()), CLIENT);
+    expect(s.hits).toHaveLength(1);
+    c.advance(2);
+    await v.verify(await request(s.origin, c.now()), CLIENT);
+    expect(s.hits).toHaveLength(2);
   });
 });
 

@@ -33,7 +33,7 @@ function verifier(options: Partial<SignatureVerifierOptions> = {}, directory?: (
     calls.push(url);
     if (directory !== undefined) return directory(url);
     return url === DIRECTORY
-      ? { ok: true, body: JSON.stringify({ keys: [ed.publicJwk, pss.publicJwk, ecdsa.publicJwk] }), cacheControl: null }
+      ? { ok: true, status: 200, headers: {}, body: JSON.stringify({ keys: [ed.publicJwk, pss.publicJwk, ecdsa.publicJwk] }) }
       : { ok: false, reason: 'HTTP 404' };
   };
   return Object.assign(createSignatureVerifier({ directory: { fetchDirectory }, ...options }), { calls });
@@ -166,17 +166,18 @@ describe('falls back (verified: false with a reason) for', () => {
     ['an HMAC alg', async () => signed({ alg: 'hmac-sha256' }), 'HMAC signatures are refused'],
     ['an unknown alg', async () => signed({ alg: 'rsa-v1_5-sha1' }), 'unsupported algorithm "rsa-v1_5-sha1"'],
     ['an http:// agent (without the insecure switch)', async () => signed({ agent: 'http://agent.example' }), 'the Signature-Agent URL is not https'],
-    ['an agent URL with a path', async () => signed({ agent: `${AGENT}/keys.json` }), 'the Signature-Agent URL is not an origin'],
-    ['an agent URL with credentials', async () => signed({ agent: 'https://user:pw@agent.example' }), 'the Signature-Agent URL is not an origin'],
+    ['an agent URL with a path whose key set is missing', async () => signed({ agent: `${AGENT}/keys.json` }), 'key directory unavailable: HTTP 404'],
+    ['an agent URL with credentials', async () => signed({ agent: 'https://user:pw@agent.example' }), 'the Signature-Agent URL carries credentials'],
+    ['an agent URL with a fragment', async () => signed({ agent: `${AGENT}/keys.json#k` }), 'the Signature-Agent URL carries a fragment'],
     [
-      'a Signature-Agent member of another type',
+      'a Signature-Agent member with parameters (-01 §5.2.1: ignored), even the old type=directory',
       async () => {
         const r = await signed();
         const h = new Headers(r.headers);
-        h.set('signature-agent', `sig1="${AGENT}";type=jwks_uri`);
+        h.set('signature-agent', `sig1="${AGENT}";type=directory`);
         return new Request(URL_, { headers: h });
       },
-      'unsupported Signature-Agent type (only "directory" is supported)',
+      'the Signature-Agent member carries parameters (type): ignored',
     ],
     ['a directory that does not exist', async () => signed({ agent: 'https://nowhere.example' }), 'key directory unavailable: HTTP 404'],
   ];
@@ -257,8 +258,8 @@ describe('directory cache', () => {
   it('keys directories by URL: a key published by one agent does not verify for another', async () => {
     const v = verifier({}, (url) =>
       url === DIRECTORY
-        ? { ok: true, body: JSON.stringify({ keys: [ed.publicJwk] }), cacheControl: null }
-        : { ok: true, body: JSON.stringify({ keys: [] }), cacheControl: null },
+        ? { ok: true, status: 200, headers: {}, body: JSON.stringify({ keys: [ed.publicJwk] }) }
+        : { ok: true, status: 200, headers: {}, body: JSON.stringify({ keys: [] }) },
     );
     expect(await v.verify(await signed(), CLIENT)).toMatchObject({ verified: true });
     expect(await v.verify(await signed({ agent: 'https://impostor.example' }), CLIENT)).toMatchObject({
@@ -273,7 +274,9 @@ describe('verified-signature cache (signatures without a nonce)', () => {
     let keys = [ed.publicJwk];
     const c = { t: now() };
     const v = verifier({ now: () => c.t }, (url) =>
-      url === DIRECTORY ? { ok: true, body: JSON.stringify({ keys }), cacheControl: 'max-age=60' } : { ok: false, reason: 'HTTP 404' },
+      url === DIRECTORY
+        ? { ok: true, status: 200, headers: { 'cache-control': 'max-age=60' }, body: JSON.stringify({ keys }) }
+        : { ok: false, reason: 'HTTP 404' },
     );
     const spy = vi.spyOn(crypto.subtle, 'verify');
     try {

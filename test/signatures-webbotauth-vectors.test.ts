@@ -41,7 +41,7 @@ function directoryOf(keys: JsonWebKey[]): DirectoryFetcher & { calls: string[] }
   const fetcher = async (url: string) => {
     calls.push(url);
     return url === DIRECTORY
-      ? { ok: true as const, body: JSON.stringify({ keys }), cacheControl: 'max-age=86400' }
+      ? { ok: true as const, status: 200 as const, headers: { 'cache-control': 'max-age=86400' }, body: JSON.stringify({ keys }) }
       : { ok: false as const, reason: 'HTTP 404' };
   };
   return Object.assign(fetcher, { calls });

@@ -21,7 +21,7 @@ describe('KeyDirectoryClient', () => {
   it('does not remember a transient failure, but remembers a real one', async () => {
     const transient = clientWith([
       { ok: false, reason: 'busy', transient: true },
-      { ok: true, body: JSON.stringify({ keys: [JWK] }), cacheControl: null },
+      { ok: true, status: 200, headers: {}, body: JSON.stringify({ keys: [JWK] }) },
     ]);
     expect(await transient.client.lookup(URL_, KEYID, 'a')).toEqual({ ok: false, code: 'fetch_failed', reason: 'key directory unavailable: busy' });
     expect(await transient.client.lookup(URL_, KEYID, 'a')).toMatchObject({ ok: true });
@@ -29,7 +29,7 @@ describe('KeyDirectoryClient', () => {
 
     const real = clientWith([
       { ok: false, reason: 'HTTP 500' },
-      { ok: true, body: JSON.stringify({ keys: [JWK] }), cacheControl: null },
+      { ok: true, status: 200, headers: {}, body: JSON.stringify({ keys: [JWK] }) },
     ]);
     await real.client.lookup(URL_, KEYID, 'a');
     expect(await real.client.lookup(URL_, KEYID, 'a')).toEqual({ ok: false, code: 'fetch_failed', reason: 'key directory unavailable: HTTP 500' });
@@ -45,7 +45,7 @@ describe('KeyDirectoryClient', () => {
       JWK,
       JWK,
     ];
-    const { client } = clientWith([{ ok: true, body: JSON.stringify({ keys }), cacheControl: null }]);
+    const { client } = clientWith([{ ok: true, status: 200, headers: {}, body: JSON.stringify({ keys }) }]);
     const found = await client.lookup(URL_, KEYID, 'a');
     expect(found).toMatchObject({ ok: true, key: { thumbprint: KEYID, algorithms: ['ed25519'] }, algorithm: 'ed25519' });
   });
@@ -56,17 +56,17 @@ describe('KeyDirectoryClient', () => {
     const now = 1_800_000_000;
     const body = (extra: object) => JSON.stringify({ keys: [{ ...JWK, ...extra }] });
     const at = (answer: FetchedDirectory) => new KeyDirectoryClient({ fetchDirectory: async () => answer, now: () => now }).lookup(URL_, KEYID, 'a');
-    expect(await at({ ok: true, body: body({ nbf: now + 10 }), cacheControl: null })).toEqual({
+    expect(await at({ ok: true, status: 200, headers: {}, body: body({ nbf: now + 10 }) })).toEqual({
       ok: false,
       code: 'expired',
       reason: 'key is not valid yet (nbf)',
     });
-    expect(await at({ ok: true, body: body({ exp: now - 10 }), cacheControl: null })).toEqual({
+    expect(await at({ ok: true, status: 200, headers: {}, body: body({ exp: now - 10 }) })).toEqual({
       ok: false,
       code: 'expired',
       reason: 'key has expired (exp)',
     });
-    expect(await at({ ok: true, body: body({ nbf: now - 10, exp: now + 10 }), cacheControl: null })).toMatchObject({ ok: true });
+    expect(await at({ ok: true, status: 200, headers: {}, body: body({ nbf: now - 10, exp: now + 10 }) })).toMatchObject({ ok: true });
   });
 
   it('refuses to start more fetches than its in-flight bound', async () => {
@@ -76,7 +76,7 @@ describe('KeyDirectoryClient', () => {
       maxInFlight: 2,
       fetchDirectory: async () => {
         await gate;
-        return { ok: true, body: JSON.stringify({ keys: [JWK] }), cacheControl: null };
+        return { ok: true, status: 200, headers: {}, body: JSON.stringify({ keys: [JWK] }) };
       },
     });
     const pending = [1, 2].map((i) => client.lookup(`https://a${i}.example/.well-known/http-message-signatures-directory`, KEYID, `c${i}`));

@@ -1,30 +1,50 @@
 /**
- * The key-directory client: finds the key a signature names in the agent's directory
- * (`<origin>/.well-known/http-message-signatures-directory`, a JWKS; draft-ietf-webbotauth-httpsig-protocol
- * §"Key Distribution and Discovery"), with the caching and fetch limits that make an attacker-chosen URL safe
- * to follow. The network fetch itself is injected ({@link DirectoryFetcher}); on Node it is the guarded
- * fetcher of `node-fetcher.ts`. Portable: no Node-only modules.
+ * The key-directory client: finds the key a signature names at the agent's key source (a JWK Set, or a Signature
+ * Agent Card with its keys inline or behind one `jwks_uri` hop; draft-ietf-webbotauth-httpsig-protocol-01 §5.5,
+ * draft-meunier-webbotauth-registry-04), with the caching and fetch limits that make an attacker-chosen URL safe
+ * to follow. Caching follows HTTP (RFC 9111, via `directory-freshness.ts`): freshness from `Cache-Control`/`Expires`,
+ * `no-store` never stored, stale copies revalidated with `If-None-Match`/`If-Modified-Since`, failures remembered
+ * for their `Retry-After`. The network fetch itself is injected ({@link DirectoryFetcher}); on Node it is the
+ * guarded fetcher of `node-fetcher.ts`. Portable: no Node-only modules.
+ *
+ * Cache entries are keyed by the URL fetched. A card's `jwks_uri` is its own entry, under its own URL and its own
+ * response's caching rules; the card's entry only remembers where it points.
  */
 import { LRUCache } from 'lru-cache';
+import type CachePolicy from 'http-cache-semantics';
 import { clientBucket } from './address-policy.js';
 import { importKeyVerifier, type KeyVerifier, type SignatureAlgorithm } from './algorithms.js';
+import { readDirectoryDocument } from './directory-document.js';
+import {
+  conditionalHeaders,
+  directoryPolicy,
+  freshnessSeconds,
+  retryAfterSeconds,
+  revalidated,
+  type FreshnessClamps,
+  type ResponseHeaders,
+} from './directory-freshness.js';
 import { chooseAlgorithm, readDirectoryKey, type DirectoryKey } from './keys.js';
 import type { RefusalReason } from './refusals.js';
 
-/** The well-known path of an HTTP Message Signatures directory. */
-export const DIRECTORY_PATH = '/.well-known/http-message-signatures-directory';
-
 /**
- * What a fetch of a directory URL produced: the body of a 200 response, or why there is none. A failure marked
- * `transient` says nothing about the directory (the fetcher was busy) and is not remembered.
+ * What a fetch of a directory URL produced: a `200` with its body, a `304 (Not Modified)` answering a conditional
+ * request, or why there is neither. Header names are lowercase. A failure marked `transient` says nothing about
+ * the directory (the fetcher was busy) and is not remembered; one with a `status` came from the server, and its
+ * `headers` may hold a `Retry-After`.
  */
-export type FetchedDirectory = { ok: true; body: string; cacheControl: string | null } | { ok: false; reason: string; transient?: boolean };
+export type FetchedDirectory =
+  | { ok: true; status: 200; headers: ResponseHeaders; body: string }
+  | { ok: true; status: 304; headers: ResponseHeaders }
+  | { ok: false; reason: string; transient?: boolean; status?: number; headers?: ResponseHeaders };
 
 /**
  * Fetches one directory URL. Must enforce the transport rules (scheme, address, redirects, time and size
  * limits) and never throw: every failure is `{ ok: false, reason }`.
+ * @param requestHeaders conditional request fields (`if-none-match`, `if-modified-since`) to send; a fetcher may
+ *   ignore any other.
  */
-export type DirectoryFetcher = (url: string) => Promise<FetchedDirectory>;
+export type DirectoryFetcher = (url: string, requestHeaders?: Readonly<Record<string, string>>) => Promise<FetchedDirectory>;
 
 /** Limits of the client. Times in seconds. */
 export interface KeyDirectoryClientOptions {
@@ -32,13 +52,16 @@ export interface KeyDirectoryClientOptions {
   fetchDirectory: DirectoryFetcher;
   /** Most keys a directory may hold; a larger one is a failed directory. Default 64. */
   maxKeys?: number;
-  /** Lower clamp of the `Cache-Control: max-age` lifetime, seconds. Default 60. */
+  /** Lower clamp of the HTTP freshness lifetime (`max-age`, `Expires`; `no-cache` gives this), seconds. Default 60. */
   minTtlSeconds?: number;
   /** Upper clamp of the lifetime, seconds. Default 86 400 (24 h). */
   maxTtlSeconds?: number;
-  /** Lifetime when the response has no usable `max-age`, seconds. Default 3 600. */
+  /** Lifetime when the response states none (no `max-age`, `Expires` or `Last-Modified`), seconds. Default 3 600. */
   defaultTtlSeconds?: number;
-  /** How long a failed fetch is remembered before the directory is tried again, seconds. Default 300. */
+  /**
+   * How long a failed fetch is remembered before the directory is tried again, seconds; also the longest a
+   * `Retry-After` is honoured (protocol Appendix C.5: negative entries expire within five minutes). Default 300.
+   */
   failureTtlSeconds?: number;
   /**
    * How long past its freshness a directory may still be used while refetching it fails, seconds. A failed
@@ -62,8 +85,8 @@ export interface KeyDirectoryClientOptions {
    */
   unknownKeyRefetchSeconds?: number;
   /**
-   * Called when a network fetch of a directory ends: `ok` (a usable key set), `refused` (not started: too many in
-   * flight or the fetcher was busy), `error` (failed, or not a usable key set). For metrics.
+   * Called when a network fetch of a directory ends: `ok` (a usable key set or card, or a 304 confirming one),
+   * `refused` (not started: too many in flight or the fetcher was busy), `error` (failed, or no usable keys). For metrics.
    */
   onFetch?: (result: 'ok' | 'refused' | 'error') => void;
 }
@@ -80,29 +103,39 @@ interface CachedKey {
 }
 
 interface CachedDirectory {
-  keys: Map<string, CachedKey>;
+  /** The keys, when the URL answered a JWK Set (or a card with inline `jwks`). */
+  keys?: Map<string, CachedKey>;
+  /** Where the keys are, when the URL answered a card with a `jwks_uri`. */
+  jwksUri?: string;
+  /** The response's caching rules: its validators revalidate a stale copy. */
+  policy: CachePolicy;
   freshUntil: number;
   usableUntil: number;
-  /** When it was fetched, seconds since the epoch: an unknown `keyid` refetches it only once this is old enough. */
+  /** When it was fetched or last confirmed (304), seconds since the epoch: an unknown `keyid` refetches it only once this is old enough. */
   fetchedAt: number;
+  /** `no-store`: used for the lookup that fetched it, never kept. */
+  noStore: boolean;
 }
 
 type LoadResult =
   { ok: true; directory: CachedDirectory } | { ok: false; code: 'no_directory' | 'fetch_failed'; reason: string; transient?: boolean };
 
+/** Smallest `Retry-After` honoured, seconds: a `Retry-After: 0` must not make every lookup a fetch. */
+const MIN_RETRY_AFTER = 10;
+
 /** Counters of what the client did, for tests and diagnostics. */
 export interface KeyDirectoryStats {
   /** Network fetches started. */
   fetches: number;
+  /** Of those, conditional fetches answered `304 (Not Modified)`: the stored keys were kept without re-reading. */
+  notModified: number;
 }
 
 /** Finds keys in agents' key directories, caching directories, failures and imported keys. */
 export class KeyDirectoryClient {
   readonly #fetch: DirectoryFetcher;
   readonly #maxKeys: number;
-  readonly #minTtl: number;
-  readonly #maxTtl: number;
-  readonly #defaultTtl: number;
+  readonly #clamps: FreshnessClamps;
   readonly #failureTtl: number;
   readonly #maxStale: number;
   readonly #maxInFlight: number;
@@ -114,14 +147,12 @@ export class KeyDirectoryClient {
   readonly #failures: LRUCache<string, { code: 'no_directory' | 'fetch_failed'; reason: string; until: number }>;
   readonly #inFlight = new Map<string, Promise<LoadResult>>();
   readonly #clientBudgets: LRUCache<string, { windowStart: number; count: number }>;
-  readonly stats: KeyDirectoryStats = { fetches: 0 };
+  readonly stats: KeyDirectoryStats = { fetches: 0, notModified: 0 };
 
   constructor(options: KeyDirectoryClientOptions) {
     this.#fetch = options.fetchDirectory;
     this.#maxKeys = options.maxKeys ?? 64;
-    this.#minTtl = options.minTtlSeconds ?? 60;
-    this.#maxTtl = options.maxTtlSeconds ?? 86_400;
-    this.#defaultTtl = options.defaultTtlSeconds ?? 3_600;
+    this.#clamps = { minTtl: options.minTtlSeconds ?? 60, maxTtl: options.maxTtlSeconds ?? 86_400, defaultTtl: options.defaultTtlSeconds ?? 3_600 };
     this.#failureTtl = options.failureTtlSeconds ?? 300;
     this.#maxStale = options.maxStaleSeconds ?? 86_400;
     this.#maxInFlight = options.maxInFlight ?? 32;
@@ -136,20 +167,21 @@ export class KeyDirectoryClient {
   }
 
   /**
-   * Finds the key `keyid` (a JWK thumbprint) in the directory at `directoryUrl`, fetching the directory when
-   * it is not cached and fresh, and the algorithm a signature with it uses ({@link chooseAlgorithm}). Never throws.
-   * @param clientAddress the requesting client, charged for a new fetch.
+   * Finds the key `keyid` (a JWK thumbprint) at `directoryUrl` — a JWK Set, or a card holding one or naming one by
+   * `jwks_uri` — fetching what is not cached and fresh, and the algorithm a signature with it uses
+   * ({@link chooseAlgorithm}). Never throws.
+   * @param clientAddress the requesting client, charged for each new fetch (a card's `jwks_uri` hop is a second one).
    * @param alg the signature's `alg` parameter, when it has one.
    */
   async lookup(directoryUrl: string, keyid: string, clientAddress: string, alg?: string): Promise<KeyLookup> {
-    let directory = await this.#directory(directoryUrl, clientAddress);
+    let directory = await this.#keySet(directoryUrl, clientAddress, false);
     if (!directory.ok) return directory;
-    let cached = directory.directory.keys.get(keyid);
+    let cached = directory.directory.keys?.get(keyid);
     if (cached === undefined && this.#now() - directory.directory.fetchedAt >= this.#unknownKeyRefetch) {
       // Key rotation: the agent may sign with a key published after this copy was fetched.
-      directory = await this.#directory(directoryUrl, clientAddress, true);
+      directory = await this.#keySet(directoryUrl, clientAddress, true);
       if (!directory.ok) return directory;
-      cached = directory.directory.keys.get(keyid);
+      cached = directory.directory.keys?.get(keyid);
     }
     if (cached === undefined) return { ok: false, code: 'unknown_key', reason: 'keyid is not in the key directory' };
     const now = this.#now();
@@ -169,8 +201,24 @@ export class KeyDirectoryClient {
     }
   }
 
-  /** The directory at `url`: cached while fresh (unless `refetch`), else fetched (within the client's budget). */
-  async #directory(url: string, clientAddress: string, refetch = false): Promise<LoadResult> {
+  /**
+   * The entry holding the keys for `url`: the URL's own, or for a card with `jwks_uri` that URI's (one hop: a
+   * `jwks_uri` answering another card is no key set). `refetch` applies to the entry holding the keys.
+   */
+  async #keySet(url: string, clientAddress: string, refetch: boolean): Promise<LoadResult> {
+    let first = await this.#directory(url, clientAddress, false);
+    if (refetch && first.ok && first.directory.jwksUri === undefined) first = await this.#directory(url, clientAddress, true);
+    if (!first.ok || first.directory.jwksUri === undefined) return first;
+    const hop = await this.#directory(first.directory.jwksUri, clientAddress, refetch);
+    if (!hop.ok) return hop;
+    if (hop.directory.keys === undefined) {
+      return { ok: false, code: 'no_directory', reason: "key directory unavailable: the card's jwks_uri names another card, not a JWK Set" };
+    }
+    return hop;
+  }
+
+  /** The document at `url`: cached while fresh (unless `refetch`), else fetched (within the client's budget). */
+  async #directory(url: string, clientAddress: string, refetch: boolean): Promise<LoadResult> {
     const now = this.#now();
     const cached = this.#directories.get(url);
     if (cached !== undefined && now < cached.freshUntil && !refetch) return { ok: true, directory: cached };
@@ -187,7 +235,7 @@ export class KeyDirectoryClient {
     if (pending === undefined) {
       const refusal = this.#admit(clientAddress, now);
       if (refusal !== undefined) return stale !== undefined ? { ok: true, directory: stale } : { ok: false, code: 'fetch_failed', reason: refusal };
-      pending = this.#load(url).finally(() => this.#inFlight.delete(url));
+      pending = this.#load(url, cached).finally(() => this.#inFlight.delete(url));
       this.#inFlight.set(url, pending);
     }
     const result = await pending;
@@ -209,57 +257,65 @@ export class KeyDirectoryClient {
     return undefined;
   }
 
-  async #load(url: string): Promise<LoadResult> {
+  /** Fetches `url` (conditionally when a stored copy has validators) and records the outcome. */
+  async #load(url: string, stored: CachedDirectory | undefined): Promise<LoadResult> {
     this.stats.fetches++;
     let result: LoadResult;
+    let retryAfter: number | undefined;
     try {
-      const fetched = await this.#fetch(url);
-      result = fetched.ok ? await this.#parse(fetched.body, fetched.cacheControl) : { ...fetched, code: 'fetch_failed' };
+      const fetched = await this.#fetch(url, stored === undefined ? undefined : conditionalHeaders(stored.policy, url));
+      if (!fetched.ok) {
+        result = { ...fetched, code: 'fetch_failed' };
+        retryAfter = retryAfterSeconds(fetched.headers, this.#now() * 1000);
+      } else if (fetched.status === 304) {
+        result = this.#confirm(url, stored, fetched.headers);
+      } else {
+        result = await this.#parse(url, fetched.body, directoryPolicy(url, 200, fetched.headers), fetched.headers);
+      }
     } catch {
       result = { ok: false, code: 'fetch_failed', reason: 'fetch failed' };
     }
     this.#onFetch?.(result.ok ? 'ok' : result.transient === true ? 'refused' : 'error');
     if (result.ok) {
-      this.#directories.set(url, result.directory);
+      // A no-store answer is newer evidence than a stored copy and says not to keep one: drop it.
+      if (result.directory.noStore) this.#directories.delete(url);
+      else this.#directories.set(url, result.directory);
       this.#failures.delete(url);
     } else if (result.transient !== true) {
-      this.#failures.set(url, { code: result.code, reason: result.reason, until: this.#now() + this.#failureTtl });
+      const ttl = retryAfter === undefined ? this.#failureTtl : Math.min(this.#failureTtl, Math.max(MIN_RETRY_AFTER, retryAfter));
+      this.#failures.set(url, { code: result.code, reason: result.reason, until: this.#now() + ttl });
     }
     return result;
   }
 
-  async #parse(body: string, cacheControl: string | null): Promise<LoadResult> {
-    let json: unknown;
-    try {
-      json = JSON.parse(body);
-    } catch {
-      return { ok: false, code: 'no_directory', reason: 'the directory is not JSON' };
-    }
-    if (typeof json !== 'object' || json === null || !Array.isArray((json as { keys?: unknown }).keys)) {
-      return { ok: false, code: 'no_directory', reason: 'the directory is not a JWK Set (no "keys" array)' };
-    }
-    const entries = (json as { keys: unknown[] }).keys;
-    if (entries.length > this.#maxKeys) return { ok: false, code: 'no_directory', reason: `the directory holds more than ${this.#maxKeys} keys` };
+  /** A `304` to a conditional fetch: the stored document, its lifetime renewed by the 304's headers, not re-read. */
+  #confirm(url: string, stored: CachedDirectory | undefined, headers: ResponseHeaders): LoadResult {
+    const policy = stored === undefined ? undefined : revalidated(stored.policy, url, headers);
+    if (stored === undefined || policy === undefined) return { ok: false, code: 'fetch_failed', reason: 'HTTP 304 for a directory not held' };
+    this.stats.notModified++;
+    return { ok: true, directory: { ...stored, policy, ...this.#lifetime(policy, headers) } };
+  }
+
+  async #parse(url: string, body: string, policy: CachePolicy, headers: ResponseHeaders): Promise<LoadResult> {
+    const document = readDirectoryDocument(body, url);
+    if (!document.ok) return { ok: false, code: 'no_directory', reason: document.reason };
+    const lifetime = this.#lifetime(policy, headers);
+    if (document.kind === 'card') return { ok: true, directory: { jwksUri: document.jwksUri, policy, ...lifetime } };
+    if (document.entries.length > this.#maxKeys)
+      return { ok: false, code: 'no_directory', reason: `the directory holds more than ${this.#maxKeys} keys` };
     const keys = new Map<string, CachedKey>();
-    for (const entry of entries) {
+    for (const entry of document.entries) {
       const read = await readDirectoryKey(entry);
       if (read.ok && !keys.has(read.key.thumbprint)) keys.set(read.key.thumbprint, { key: read.key, verifiers: new Map() });
     }
-    const now = this.#now();
-    const ttl = this.#ttl(cacheControl);
-    return { ok: true, directory: { keys, freshUntil: now + ttl, usableUntil: now + ttl + this.#maxStale, fetchedAt: now } };
+    return { ok: true, directory: { keys, policy, ...lifetime } };
   }
 
-  /** Lifetime from `Cache-Control` (RFC 9111 §5.2.2): `max-age` clamped; `no-store`/`no-cache` give the minimum. */
-  #ttl(cacheControl: string | null): number {
-    if (cacheControl === null) return this.#defaultTtl;
-    const directives = cacheControl
-      .toLowerCase()
-      .split(',')
-      .map((d) => d.trim());
-    if (directives.includes('no-store') || directives.includes('no-cache')) return this.#minTtl;
-    const maxAge = directives.map((d) => /^max-age\s*=\s*"?(\d{1,10})"?$/.exec(d)).find((m) => m !== null);
-    if (maxAge === undefined) return this.#defaultTtl;
-    return Math.min(this.#maxTtl, Math.max(this.#minTtl, Number(maxAge[1])));
+  /** Freshness by HTTP rules and the clamps, from now; a `no-store` answer is fresh for no one. */
+  #lifetime(policy: CachePolicy, headers: ResponseHeaders): Pick<CachedDirectory, 'freshUntil' | 'usableUntil' | 'fetchedAt' | 'noStore'> {
+    const now = this.#now();
+    const ttl = freshnessSeconds(policy, headers, this.#clamps);
+    if (ttl === undefined) return { freshUntil: now, usableUntil: now, fetchedAt: now, noStore: true };
+    return { freshUntil: now + ttl, usableUntil: now + ttl + this.#maxStale, fetchedAt: now, noStore: false };
   }
 }

@@ -4,7 +4,7 @@
  * structured fields with `structured-headers`. Everything here is hostile input: every function returns a
  * reason instead of throwing. Portable: no Node-only modules.
  */
-import { isInnerList, parseDictionary, parseItem, Token, type BareItem, type InnerList, type Item } from 'structured-headers';
+import { isInnerList, parseDictionary, parseItem, type BareItem, type InnerList, type Item } from 'structured-headers';
 
 /** The tag a Web Bot Auth signature carries. */
 export const WEB_BOT_AUTH_TAG = 'web-bot-auth';
@@ -132,7 +132,8 @@ export type SignatureAgentResult =
  *   test vectors (label `sig2`, member `agent2`) — what is covered is in the signature base, so it cannot be swapped.
  * - String form (`"https://agent.example"`): the signature must cover plain `"signature-agent"`.
  *
- * A member's `type` parameter, when present, must be the token `directory` (the only discovery type supported).
+ * A member that carries parameters is ignored (-01 §5.2.1: none are defined; the earlier `type` parameter is gone),
+ * so a signature covering one has no usable `Signature-Agent`.
  * @param header the combined `Signature-Agent` field value, or `null` when absent.
  */
 export function readSignatureAgent(header: string | null, candidate: SignatureCandidate): SignatureAgentResult {
@@ -194,9 +195,14 @@ function coversWholeField(component: CoveredComponent): boolean {
 function memberValue(item: Item, key: string | undefined): SignatureAgentResult {
   const [value, parameters] = item;
   if (typeof value !== 'string') return { ok: false, code: 'malformed', reason: 'the Signature-Agent value is not a string' };
-  const type = parameters.get('type');
-  if (type !== undefined && !(type instanceof Token && type.toString() === 'directory')) {
-    return { ok: false, code: 'unsupported', reason: 'unsupported Signature-Agent type (only "directory" is supported)' };
+  // -01 §5.2.1 removed the `type` discovery parameter (directory, jwks_uri, cimd): members MUST NOT carry
+  // parameters and a verifier MUST ignore a member that does. Ignoring the member covered leaves no key source.
+  if (parameters.size > 0) {
+    return {
+      ok: false,
+      code: 'unsupported',
+      reason: `the Signature-Agent member carries parameters (${[...parameters.keys()].join(', ')}): ignored`,
+    };
   }
   return key === undefined ? { ok: true, value, form: 'string' } : { ok: true, value, form: 'dictionary', key };
 }

@@ -6,9 +6,17 @@
  * - The host is resolved first and every address it resolves to must be globally routable unicast
  *   ({@link judgeAddress}); the connection then goes to the address that was checked (a custom `lookup`),
  *   so a second, different DNS answer cannot redirect it. TLS still verifies the certificate for the host name.
- * - No redirects (a 3xx is a failure), one total deadline (DNS, connect, TLS, headers and body; default 2 s),
- *   a body limit (default 64 KiB, aborting as soon as it is passed), no content coding, and a directory
- *   media type (`application/http-message-signatures-directory+json` or `application/json`).
+ * - No redirects (a 3xx other than a `304` answering a conditional request is a failure), one total deadline (DNS,
+ *   connect, TLS, headers and body; default 2 s), a body limit (default 64 KiB, aborting as soon as it is passed),
+ *   no content coding, and a directory media type (`application/http-message-signatures-directory+json` or
+ *   `application/json`).
+ * - Host-name lookups are bounded per host, never only globally: one lookup in flight per host name, shared by every
+ *   fetch for that host, each wait bounded by a lookup timeout, and a global cap on distinct lookups that leaves
+ *   libuv threads free (see {@link GuardedFetcherOptions.maxConcurrentLookups}). A host whose resolver hangs costs
+ *   one slot, whatever the number of requests naming it, and does not hold up other hosts.
+ * - Only the conditional request fields `If-None-Match` and `If-Modified-Since` are sent on request; the answer
+ *   carries its status and the caching fields (`Cache-Control`, `Expires`, `Date`, `Age`, `ETag`,
+ *   `Last-Modified`, `Retry-After`, `Vary`, `Pragma`).
  */
 import { lookup as dnsLookup } from 'node:dns/promises';
 import http from 'node:http';
@@ -16,6 +24,7 @@ import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import { judgeAddress } from './address-policy.js';
 import type { DirectoryFetcher, FetchedDirectory } from './directory-client.js';
+import type { ResponseHeaders } from './directory-freshness.js';
 
 /** An address a host name resolved to. */
 export interface ResolvedAddress {
@@ -40,12 +49,24 @@ export interface GuardedFetcherOptions {
   /** `User-Agent` sent with directory requests. */
   userAgent?: string;
   /**
-   * Most host-name lookups running at once. `dns.lookup` runs on libuv's small thread pool (4 threads by
-   * default, shared with file access) and cannot be cancelled, so a slow name must not occupy all of it.
-   * Past the bound a fetch fails as transient (not remembered). Default 2.
+   * Most lookups of distinct host names running at once (concurrent fetches for one host share its lookup).
+   * `dns.lookup` runs on libuv's thread pool (4 threads by default, shared with file access and WebCrypto) and
+   * cannot be cancelled, so a slot is held until the lookup really ends and the cap stays below the pool size.
+   * Past the bound a fetch fails as transient (not remembered). Default 3.
    */
   maxConcurrentLookups?: number;
+  /**
+   * Longest wait for a host-name lookup, milliseconds (within the total deadline). A lookup still running then
+   * fails the fetches waiting on it (`host name lookup timed out`, remembered as a failure by the client) while
+   * it goes on holding its slot. Default 1 500.
+   */
+  lookupTimeoutMs?: number;
 }
+
+/** Response fields the directory client's caching reads; nothing else is kept. */
+const KEPT_HEADERS = ['cache-control', 'expires', 'date', 'age', 'etag', 'last-modified', 'retry-after', 'vary', 'pragma'] as const;
+/** Request fields a caller may add: the conditional ones (RFC 9110 §13.1.2, §13.1.3). */
+const CONDITIONAL_HEADERS = ['if-none-match', 'if-modified-since'] as const;
 
 const MEDIA_TYPES = new Set(['application/http-message-signatures-directory+json', 'application/json']);
 
@@ -56,10 +77,25 @@ export function createGuardedFetcher(options: GuardedFetcherOptions = {}): Direc
   const maxBytes = options.maxBytes ?? 65_536;
   const resolve = options.resolve ?? ((host: string) => dnsLookup(host, { all: true, verbatim: true }));
   const userAgent = options.userAgent ?? 'syllabus-catalog key-directory-client';
-  const maxLookups = options.maxConcurrentLookups ?? 2;
-  let pendingLookups = 0;
+  const maxLookups = options.maxConcurrentLookups ?? 3;
+  const lookupTimeoutMs = options.lookupTimeoutMs ?? 1_500;
+  /** Lookups in flight, by host name: shared, and each counted once against `maxLookups`. */
+  const lookups = new Map<string, Promise<ResolvedAddress[]>>();
 
-  return async (rawUrl: string): Promise<FetchedDirectory> => {
+  /** The host's lookup in flight, or a new one; `undefined` when the global cap is reached. */
+  const lookupOf = (host: string): Promise<ResolvedAddress[]> | undefined => {
+    let lookup = lookups.get(host);
+    if (lookup !== undefined) return lookup;
+    if (lookups.size >= maxLookups) return undefined;
+    // The slot is held until the lookup really ends, even when every waiter gave up on it earlier.
+    lookup = Promise.resolve()
+      .then(() => resolve(host))
+      .finally(() => lookups.delete(host));
+    lookups.set(host, lookup);
+    return lookup;
+  };
+
+  return async (rawUrl: string, requestHeaders?: Readonly<Record<string, string>>): Promise<FetchedDirectory> => {
     let url: URL;
     try {
       url = new URL(rawUrl);
@@ -79,14 +115,14 @@ export function createGuardedFetcher(options: GuardedFetcherOptions = {}): Direc
       if (isIP(host) !== 0) {
         addresses = [{ address: host, family: isIP(host) }];
       } else {
-        if (pendingLookups >= maxLookups) return { ok: false, reason: 'too many host name lookups in progress', transient: true };
-        pendingLookups++;
-        // The slot is held until the lookup really ends, even when the deadline gives up on it earlier.
-        const lookup = resolve(host).finally(() => pendingLookups--);
+        const lookup = lookupOf(host);
+        if (lookup === undefined) return { ok: false, reason: 'too many host name lookups in progress', transient: true };
+        const lookupSignal = AbortSignal.any([controller.signal, AbortSignal.timeout(lookupTimeoutMs)]);
         try {
-          addresses = await abortable(lookup, controller.signal);
+          addresses = await abortable(lookup, lookupSignal);
         } catch {
-          return { ok: false, reason: controller.signal.aborted ? 'timed out' : `${host} does not resolve` };
+          if (controller.signal.aborted) return { ok: false, reason: 'timed out' };
+          return { ok: false, reason: lookupSignal.aborted ? 'host name lookup timed out' : `${host} does not resolve` };
         }
       }
       if (addresses.length === 0) return { ok: false, reason: `${host} does not resolve` };
@@ -97,7 +133,12 @@ export function createGuardedFetcher(options: GuardedFetcherOptions = {}): Direc
         return { ok: false, reason: `refused: ${reason}` };
       }
       const chosen = addresses[0]!;
-      return await request(url, host, chosen, { signal: controller.signal, maxBytes, userAgent });
+      const conditional: Record<string, string> = {};
+      for (const name of CONDITIONAL_HEADERS) {
+        const value = requestHeaders?.[name];
+        if (value !== undefined) conditional[name] = value;
+      }
+      return await request(url, host, chosen, { signal: controller.signal, maxBytes, userAgent, conditional });
     } finally {
       clearTimeout(timer);
     }
@@ -126,7 +167,7 @@ function request(
   url: URL,
   host: string,
   target: ResolvedAddress,
-  limits: { signal: AbortSignal; maxBytes: number; userAgent: string },
+  limits: { signal: AbortSignal; maxBytes: number; userAgent: string; conditional: Record<string, string> },
 ): Promise<FetchedDirectory> {
   // Connect to the vetted address whatever the resolver would answer now.
   const pinned: LookupFunction = (_hostname, options, callback) => {
@@ -141,62 +182,83 @@ function request(
       settled = true;
       resolve(result);
     };
-    const req = client.request(
-      {
-        protocol: url.protocol,
-        hostname: host,
-        port: url.port === '' ? undefined : Number(url.port),
-        path: `${url.pathname}${url.search}`,
-        method: 'GET',
-        headers: {
-          accept: 'application/http-message-signatures-directory+json, application/json;q=0.9',
-          'accept-encoding': 'identity',
-          'user-agent': limits.userAgent,
+    let req: http.ClientRequest;
+    try {
+      req = client.request(
+        {
+          protocol: url.protocol,
+          hostname: host,
+          port: url.port === '' ? undefined : Number(url.port),
+          path: `${url.pathname}${url.search}`,
+          method: 'GET',
+          headers: {
+            ...limits.conditional,
+            accept: 'application/http-message-signatures-directory+json, application/json;q=0.9',
+            'accept-encoding': 'identity',
+            'user-agent': limits.userAgent,
+          },
+          lookup: pinned,
+          ...(isIP(host) === 0 && url.protocol === 'https:' ? { servername: host } : {}),
+          agent: false,
+          signal: limits.signal,
+          maxHeaderSize: 16_384,
         },
-        lookup: pinned,
-        ...(isIP(host) === 0 && url.protocol === 'https:' ? { servername: host } : {}),
-        agent: false,
-        signal: limits.signal,
-        maxHeaderSize: 16_384,
-      },
-      (res) => {
-        const status = res.statusCode ?? 0;
-        const fail = (reason: string) => {
-          finish({ ok: false, reason });
-          req.destroy();
-        };
-        if (status >= 300 && status < 400) return fail(`redirect refused (HTTP ${status})`);
-        if (status !== 200) return fail(`HTTP ${status}`);
-        const mediaType = (res.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
-        if (!MEDIA_TYPES.has(mediaType)) return fail(`unexpected content type ${JSON.stringify(mediaType)}`);
-        const coding = (res.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
-        if (coding !== 'identity') return fail(`content coding ${JSON.stringify(coding)} refused`);
-        const declared = Number(res.headers['content-length']);
-        if (Number.isFinite(declared) && declared > limits.maxBytes) return fail(`body larger than ${limits.maxBytes} bytes`);
-        const chunks: Buffer[] = [];
-        let size = 0;
-        res.on('data', (chunk: Buffer) => {
-          size += chunk.length;
-          if (size > limits.maxBytes) return fail(`body larger than ${limits.maxBytes} bytes`);
-          chunks.push(chunk);
-        });
-        res.on('end', () => {
-          let body: string;
-          try {
-            body = new TextDecoder('utf-8', { fatal: true }).decode(Buffer.concat(chunks));
-          } catch {
-            return finish({ ok: false, reason: 'body is not UTF-8' });
+        (res) => {
+          const status = res.statusCode ?? 0;
+          const headers = keptHeaders(res.headers);
+          const fail = (reason: string, withStatus = false) => {
+            finish(withStatus ? { ok: false, reason, status, headers } : { ok: false, reason });
+            req.destroy();
+          };
+          if (status === 304 && Object.keys(limits.conditional).length > 0) {
+            finish({ ok: true, status: 304, headers });
+            return req.destroy();
           }
-          const cacheControl = res.headers['cache-control'];
-          finish({ ok: true, body, cacheControl: cacheControl ?? null });
-        });
-        res.on('error', () => finish({ ok: false, reason: limits.signal.aborted ? 'timed out' : 'connection failed' }));
-        res.on('aborted', () => finish({ ok: false, reason: limits.signal.aborted ? 'timed out' : 'connection closed' }));
-      },
-    );
+          if (status >= 300 && status < 400) return fail(`redirect refused (HTTP ${status})`);
+          if (status !== 200) return fail(`HTTP ${status}`, true);
+          const mediaType = (res.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+          if (!MEDIA_TYPES.has(mediaType)) return fail(`unexpected content type ${JSON.stringify(mediaType)}`);
+          const coding = (res.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
+          if (coding !== 'identity') return fail(`content coding ${JSON.stringify(coding)} refused`);
+          const declared = Number(res.headers['content-length']);
+          if (Number.isFinite(declared) && declared > limits.maxBytes) return fail(`body larger than ${limits.maxBytes} bytes`);
+          const chunks: Buffer[] = [];
+          let size = 0;
+          res.on('data', (chunk: Buffer) => {
+            size += chunk.length;
+            if (size > limits.maxBytes) return fail(`body larger than ${limits.maxBytes} bytes`);
+            chunks.push(chunk);
+          });
+          res.on('end', () => {
+            let body: string;
+            try {
+              body = new TextDecoder('utf-8', { fatal: true }).decode(Buffer.concat(chunks));
+            } catch {
+              return finish({ ok: false, reason: 'body is not UTF-8' });
+            }
+            finish({ ok: true, status: 200, headers, body });
+          });
+          res.on('error', () => finish({ ok: false, reason: limits.signal.aborted ? 'timed out' : 'connection failed' }));
+          res.on('aborted', () => finish({ ok: false, reason: limits.signal.aborted ? 'timed out' : 'connection closed' }));
+        },
+      );
+    } catch {
+      // A header value Node refuses to send (an ETag with control characters, say).
+      return finish({ ok: false, reason: 'unusable conditional request field' });
+    }
     req.on('error', (error: NodeJS.ErrnoException) => {
       finish({ ok: false, reason: limits.signal.aborted ? 'timed out' : `connection failed${error.code ? ` (${error.code})` : ''}` });
     });
     req.end();
   });
+}
+
+/** The caching fields of a response, one string each (repeated fields joined as a list, RFC 9110 §5.3). */
+function keptHeaders(raw: http.IncomingHttpHeaders): ResponseHeaders {
+  const headers: Record<string, string> = {};
+  for (const name of KEPT_HEADERS) {
+    const value = raw[name];
+    if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return headers;
 }

@@ -18,8 +18,9 @@ import { LRUCache } from 'lru-cache';
 import { clientBucket } from './address-policy.js';
 import { isSupportedAlgorithm, type SignatureAlgorithm } from './algorithms.js';
 import { effectiveTargetUri, TargetUriError, type EffectiveTarget } from './authority.js';
-import { DIRECTORY_PATH, KeyDirectoryClient, type KeyDirectoryClientOptions } from './directory-client.js';
+import { KeyDirectoryClient, type KeyDirectoryClientOptions } from './directory-client.js';
 import { readSignatureAgent, readSignatureFields, type SignatureCandidate } from './fields.js';
+import { keySource } from './key-source.js';
 import { PUBLISHED_TEST_KEYIDS } from './test-keys.js';
 import { DEFAULT_NONCE_CACHE_SIZE, NonceCache } from './nonce-cache.js';
 import type { RefusalReason } from './refusals.js';
@@ -35,7 +36,7 @@ export interface VerifyContext extends EffectiveTarget {
 /** A request verified as signed by a key its agent's directory publishes. */
 export interface Verified {
   verified: true;
-  /** The agent: the origin named in `Signature-Agent`, e.g. `https://agent.example`. */
+  /** The agent: the origin named in `Signature-Agent` (`https://agent.example`), or the key-set URL without its query. */
   agent: string;
   /** The directory URL the key was found at. */
   directory: string;
@@ -186,15 +187,15 @@ export function createSignatureVerifier(options: SignatureVerifierOptions): Sign
       return fail('malformed', error instanceof SignatureBaseError ? error.message : 'no signature base');
     }
 
-    const origin = agentOrigin(agent.value, allowInsecure);
-    if (!origin.ok) return fail('no_directory', origin.reason);
-    const directory = `${origin.origin}${DIRECTORY_PATH}`;
+    const source = keySource(agent.value, allowInsecure);
+    if (!source.ok) return fail('no_directory', source.reason);
+    const directory = source.url;
 
     const found = await directories.lookup(directory, keyid, context.clientAddress, alg);
     if (!found.ok) return fail(found.code, found.reason, directory);
     const verified = (): Verified => ({
       verified: true,
-      agent: origin.origin,
+      agent: source.agent,
       directory,
       keyid,
       algorithm: found.algorithm,
@@ -259,34 +260,6 @@ export function createSignatureVerifier(options: SignatureVerifierOptions): Sign
 }
 
 /**
- * The agent's origin from a `Signature-Agent` value: an absolute `https` URL (`http` when insecure directories
- * are allowed) that is an origin — no credentials, path (other than `/`), query or fragment (protocol
- * §"Key Distribution and Discovery", type `directory`).
- */
-export function agentOrigin(value: string, allowInsecure: boolean): { ok: true; origin: string } | { ok: false; reason: string } {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return { ok: false, reason: 'the Signature-Agent value is not an absolute URL' };
-  }
-  if (url.protocol !== 'https:' && !(allowInsecure && url.protocol === 'http:')) {
-    return { ok: false, reason: 'the Signature-Agent URL is not https' };
-  }
-  if (
-    url.username !== '' ||
-    url.password !== '' ||
-    (url.pathname !== '/' && url.pathname !== '') ||
-    url.search !== '' ||
-    url.hash !== '' ||
-    value.includes('#') ||
-    value.includes('?')
-  ) {
-    return { ok: false, reason: 'the Signature-Agent URL is not an origin' };
-  }
-  return { ok: true, origin: url.origin };
-}
-
 /**
  * Everything a public-key check depends on, as one string (`undefined` when too long to keep): the key, the
  * algorithm, the signature and the signature base.
