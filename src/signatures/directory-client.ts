@@ -26,6 +26,7 @@ import {
 } from './directory-freshness.js';
 import { chooseAlgorithm, readDirectoryKey, type DirectoryKey } from './keys.js';
 import type { RefusalReason } from './refusals.js';
+import { WindowBudget } from './window-budget.js';
 
 /**
  * What a fetch of a directory URL produced: a `200` with its body, a `304 (Not Modified)` answering a conditional
@@ -139,14 +140,14 @@ export class KeyDirectoryClient {
   readonly #failureTtl: number;
   readonly #maxStale: number;
   readonly #maxInFlight: number;
-  readonly #perClient: number;
   readonly #now: () => number;
   readonly #onFetch: ((result: 'ok' | 'refused' | 'error') => void) | undefined;
   readonly #unknownKeyRefetch: number;
   readonly #directories: LRUCache<string, CachedDirectory>;
   readonly #failures: LRUCache<string, { code: 'no_directory' | 'fetch_failed'; reason: string; until: number }>;
   readonly #inFlight = new Map<string, Promise<LoadResult>>();
-  readonly #clientBudgets: LRUCache<string, { windowStart: number; count: number }>;
+  /** New fetches per client address bucket, per 60 s. */
+  readonly #clientFetches: WindowBudget;
   readonly stats: KeyDirectoryStats = { fetches: 0, notModified: 0 };
 
   constructor(options: KeyDirectoryClientOptions) {
@@ -156,14 +157,18 @@ export class KeyDirectoryClient {
     this.#failureTtl = options.failureTtlSeconds ?? 300;
     this.#maxStale = options.maxStaleSeconds ?? 86_400;
     this.#maxInFlight = options.maxInFlight ?? 32;
-    this.#perClient = options.fetchesPerClientPerMinute ?? 5;
     this.#now = options.now ?? (() => Date.now() / 1000);
     this.#onFetch = options.onFetch;
     this.#unknownKeyRefetch = options.unknownKeyRefetchSeconds ?? 60;
     const maxDirectories = options.maxDirectories ?? 1_000;
     this.#directories = new LRUCache({ max: maxDirectories });
     this.#failures = new LRUCache({ max: maxDirectories });
-    this.#clientBudgets = new LRUCache({ max: options.maxTrackedClients ?? 10_000 });
+    this.#clientFetches = new WindowBudget({
+      limit: options.fetchesPerClientPerMinute ?? 5,
+      windowSeconds: 60,
+      maxKeys: options.maxTrackedClients ?? 10_000,
+      now: this.#now,
+    });
   }
 
   /**
@@ -233,7 +238,7 @@ export class KeyDirectoryClient {
 
     let pending = this.#inFlight.get(url);
     if (pending === undefined) {
-      const refusal = this.#admit(clientAddress, now);
+      const refusal = this.#admit(clientAddress);
       if (refusal !== undefined) return stale !== undefined ? { ok: true, directory: stale } : { ok: false, code: 'fetch_failed', reason: refusal };
       pending = this.#load(url, cached).finally(() => this.#inFlight.delete(url));
       this.#inFlight.set(url, pending);
@@ -244,16 +249,11 @@ export class KeyDirectoryClient {
   }
 
   /** Whether a new fetch may start for this client now; charges its budget when it may. */
-  #admit(clientAddress: string, now: number): string | undefined {
+  #admit(clientAddress: string): string | undefined {
     if (this.#inFlight.size >= this.#maxInFlight) return 'too many key directory fetches in progress';
     const bucket = clientBucket(clientAddress);
-    let budget = this.#clientBudgets.get(bucket);
-    if (budget === undefined || now - budget.windowStart >= 60) {
-      budget = { windowStart: now, count: 0 };
-      this.#clientBudgets.set(bucket, budget);
-    }
-    if (budget.count >= this.#perClient) return 'too many new key directory fetches from this client address';
-    budget.count++;
+    if (this.#clientFetches.spent(bucket)) return 'too many new key directory fetches from this client address';
+    this.#clientFetches.take(bucket);
     return undefined;
   }
 
