@@ -14,7 +14,7 @@ import { DIRECTORY_PATH, KeyDirectoryClient, type KeyDirectoryClientOptions } fr
 import { readSignatureAgent, readSignatureFields, type SignatureCandidate } from './fields.js';
 import { SUPPORTED_ALGORITHMS, type SignatureAlgorithm } from './keys.js';
 import { PUBLISHED_TEST_KEYIDS } from './test-keys.js';
-import { DEFAULT_NONCE_CACHE_SIZE, NonceCache } from './nonce-cache.js';
+import { DEFAULT_NONCE_CACHE_SIZE, MAX_NONCE_LENGTH, MemoryNonceStore, type NonceStore } from './nonce-store.js';
 import type { RefusalReason } from './refusals.js';
 
 /** Where and from whom a request came, as the http layer knows it. */
@@ -73,8 +73,13 @@ export interface SignatureVerifierOptions {
   clockSkewSeconds?: number;
   /** Longest accepted `expires − created`, seconds. Default 86 400 (24 h). */
   maxLifetimeSeconds?: number;
-  /** Bound on remembered (keyid, nonce) pairs. Default 100 000. */
+  /** Bound on remembered (keyid, nonce) pairs of the default nonce store. Default 100 000. */
   nonceCacheSize?: number;
+  /**
+   * Where used nonces are recorded: shared between instances (the Redis one of src/server) for a nonce to be
+   * single use across them. Default a {@link MemoryNonceStore} of `nonceCacheSize` pairs (this process only).
+   */
+  nonceStore?: NonceStore;
   /**
    * Bound on remembered verified signatures without a nonce, in characters of their identity (bytes of the
    * message parts that determine the signature base, roughly). An agent reusing one signature until it expires
@@ -97,7 +102,6 @@ export interface SignatureVerifierOptions {
 }
 
 const KEYID = /^[A-Za-z0-9_-]{43}$/;
-const MAX_NONCE_LENGTH = 256;
 /** Longest identity remembered in the verified-signature cache, characters. */
 const MAX_IDENTITY_LENGTH = 8_192;
 const FIELD_NAME = /^[!#$%&'*+.^_`|~0-9a-z-]+$/;
@@ -110,7 +114,7 @@ export function createSignatureVerifier(options: SignatureVerifierOptions): Sign
   const maxLifetime = options.maxLifetimeSeconds ?? 86_400;
   const now = options.now ?? (() => Date.now() / 1000);
   const directories = new KeyDirectoryClient({ now, ...options.directory });
-  const nonces = new NonceCache(options.nonceCacheSize ?? DEFAULT_NONCE_CACHE_SIZE);
+  const nonces = options.nonceStore ?? new MemoryNonceStore(options.nonceCacheSize ?? DEFAULT_NONCE_CACHE_SIZE);
   const verifiedCacheSize = options.verifiedCacheSize ?? 4_000_000;
   const verifiedSignatures =
     verifiedCacheSize > 0
@@ -152,7 +156,7 @@ export function createSignatureVerifier(options: SignatureVerifierOptions): Sign
       if (alg.startsWith('hmac')) return fail('unsupported', 'HMAC signatures are refused');
       if (!(SUPPORTED_ALGORITHMS as readonly string[]).includes(alg)) return fail('unsupported', `unsupported algorithm ${JSON.stringify(alg)}`);
     }
-    if (nonce !== undefined && (nonce.length > MAX_NONCE_LENGTH || nonces.has(keyid, nonce))) {
+    if (nonce !== undefined && (nonce.length > MAX_NONCE_LENGTH || nonces.has?.(keyid, nonce))) {
       return nonce.length > MAX_NONCE_LENGTH ? fail('malformed', 'the nonce is too long') : fail('replayed', 'replayed nonce');
     }
 
@@ -189,7 +193,7 @@ export function createSignatureVerifier(options: SignatureVerifierOptions): Sign
       return fail('bad_signature', isSignatureError(error) ? `${error.code}: ${error.message}` : 'verification failed', directory);
     }
 
-    if (nonce !== undefined && !nonces.checkAndRecord(keyid, nonce, expires + skew - t)) return fail('replayed', 'replayed nonce', directory);
+    if (nonce !== undefined && !(await nonces.record(keyid, nonce, expires + skew - t))) return fail('replayed', 'replayed nonce', directory);
     if (identity !== undefined) verifiedSignatures!.set(identity, true, { ttl: Math.max(1, Math.ceil(expires + skew - t)) * 1000 });
     return { verified: true, agent: origin.origin, directory, keyid, algorithm: found.key.algorithm, label: candidate.label };
   }
