@@ -6,6 +6,7 @@
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { createSignatureVerifier, type SignatureVerifierOptions } from '../src/signatures/verifier.js';
 import type { FetchedDirectory } from '../src/signatures/directory-client.js';
+import type { NonceStore } from '../src/signatures/nonce-store.js';
 import { generateAgentKey, signRequest, type AgentKey, type SignOptions } from './fixtures/signatures/agent.js';
 
 const AGENT = 'https://agent.example';
@@ -236,6 +237,30 @@ describe('nonce', () => {
     const v = verifier();
     expect(await v.verify(await signed({ nonce: 'shared', key: other, keyid: ed.keyid }), CLIENT)).toMatchObject({ verified: false });
     expect(await v.verify(await signed({ nonce: 'shared' }), CLIENT)).toMatchObject({ verified: true });
+  });
+
+  it('an injected store: its pre-check runs before any fetch, and it records only verified pairs, for their remaining lifetime plus the skew', async () => {
+    const t = now();
+    const records: Array<[string, string, number]> = [];
+    const store: NonceStore = {
+      has: (_keyid, nonce) => nonce === 'known',
+      record: (keyid, nonce, ttlSeconds) => {
+        records.push([keyid, nonce, ttlSeconds]);
+        return Promise.resolve(nonce !== 'elsewhere');
+      },
+    };
+    const v = verifier({ nonceStore: store, now: () => t, clockSkewSeconds: 30 });
+    // Known to the pre-check: refused before the directory is fetched.
+    expect(await v.verify(await signed({ nonce: 'known' }), CLIENT)).toMatchObject({ verified: false, code: 'replayed' });
+    expect(v.calls).toEqual([]);
+    // A forged signature never reaches the store.
+    expect(await v.verify(await signed({ nonce: 'fresh', key: other, keyid: ed.keyid }), CLIENT)).toMatchObject({ code: 'bad_signature' });
+    expect(records).toEqual([]);
+    // Created 100 s ago, expires in 200 s: kept 200 + 30 s.
+    expect(await v.verify(await signed({ nonce: 'fresh', created: t - 100, expires: t + 200 }), CLIENT)).toMatchObject({ verified: true });
+    expect(records).toEqual([[ed.keyid, 'fresh', 230]]);
+    // The store's answer decides: already recorded (e.g. by another instance) is a replay.
+    expect(await v.verify(await signed({ nonce: 'elsewhere' }), CLIENT)).toMatchObject({ verified: false, code: 'replayed' });
   });
 
   it('signatures without a nonce may be repeated until they expire', async () => {

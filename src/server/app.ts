@@ -19,6 +19,7 @@ import { HTML_TYPE, PAGE_HEADERS, renderNotFoundPage, renderServerErrorPage, ren
 import { shellAssets, shellLinks } from '../pages/assets.js';
 import { renderPages } from '../pages/index.js';
 import { createNodeSignatureVerifier } from '../signatures/index.js';
+import type { NonceStore } from '../signatures/nonce-store.js';
 import type { RefusalReason } from '../signatures/refusals.js';
 import { isLoopbackHost, type Config } from './config.js';
 import { docsRepresentations } from './docs-assets.js';
@@ -42,11 +43,13 @@ export const ERROR_PAGES: ErrorPages = {
 };
 
 /**
- * Web Bot Auth: one verifier per process, with its directory, imported-key and nonce caches. Each outcome is
- * reported (the metrics) and each refusal logged at debug level with its reason, directory and keyid.
+ * Web Bot Auth: one verifier per process, with its directory and imported-key caches; used nonces are recorded in
+ * `nonceStore` (shared through Redis) or else in this process. Each outcome is reported (the metrics) and each
+ * refusal logged at debug level with its reason, directory and keyid.
  */
-function webBotAuthVerifier(config: Config, logger: Logger, events: SignatureEvents): SignatureVerifier {
+function webBotAuthVerifier(config: Config, logger: Logger, events: SignatureEvents, nonceStore: NonceStore | undefined): SignatureVerifier {
   const verifier = createNodeSignatureVerifier({
+    ...(nonceStore && { nonceStore }),
     allowInsecureDirectories: config.keyDirectoryAllowInsecure,
     clockSkewSeconds: config.signatureClockSkewSeconds,
     targetProblem: signatureTargetPolicy(config),
@@ -99,6 +102,8 @@ export interface AppParts {
   store: RateLimitStore;
   /** RFC 9421 verifier; default the Web Bot Auth verifier built from the configuration. */
   verifySignature?: SignatureVerifier;
+  /** Where the default verifier records used nonces (the Redis one shares them); default this process's memory. */
+  nonceStore?: NonceStore;
   /** Observers of every answered request besides the access log (the metrics). */
   observers?: readonly RequestObserver[];
   /** What the default verifier reports (the metrics). */
@@ -109,7 +114,7 @@ export interface AppParts {
 export function composeApp(config: Config, parts: AppParts): HattipHandler {
   const errors = errorAnswers(ERROR_PAGES);
   const { logger } = parts;
-  const verify = parts.verifySignature ?? webBotAuthVerifier(config, logger, parts.signatureEvents ?? {});
+  const verify = parts.verifySignature ?? webBotAuthVerifier(config, logger, parts.signatureEvents ?? {}, parts.nonceStore);
   return createApp({
     getIndex: parts.getIndex,
     health: parts.health,

@@ -78,6 +78,11 @@ export class ServiceMetrics {
     help: 'Budget counts made in this process because the shared Redis store was unavailable.',
     registers: [this.registry],
   });
+  readonly #nonceStoreFallbacks = new Counter({
+    name: 'syllabus_nonce_store_fallbacks_total',
+    help: 'Signature nonces checked and recorded in this process only (a replay to another instance is not detected) because the shared Redis store was unavailable.',
+    registers: [this.registry],
+  });
 
   constructor() {
     // Process and event-loop metrics (CPU, memory, file descriptors, event-loop lag, GC), same prefix.
@@ -127,6 +132,11 @@ export class ServiceMetrics {
   /** Records one count made locally while Redis was unavailable. */
   readonly storeFallback = (): void => {
     this.#storeFallbacks.inc();
+  };
+
+  /** Records one signature nonce checked locally while Redis was unavailable. */
+  readonly nonceStoreFallback = (): void => {
+    this.#nonceStoreFallbacks.inc();
   };
 
   /** Reports the log lines a bounded output dropped (`syllabus_log_lines_dropped_total`), read at each scrape. */

@@ -167,36 +167,55 @@ export class RedisStore implements RateLimitStore {
   }
 
   async #count(buckets: readonly Bucket[]): Promise<HitResult[]> {
-    const locally = () => {
+    const replies = await this.#attempt(() => this.#run(buckets));
+    if (replies === undefined) {
       this.#onFallback?.();
       return Promise.all(buckets.map((b) => Promise.resolve(this.#fallback.hit(b.key, b.windowMs, { spend: true }))));
-    };
-    if (!this.#client.isReady) return locally();
-    // Connected but failing (e.g. a hung server): one request at a time probes it, the others count locally
-    // at once instead of each waiting for a timeout.
+    }
+    const now = Date.now();
+    buckets.forEach(({ key }, i) => {
+      const reply = replies[i]!;
+      const known = this.#seen.get(key);
+      // Replies to concurrent requests may arrive out of order: keep the highest count of the newest window.
+      if (known === undefined || now >= known.endsAt || reply.count > known.count) {
+        this.#seen.set(key, { count: reply.count, endsAt: now + reply.resetMs });
+      }
+    });
+    return replies;
+  }
+
+  /**
+   * Sets `key` (used as given: no prefix) to 1 for `seconds` unless it exists: `SET key 1 NX EX seconds`, one
+   * atomic step on the server (the shared record of used signature nonces, `redis-nonce-store.ts`).
+   * @returns `true` when it was absent and is now set, `false` when it existed, `undefined` when Redis is
+   *   unavailable (after at most the command timeout, as a count would be). Never rejects.
+   */
+  setIfAbsent(key: string, seconds: number): Promise<boolean | undefined> {
+    const ex = Math.max(1, Math.ceil(seconds));
+    return this.#attempt(async () => (await this.#client.set(key, '1', { condition: 'NX', expiration: { type: 'EX', value: ex } })) === 'OK');
+  }
+
+  /**
+   * Runs `command` on Redis, its reply awaited at most the command timeout; `undefined` (the caller then works
+   * locally) when Redis is unavailable. Connected but failing (e.g. a hung server): one call at a time probes it,
+   * the others get `undefined` at once instead of each waiting for a timeout. Never rejects.
+   */
+  async #attempt<T>(command: () => Promise<T>): Promise<T | undefined> {
+    if (!this.#client.isReady) return undefined;
     let probe = false;
     if (this.#downSince) {
       const now = Date.now();
-      if (this.#probing || now - this.#lastProbe < this.#probeIntervalMs) return locally();
+      if (this.#probing || now - this.#lastProbe < this.#probeIntervalMs) return undefined;
       this.#probing = probe = true;
       this.#lastProbe = now;
     }
     try {
-      const replies = await this.#withTimeout(this.#run(buckets));
+      const result = await this.#withTimeout(command());
       if (this.#downSince) this.#markUp();
-      const now = Date.now();
-      buckets.forEach(({ key }, i) => {
-        const reply = replies[i]!;
-        const known = this.#seen.get(key);
-        // Replies to concurrent requests may arrive out of order: keep the highest count of the newest window.
-        if (known === undefined || now >= known.endsAt || reply.count > known.count) {
-          this.#seen.set(key, { count: reply.count, endsAt: now + reply.resetMs });
-        }
-      });
-      return replies;
+      return result;
     } catch (error) {
       this.#markDown(error as Error);
-      return locally();
+      return undefined;
     } finally {
       if (probe) this.#probing = false;
     }

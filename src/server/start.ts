@@ -8,6 +8,7 @@ import { formatProblem, type ContentModel } from '../content/index.js';
 import { HealthReport } from '../http/health.js';
 import { MemoryStore, type RateLimitStore } from '../http/ratelimit/index.js';
 import type { SignatureVerifier } from '../http/client-kind.js';
+import type { NonceStore } from '../signatures/nonce-store.js';
 import { completeCompression } from '../index/build.js';
 import { IndexHolder } from '../index/holder.js';
 import type { CatalogIndex } from '../index/types.js';
@@ -44,7 +45,10 @@ export interface StartOptions {
   logger?: Logger;
   /** The logger's bounded output, when the caller made it (`createServiceLogger`): its drops become a metric. */
   logOutput?: LogOutput;
-  /** Rate-limit counters; default an in-process {@link MemoryStore}. Closed by `close()`. */
+  /**
+   * Rate-limit counters; default the configured store (`RATE_LIMIT_STORE`). Closed by `close()`. When given, used
+   * signature nonces are kept in this process (only the configured Redis store shares them).
+   */
   rateLimitStore?: RateLimitStore;
   /**
    * RFC 9421 verifier for the client-kind step; default the Web Bot Auth verifier built from the configuration
@@ -240,18 +244,29 @@ async function startReferrals(config: Config, follow: boolean, onReload: (error:
   return referrals;
 }
 
-/** Step 4: the rate-limit counters. `RATE_LIMIT_STORE=redis://…` shares them; it starts even while Redis is down. */
-async function openRateLimitStore(config: Config, options: StartOptions, logger: Logger, metrics: ServiceMetrics): Promise<RateLimitStore> {
-  if (options.rateLimitStore) return options.rateLimitStore;
-  if (config.rateLimitStore.kind !== 'redis') return new MemoryStore();
+/** The shared stores: the rate-limit counters and, with Redis, the used signature nonces. */
+interface SharedStores {
+  store: RateLimitStore;
+  /** Set with the Redis store (same connection); otherwise the verifier keeps nonces in this process. */
+  nonceStore?: NonceStore;
+}
+
+/**
+ * Step 4: the rate-limit counters. `RATE_LIMIT_STORE=redis://…` shares them, and the used signature nonces on the
+ * same connection; it starts even while Redis is down.
+ */
+async function openRateLimitStore(config: Config, options: StartOptions, logger: Logger, metrics: ServiceMetrics): Promise<SharedStores> {
+  if (options.rateLimitStore) return { store: options.rateLimitStore };
+  if (config.rateLimitStore.kind !== 'redis') return { store: new MemoryStore() };
   // Loaded only when configured: the Redis client alone costs about 150 ms of start-up.
-  const { RedisStore } = await import('./redis-store.js');
-  return RedisStore.open({
+  const [{ RedisStore }, { RedisNonceStore }] = await Promise.all([import('./redis-store.js'), import('./redis-nonce-store.js')]);
+  const store = await RedisStore.open({
     url: config.rateLimitStore.url,
     commandTimeoutMs: config.rateLimitStoreTimeoutMs,
     logger,
     onFallback: metrics.storeFallback,
   });
+  return { store, nonceStore: new RedisNonceStore({ redis: store, onFallback: metrics.nonceStoreFallback }) };
 }
 
 /** Step 5: `/health`, fed by the index holder, the content source and the rate-limit store. */
@@ -338,13 +353,14 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   };
   let referrals: ReferralStore | undefined;
   let store: RateLimitStore | undefined;
+  let nonceStore: NonceStore | undefined;
   let host: Host | undefined;
   let admin: Host | undefined;
   /** From the moment `close()` is called (SIGTERM): `/readyz` says 503 while in-flight requests drain. */
   let draining = false;
   try {
     referrals = await startReferrals(config, follow, onReferralsReload);
-    store = await openRateLimitStore(config, options, logger, metrics);
+    ({ store, nonceStore } = await openRateLimitStore(config, options, logger, metrics));
     health = createHealth(holder, source, store);
     const app = composeApp(config, {
       getIndex: () => holder.current,
@@ -356,6 +372,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       observers: [metrics.observeRequest],
       signatureEvents: { onKeyDirectoryFetch: metrics.keyDirectoryFetch, onSignatureResult: metrics.signatureResult },
       ...(options.verifySignature && { verifySignature: options.verifySignature }),
+      ...(nonceStore && { nonceStore }),
     });
     host = await listen(`${config.host}:${config.port}`, 'PORT and HOST', () => startHost(app, publicHostOptions(config, logger)));
     const servingSource = source;

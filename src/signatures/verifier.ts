@@ -22,7 +22,7 @@ import { KeyDirectoryClient, type KeyDirectoryClientOptions } from './directory-
 import { readSignatureAgent, readSignatureFields, type SignatureCandidate } from './fields.js';
 import { keySource } from './key-source.js';
 import { PUBLISHED_TEST_KEYIDS } from './test-keys.js';
-import { DEFAULT_NONCE_CACHE_SIZE, NonceCache } from './nonce-cache.js';
+import { DEFAULT_NONCE_CACHE_SIZE, MAX_NONCE_LENGTH, MemoryNonceStore, type NonceStore } from './nonce-store.js';
 import type { RefusalReason } from './refusals.js';
 import { signatureBase, SignatureBaseError } from './signature-base.js';
 import { WindowBudget } from './window-budget.js';
@@ -83,12 +83,18 @@ export interface SignatureVerifierOptions {
   clockSkewSeconds?: number;
   /** Longest accepted `expires − created`, seconds. Default 86 400 (24 h). */
   maxLifetimeSeconds?: number;
-  /** Bound on remembered (keyid, nonce) pairs. Default 100 000. */
+  /** Bound on remembered (keyid, nonce) pairs of the default nonce store. Default 100 000. */
   nonceCacheSize?: number;
   /**
-   * Bound on remembered results of public-key checks, in characters of their identity (key, algorithm, signature
-   * and signature base). An agent reusing one signature until it expires, or a client repeating one bad
-   * signature, then costs a lookup instead of a public-key operation. Default 4 000 000; 0 disables.
+   * Where used nonces are recorded: shared between instances (the Redis one of src/server) for a nonce to be
+   * single use across them. Default a {@link MemoryNonceStore} of `nonceCacheSize` pairs (this process only).
+   */
+  nonceStore?: NonceStore;
+  /**
+   * Bound on remembered results of public-key checks, in characters of their identity (the key, the signature
+   * parameters, the signature and every message part its base is built from). An agent reusing one signature until
+   * it expires, or a client repeating one bad signature, then costs a lookup instead of a public-key operation.
+   * Default 4 000 000; 0 disables.
    */
   verifiedCacheSize?: number;
   /**
@@ -115,9 +121,9 @@ export interface SignatureVerifierOptions {
 }
 
 const KEYID = /^[A-Za-z0-9_-]{43}$/;
-const MAX_NONCE_LENGTH = 256;
 /** Longest identity remembered in the check-result cache, characters. */
 const MAX_IDENTITY_LENGTH = 8_192;
+const FIELD_NAME = /^[!#$%&'*+.^_`|~0-9a-z-]+$/;
 /** Public-key operations per request: a header with several signatures cannot multiply the work. */
 const KEY_OPERATIONS_PER_REQUEST = 1;
 
@@ -129,7 +135,7 @@ export function createSignatureVerifier(options: SignatureVerifierOptions): Sign
   const maxLifetime = options.maxLifetimeSeconds ?? 86_400;
   const now = options.now ?? (() => Date.now() / 1000);
   const directories = new KeyDirectoryClient({ now, ...options.directory });
-  const nonces = new NonceCache(options.nonceCacheSize ?? DEFAULT_NONCE_CACHE_SIZE);
+  const nonces = options.nonceStore ?? new MemoryNonceStore(options.nonceCacheSize ?? DEFAULT_NONCE_CACHE_SIZE);
   const checkCacheSize = options.verifiedCacheSize ?? 4_000_000;
   /** Identity → whether it verified; kept until the signature expires. */
   const checked =
@@ -176,45 +182,37 @@ export function createSignatureVerifier(options: SignatureVerifierOptions): Sign
       if (alg.startsWith('hmac')) return fail('unsupported', 'HMAC signatures are refused');
       if (!isSupportedAlgorithm(alg)) return fail('unsupported', `unsupported algorithm ${JSON.stringify(alg)}`);
     }
-    if (nonce !== undefined && (nonce.length > MAX_NONCE_LENGTH || nonces.has(keyid, nonce))) {
+    if (nonce !== undefined && (nonce.length > MAX_NONCE_LENGTH || nonces.has?.(keyid, nonce))) {
       return nonce.length > MAX_NONCE_LENGTH ? fail('malformed', 'the nonce is too long') : fail('replayed', 'replayed nonce');
-    }
-
-    let base: Uint8Array;
-    try {
-      base = signatureBase({ method: request.method, targetUri, field: (name) => request.headers.get(name) }, candidate.input);
-    } catch (error) {
-      return fail('malformed', error instanceof SignatureBaseError ? error.message : 'no signature base');
     }
 
     const source = keySource(agent.value, allowInsecure);
     if (!source.ok) return fail('no_directory', source.reason);
     const directory = source.url;
+    const identity = checkIdentity(request, targetUri, candidate, directory);
+    if (!identity.ok) return fail('malformed', identity.reason);
 
     const found = await directories.lookup(directory, keyid, context.clientAddress, alg);
     if (!found.ok) return fail(found.code, found.reason, directory);
-    const verified = (): Verified => ({
-      verified: true,
-      agent: source.agent,
-      directory,
-      keyid,
-      algorithm: found.algorithm,
-      label: candidate.label,
-    });
-    const rememberFor = Math.max(1, Math.ceil(expires + skew - t)) * 1000;
 
-    // Same key, algorithm, signature and signature base: the public-key answer cannot differ.
-    const identity = checkIdentity(directory, keyid, found.algorithm, candidate.signature, base);
-    const earlier = identity === undefined ? undefined : checked?.get(identity);
+    // Same key, algorithm and message parts: the public-key answer cannot differ, whichever way it went.
+    const key = identity.key === undefined ? undefined : `${found.algorithm}\n${identity.key}`;
+    const earlier = key === undefined ? undefined : checked?.get(key);
     if (earlier === false) return fail('bad_signature', 'the same signature failed verification before', directory);
     if (earlier === undefined) {
       if (work.keyOperations >= KEY_OPERATIONS_PER_REQUEST) return fail('over_budget', 'one public-key operation per request', directory);
       const bucket = clientBucket(context.clientAddress);
       if (clientFailures.spent(bucket)) return fail('over_budget', 'too many failed signatures from this client address', directory);
       if (processFailures.spent('')) return fail('over_budget', 'too many failed signatures in the last second', directory);
+      let base: Uint8Array;
+      try {
+        base = signatureBase({ method: request.method, targetUri, field: (name) => request.headers.get(name) }, candidate.input);
+      } catch (error) {
+        return fail('malformed', error instanceof SignatureBaseError ? error.message : 'no signature base', directory);
+      }
       work.keyOperations++;
       const valid = await found.verifier.verify(base, candidate.signature);
-      if (identity !== undefined) checked?.set(identity, valid, { ttl: rememberFor });
+      if (key !== undefined) checked?.set(key, valid, { ttl: Math.max(1, Math.ceil(expires + skew - t)) * 1000 });
       if (!valid) {
         clientFailures.take(bucket);
         processFailures.take('');
@@ -222,14 +220,18 @@ export function createSignatureVerifier(options: SignatureVerifierOptions): Sign
       }
     }
 
-    if (nonce !== undefined && !nonces.checkAndRecord(keyid, nonce, expires + skew - t)) return fail('replayed', 'replayed nonce', directory);
-    return verified();
+    if (nonce !== undefined && !(await nonces.record(keyid, nonce, expires + skew - t))) return fail('replayed', 'replayed nonce', directory);
+    return { verified: true, agent: source.agent, directory, keyid, algorithm: found.algorithm, label: candidate.label };
   }
 
   return {
     directories,
     async verify(request, context) {
       try {
+        // An address whose signatures keep failing is not even parsed until its window ends.
+        if (clientFailures.spent(clientBucket(context.clientAddress))) {
+          return { verified: false, code: 'over_budget', reason: 'too many failed signatures from this client address' };
+        }
         const fields = readSignatureFields(request.headers.get('signature-input'), request.headers.get('signature'));
         if (!fields.ok) return { verified: false, code: 'malformed', reason: fields.reason };
         let targetUri: string;
@@ -261,13 +263,35 @@ export function createSignatureVerifier(options: SignatureVerifierOptions): Sign
 
 /**
 /**
- * Everything a public-key check depends on, as one string (`undefined` when too long to keep): the key, the
- * algorithm, the signature and the signature base.
+ * Everything a public-key check's answer depends on besides the algorithm, as one string: the key (directory and
+ * keyid), the signature's label, the method and target URI, the raw `Signature-Input` and `Signature` fields and
+ * every covered field's value. The signature base is a function of these, so equal strings mean equal answers;
+ * building the string costs far less than building the base. `key` is `undefined` when it is too long to keep.
+ * Fails when a covered field is absent (no base could be built).
  */
-function checkIdentity(directory: string, keyid: string, algorithm: string, signature: Uint8Array, base: Uint8Array): string | undefined {
-  if (base.length + signature.length * 2 > MAX_IDENTITY_LENGTH) return undefined;
-  let signatureText = '';
-  for (const byte of signature) signatureText += String.fromCharCode(byte);
-  // The signature's length first: its bytes may hold a newline, and must not shift into the base.
-  return [directory, keyid, algorithm, String(signature.length), signatureText + new TextDecoder().decode(base)].join('\n');
+function checkIdentity(
+  request: Request,
+  targetUri: string,
+  candidate: SignatureCandidate,
+  directory: string,
+): { ok: true; key: string | undefined } | { ok: false; reason: string } {
+  const headers = request.headers;
+  // Header values hold no newline (the Fetch Headers class refuses them), so joining by one is unambiguous.
+  const parts = [
+    directory,
+    candidate.keyid ?? '',
+    candidate.label,
+    request.method,
+    targetUri,
+    headers.get('signature-input') ?? '',
+    headers.get('signature') ?? '',
+  ];
+  for (const { name } of candidate.components) {
+    if (name.startsWith('@')) continue;
+    const value = FIELD_NAME.test(name) ? headers.get(name) : null;
+    if (value === null) return { ok: false, reason: `the covered field "${name}" is absent` };
+    parts.push(name, value);
+  }
+  const key = parts.join('\n');
+  return { ok: true, key: key.length <= MAX_IDENTITY_LENGTH ? key : undefined };
 }
