@@ -359,7 +359,7 @@ describe('bad signatures cost little (a denial-of-service lever otherwise)', () 
   /** A signature by another key under `ed`'s keyid, made unique by its nonce. */
   const garbage = () => signed({ key: other, keyid: ed.keyid, nonce: crypto.randomUUID() });
 
-  it('one client address gets 10 failed public-key checks a minute, then none until the minute ends; other addresses are not affected', async () => {
+  it('one client address gets 10 failed signed requests a minute, then its signatures are ignored until the minute ends; other addresses are not affected', async () => {
     const c = { t: now() };
     const v = verifier({ now: () => c.t });
     const results: string[] = [];
@@ -372,6 +372,14 @@ describe('bad signatures cost little (a denial-of-service lever otherwise)', () 
     expect(await v.verify(await garbage(), { clientAddress: '198.51.100.21' })).toMatchObject({ code: 'bad_signature' });
     c.t += 61;
     expect(await v.verify(await garbage(), CLIENT)).toMatchObject({ code: 'bad_signature' });
+  });
+
+  it('failures of any kind count (an unknown keyid costs no public-key operation, but a lookup each time)', async () => {
+    const v = verifier();
+    const codes: string[] = [];
+    for (let i = 0; i < 11; i++)
+      codes.push(((await v.verify(await signed({ key: other, nonce: crypto.randomUUID() }), CLIENT)) as { code: string }).code);
+    expect(codes).toEqual([...Array<string>(10).fill('unknown_key'), 'over_budget']);
   });
 
   it('signatures that verify spend nothing: an agent never runs out, and its own bad ones still have their allowance', async () => {

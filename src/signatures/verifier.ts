@@ -5,10 +5,10 @@
  * public-key check is WebCrypto's (algorithms.ts).
  *
  * Work an anonymous client can trigger stays bounded: cheap checks come first; at most one public-key operation
- * per request; each client address (IPv6 /64) may cause only a few failed ones per minute and the process a
- * bounded number per second (checked before the operation, so a spent allowance costs no public-key work; a
- * signature that verifies spends nothing); an identical signature is answered from a cache of earlier results,
- * whichever way it went.
+ * per request; each client address (IPv6 /64) may send only a few signed requests that fail per minute (past that
+ * its signatures are not parsed at all), and the process runs a bounded number of failed public-key checks per
+ * second (both checked before the work; a signature that verifies spends nothing); an identical signature is
+ * answered from a cache of earlier results, whichever way it went.
  *
  * A missing, malformed, expired or unverifiable signature never throws and never refuses a request: the result
  * is `{ verified: false, reason }` and the caller classifies the client as if it had not signed.
@@ -98,11 +98,12 @@ export interface SignatureVerifierOptions {
    */
   verifiedCacheSize?: number;
   /**
-   * Failed public-key checks one client address (an IPv6 /64) may cause per 60 s; past it, its signatures are not
-   * checked (`over_budget`) until the window ends. Only failures count, so an agent whose signatures verify never
-   * runs out. Concurrent checks may overshoot by the number in flight. Default 10.
+   * Signed requests that fail verification (for any reason) one client address (an IPv6 /64) may send per 60 s;
+   * past it, its signatures are not even parsed (`over_budget`) until the window ends. Only failures count, so an
+   * agent whose signatures verify never runs out. Concurrent requests may overshoot by the number in flight.
+   * Default 10.
    */
-  failedChecksPerClientPerMinute?: number;
+  failedRequestsPerClientPerMinute?: number;
   /** Failed public-key checks the whole process runs per second, whoever causes them. Default 100. */
   failedChecksPerSecond?: number;
   /** Current time in seconds since the epoch. Default `Date.now() / 1000`. */
@@ -140,7 +141,7 @@ export function createSignatureVerifier(options: SignatureVerifierOptions): Sign
   /** Identity → whether it verified; kept until the signature expires. */
   const checked =
     checkCacheSize > 0 ? new LRUCache<string, boolean>({ maxSize: checkCacheSize, sizeCalculation: (_v, identity) => identity.length }) : undefined;
-  const clientFailures = new WindowBudget({ limit: options.failedChecksPerClientPerMinute ?? 10, windowSeconds: 60, now });
+  const clientFailures = new WindowBudget({ limit: options.failedRequestsPerClientPerMinute ?? 10, windowSeconds: 60, now });
   const processFailures = new WindowBudget({ limit: options.failedChecksPerSecond ?? 100, windowSeconds: 1, now, maxKeys: 1 });
 
   /**
@@ -214,7 +215,6 @@ export function createSignatureVerifier(options: SignatureVerifierOptions): Sign
       const valid = await found.verifier.verify(base, candidate.signature);
       if (key !== undefined) checked?.set(key, valid, { ttl: Math.max(1, Math.ceil(expires + skew - t)) * 1000 });
       if (!valid) {
-        clientFailures.take(bucket);
         processFailures.take('');
         return fail('bad_signature', `the signature does not verify with the ${found.algorithm} key`, directory);
       }
@@ -228,8 +228,9 @@ export function createSignatureVerifier(options: SignatureVerifierOptions): Sign
     directories,
     async verify(request, context) {
       try {
-        // An address whose signatures keep failing is not even parsed until its window ends.
-        if (clientFailures.spent(clientBucket(context.clientAddress))) {
+        // An address whose signed requests keep failing is not even parsed until its window ends.
+        const bucket = clientBucket(context.clientAddress);
+        if (clientFailures.spent(bucket)) {
           return { verified: false, code: 'over_budget', reason: 'too many failed signatures from this client address' };
         }
         const fields = readSignatureFields(request.headers.get('signature-input'), request.headers.get('signature'));
@@ -251,6 +252,8 @@ export function createSignatureVerifier(options: SignatureVerifierOptions): Sign
           last = result;
           reasons.push(fields.candidates.length > 1 ? `${candidate.label}: ${result.reason}` : result.reason);
         }
+        // Whatever the reason (a bad signature, an unknown key, a directory that fails), the address pays for it.
+        if (last!.code !== 'over_budget') clientFailures.take(bucket);
         // Several candidates: the last one's code and key stand for the request (every reason is in the text).
         return { ...last!, reason: reasons.join('; ') };
       } catch {
