@@ -8,6 +8,7 @@ import { cpus, totalmem, type as osType, release } from 'node:os';
 import { spawnSync } from 'node:child_process';
 import type { ColdResult, ReloadResult } from './content-serve.js';
 import type { FloodResult } from './flood.js';
+import type { SignatureBenchResult } from './signatures.js';
 import type { HostsResult, ScenarioResult } from './http.js';
 import type { ProfileSummary } from './lib/profile.js';
 import { canPin } from './lib/proc.js';
@@ -37,6 +38,7 @@ export interface BenchResults {
   hosts?: HostsResult;
   content?: { cold: ColdResult[]; reload: ReloadResult | null };
   flood?: FloodResult;
+  signatures?: SignatureBenchResult;
   profiles: { name: string; what: string; summary: ProfileSummary }[];
 }
 
@@ -272,6 +274,26 @@ export function renderMarkdown(r: BenchResults, analysis: string): string {
           ? 'the oldest buckets were forgotten and the newest kept — the store is bounded.'
           : 'see the analysis.'
       }`,
+      '',
+    );
+  }
+
+  if (r.signatures) {
+    const g = r.signatures;
+    out.push(
+      '## Verified agents, and signatures that cannot verify',
+      '',
+      `\`/v1/catalog\` with one pre-signed Ed25519 signature: ${n(g.verifiedRps)} requests/s, against ${n(g.anonymousRps)} unsigned (×${g.verifiedRatio}).`,
+      '',
+      'Other clients (a new address per request) alone, then while one attacker address on 8 connections sends requests',
+      'carrying 3 signatures of random bytes, naming its own key directory with an RSA key (`bench/garbage-signatures.lua`):',
+      '',
+      '| Attacker key | Others alone (req/s) | Others attacked (req/s) | Ratio | Attacker (req/s) | Attacker refused (429) |',
+      '|--:|--:|--:|--:|--:|--:|',
+      ...g.attacks.map(
+        (a) =>
+          `| RSA-${a.keyBits} | ${n(a.aloneRps)} | ${n(a.attackedRps)} | ×${a.ratio} | ${n(a.attackerRps)} | ${Math.round(a.attackerRefusedShare * 100)} % |`,
+      ),
       '',
     );
   }

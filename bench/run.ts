@@ -4,7 +4,7 @@
  *
  *   npm run bench                     the full run (about 10 minutes; run it on an otherwise idle machine)
  *   npm run bench -- --quick          a smoke run in about two minutes (written to bench/out/ unless --out is given)
- *   npm run bench -- --only http,content   some sections only: http, hosts, content, flood
+ *   npm run bench -- --only http,content   some sections only: http, hosts, content, flood, signatures
  *   npm run bench -- --out path/base  write <base>.md and <base>.json
  *   npm run bench -- --render         re-render docs/performance.md from docs/performance.json (after editing
  *                                     bench/analysis.md), measuring nothing
@@ -15,13 +15,14 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { runContentBench } from './content-serve.js';
 import { runFloodBench } from './flood.js';
+import { runSignatureBench } from './signatures.js';
 import { runHostsBench, runHttpBench, type HttpBenchOptions } from './http.js';
 import { buildBundles, repoRoot } from './lib/build.js';
 import { hasWrk } from './lib/wrk.js';
 import { profileServing } from './profiles.js';
 import { runInfo, TARGETS, writeResults, type BenchResults } from './report.js';
 
-const SECTIONS = ['http', 'hosts', 'content', 'flood'] as const;
+const SECTIONS = ['http', 'hosts', 'content', 'flood', 'signatures'] as const;
 
 const { values } = parseArgs({
   options: {
@@ -35,7 +36,7 @@ const quick = values.quick;
 const only = new Set(values.only ? values.only.split(',').map((s) => s.trim()) : SECTIONS);
 for (const s of only)
   if (!(SECTIONS as readonly string[]).includes(s)) throw new Error(`--only: unknown section ${s} (known: ${SECTIONS.join(', ')})`);
-if (!hasWrk && (only.has('http') || only.has('hosts') || only.has('flood'))) {
+if (!hasWrk && (only.has('http') || only.has('hosts') || only.has('flood') || only.has('signatures'))) {
   throw new Error('wrk is not installed: run bench/setup.sh (npm run bench does) or use --only content');
 }
 const out = values.out ?? (quick ? `${repoRoot}bench/out/performance` : `${repoRoot}docs/performance`);
@@ -152,6 +153,18 @@ if (only.has('flood')) {
     total: settings.floodTotal,
     chunkS: settings.floodChunkS,
     connections: settings.connections,
+    log,
+  });
+}
+if (only.has('signatures')) {
+  log('Signatures: verified agents, and an attacker sending signatures that cannot verify');
+  results.signatures = await runSignatureBench({
+    serverBundle: bundles.server,
+    contentDir,
+    measureS: settings.measureS,
+    reps: settings.reps,
+    connections: settings.connections,
+    attackerKeyBits: [4096, 8192],
     log,
   });
 }

@@ -18,6 +18,7 @@ import { kindOfPolicy, RAISED_LIMITS, startBaseline, startServerProcess, waitUnt
 import { startBenchAgent, type BenchAgent } from '../bench/lib/signing.js';
 import { hasWrk, runWrk } from '../bench/lib/wrk.js';
 import { renderMarkdown, runInfo } from '../bench/report.js';
+import { attackerDirectory, GARBAGE_LUA } from '../bench/signatures.js';
 
 const UA = { 'User-Agent': 'bench-agent/1.0 (+https://bench.example)' };
 const ANONYMOUS_BUDGET = Number(RAISED_LIMITS.RATE_LIMIT_ANONYMOUS);
@@ -170,5 +171,26 @@ describe('report', () => {
     expect(md).toMatch(/\| catalog \| `\/v1\/catalog` \| declared \| 200 \|/);
     expect(md).toContain('**met**');
     expect(md.trimEnd().endsWith('Analysis text.')).toBe(true);
+  });
+});
+
+describe('the garbage-signature attacker (bench/garbage-signatures.lua)', () => {
+  it.skipIf(!hasWrk)('sends well-formed requests, each with 3 signatures the service parses and refuses, never a 5xx', async () => {
+    const directory = await attackerDirectory(2048);
+    try {
+      const r = await runWrk({
+        url: `${ours.url}/v1/catalog`,
+        durationS: 1,
+        connections: 2,
+        headers: { ...UA, 'X-Forwarded-For': '203.0.113.66' },
+        script: GARBAGE_LUA,
+        scriptArgs: ['3', '256', directory.keyid, directory.origin, new URL(ours.url).host],
+      });
+      expect(r.requests).toBeGreaterThan(0);
+      expect(r.socketErrors).toBe(0);
+      expect(r.non2xx3xx).toBe(0); // raised budgets: served as a declared agent, never verified
+    } finally {
+      await directory.close();
+    }
   });
 });
