@@ -288,11 +288,11 @@ export function renderMarkdown(r: BenchResults, analysis: string): string {
       'Other clients (a new address per request) alone, then while one attacker address on 8 connections sends requests',
       'carrying 3 signatures of random bytes, naming its own key directory with an RSA key (`bench/garbage-signatures.lua`):',
       '',
-      '| Attacker key | Others alone (req/s) | Others attacked (req/s) | Ratio | Attacker (req/s) | Attacker refused (429) |',
-      '|--:|--:|--:|--:|--:|--:|',
+      "| Attacker | Others alone (req/s) | Others attacked (req/s) | Ratio | Attacker (req/s) | Attacker refused (429) | Others' requests lost per attacker request |",
+      '|--|--:|--:|--:|--:|--:|--:|',
       ...g.attacks.map(
         (a) =>
-          `| RSA-${a.keyBits} | ${n(a.aloneRps)} | ${n(a.attackedRps)} | ×${a.ratio} | ${n(a.attackerRps)} | ${Math.round(a.attackerRefusedShare * 100)} % |`,
+          `| ${a.keyBits === 0 ? 'no signature (reference)' : `RSA-${a.keyBits} signatures`} | ${n(a.aloneRps)} | ${n(a.attackedRps)} | ×${a.ratio} | ${n(a.attackerRps)} | ${Math.round(a.attackerRefusedShare * 100)} % | ${a.costInRequests} |`,
       ),
       '',
     );

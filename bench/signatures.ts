@@ -8,7 +8,8 @@
  *   Other clients (`bench/flood.lua`: a new address per request, so no budget runs out) read `/v1/catalog` alone,
  *   then while one attacker address on 8 connections sends requests carrying 3 signatures of random bytes each
  *   (`bench/garbage-signatures.lua`), naming its own loopback key directory that publishes an RSA key of the given
- *   size. The ratio is the others' throughput with the attacker to without, measured in the same run.
+ *   size. The ratio is the others' throughput with the attacker to without, measured in the same run, and the cost
+ *   of one attacker request is the others' requests it displaced, against the same attacker sending no signature.
  */
 import { createHash } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
@@ -47,6 +48,7 @@ export interface SignatureBenchOptions {
 
 /** One attack scenario's outcome. Throughputs in requests per second. */
 export interface AttackResult {
+  /** The attacker's RSA key size in bits; 0: the same attacker sending no signature (the reference). */
   keyBits: number;
   /** Others' throughput without the attacker (median of the runs). */
   aloneRps: number;
@@ -57,6 +59,8 @@ export interface AttackResult {
   /** Requests the attacker completed per second, and how many of them were refused with 429. */
   attackerRps: number;
   attackerRefusedShare: number;
+  /** Others' requests lost per attacker request: (aloneRps − attackedRps) / attackerRps. */
+  costInRequests: number;
 }
 
 /** The section's results. */
@@ -118,10 +122,10 @@ export async function runSignatureBench(o: SignatureBenchOptions): Promise<Signa
     await agent.close();
   }
 
-  // Others' throughput with and without an attacker sending garbage signatures.
+  // Others' throughput with and without an attacker; 0 bits: the same attacker without signatures (the reference).
   const attacks: AttackResult[] = [];
-  for (const bits of o.attackerKeyBits) {
-    const directory = await attackerDirectory(bits);
+  for (const bits of [0, ...o.attackerKeyBits]) {
+    const directory = bits === 0 ? undefined : await attackerDirectory(bits);
     const server = await startServerProcess(o.serverBundle, [], { env: { ...env, ...DEFAULT_BUDGETS, TRUST_PROXY: '127.0.0.1' } });
     try {
       await waitUntilCompressed(server.url, '/v1/catalog');
@@ -136,38 +140,51 @@ export async function runSignatureBench(o: SignatureBenchOptions): Promise<Signa
           scriptArgs: ['0'],
         });
       await others();
-      const aloneRps = await medianRps(others);
-      const attackedRuns: number[] = [];
-      let attacker: WrkResult | undefined;
+      // Alone and attacked alternate, so a drift in the machine's speed touches both alike.
+      const alone: number[] = [];
+      const attacked: number[] = [];
+      const attackerRuns: WrkResult[] = [];
       for (let i = 0; i < o.reps; i++) {
+        alone.push((await others()).requestsPerSecond);
         const attack = runWrk({
           url,
           durationS: o.measureS + 2,
           connections: 8,
           headers: { 'User-Agent': DECLARED_UA, 'X-Forwarded-For': '203.0.113.66' },
-          script: GARBAGE_LUA,
-          scriptArgs: ['3', String(bits / 8), directory.keyid, directory.origin, new URL(server.url).host],
+          ...(directory && {
+            script: GARBAGE_LUA,
+            scriptArgs: ['3', String(bits / 8), directory.keyid, directory.origin, new URL(server.url).host],
+          }),
         });
         await new Promise((resolve) => setTimeout(resolve, 1000));
-        attackedRuns.push((await others()).requestsPerSecond);
-        attacker = await attack;
+        attacked.push((await others()).requestsPerSecond);
+        attackerRuns.push(await attack);
       }
-      const attackedRps = round(median(attackedRuns));
+      const aloneRps = round(median(alone));
+      const attackedRps = round(median(attacked));
+      const attackerRps = round(median(attackerRuns.map((r) => r.requestsPerSecond)));
+      const refused =
+        attackerRuns.reduce((sum, r) => sum + r.non2xx3xx, 0) /
+        Math.max(
+          1,
+          attackerRuns.reduce((sum, r) => sum + r.requests, 0),
+        );
       const result: AttackResult = {
         keyBits: bits,
         aloneRps,
         attackedRps,
         ratio: round(attackedRps / aloneRps, 2),
-        attackerRps: round(attacker!.requestsPerSecond),
-        attackerRefusedShare: round(attacker!.non2xx3xx / Math.max(1, attacker!.requests), 2),
+        attackerRps,
+        attackerRefusedShare: round(refused, 2),
+        costInRequests: round((aloneRps - attackedRps) / Math.max(1, attackerRps), 2),
       };
       attacks.push(result);
       o.log(
-        `  attacker with RSA-${bits}: others ${aloneRps} → ${attackedRps} req/s (×${result.ratio}); attacker ${result.attackerRps} req/s, ${Math.round(result.attackerRefusedShare * 100)} % refused`,
+        `  attacker ${bits === 0 ? 'without signatures' : `with RSA-${bits}`}: others ${aloneRps} → ${attackedRps} req/s (×${result.ratio}); attacker ${attackerRps} req/s, ${Math.round(refused * 100)} % refused; each cost ${result.costInRequests} of the others' requests`,
       );
     } finally {
       await server.child.stop();
-      await directory.close();
+      await directory?.close();
     }
   }
   return { verifiedRps, anonymousRps, verifiedRatio: round(verifiedRps / anonymousRps, 2), attacks };
