@@ -2,6 +2,8 @@
  * The key-directory client against real HTTP servers on 127.0.0.1 (with the insecure-directory switch on, as
  * in tests and local development), and its refusals with the switch off.
  */
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGuardedFetcher, createNodeSignatureVerifier, type NodeSignatureVerifierOptions } from '../src/signatures/index.js';
@@ -13,6 +15,12 @@ import {
   type AgentKey,
   type DirectoryServer,
 } from './fixtures/signatures/agent.js';
+
+/** V8's collector, exposed at run time (the test process was not started with --expose-gc). */
+function exposedGc(): () => void {
+  setFlagsFromString('--expose-gc');
+  return runInNewContext('gc') as () => void;
+}
 
 const URL_ = 'https://catalog.example/v1/catalog';
 const CLIENT = { clientAddress: '198.51.100.20' };
@@ -349,12 +357,13 @@ describe('caching', () => {
   });
 
   it('bounds lookups per host: a hanging and a slow host do not hold up another host', async () => {
+    const collectGarbage = exposedGc();
     const s = await server(jwksHandler([key.publicJwk]));
     const port = new URL(s.origin).port;
     let calls = 0;
     const fetcher = createGuardedFetcher({
       allowInsecure: true,
-      lookupTimeoutMs: 1500, // long enough that the other hosts finish first on a loaded machine
+      lookupTimeoutMs: 300,
       resolve: (host) => {
         calls++;
         if (host === 'hang.test') return new Promise(() => {}); // never answers
@@ -367,6 +376,12 @@ describe('caching', () => {
       () => (hangingSettled = true),
     );
     const slow = fetcher(`http://slow.test:${port}${WELL_KNOWN}`);
+    // Collections while they wait: a lookup deadline held only weakly (AbortSignal.timeout inside AbortSignal.any,
+    // nodejs/node#57736) can be collected and never fire, leaving the hanging fetches to the 2 s fetch deadline.
+    for (let i = 0; i < 3; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      collectGarbage();
+    }
     // Six fetches in flight for two hosts take two lookups, not six: another host still gets one.
     expect(await fetcher(`http://good.test:${port}${WELL_KNOWN}`)).toMatchObject({ ok: true, status: 200 });
     expect(hangingSettled).toBe(false);

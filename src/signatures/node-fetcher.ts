@@ -25,6 +25,7 @@ import { isIP, type LookupFunction } from 'node:net';
 import { judgeAddress } from './address-policy.js';
 import type { DirectoryFetcher, FetchedDirectory } from './directory-client.js';
 import type { ResponseHeaders } from './directory-freshness.js';
+import { unfetchable } from './key-source.js';
 
 /** An address a host name resolved to. */
 export interface ResolvedAddress {
@@ -102,10 +103,10 @@ export function createGuardedFetcher(options: GuardedFetcherOptions = {}): Direc
     } catch {
       return { ok: false, reason: 'not a URL' };
     }
-    if (url.protocol !== 'https:' && !(allowInsecure && url.protocol === 'http:')) {
-      return { ok: false, reason: `${url.protocol} directories are refused (https only)` };
-    }
-    if (url.username !== '' || url.password !== '') return { ok: false, reason: 'credentials in the directory URL' };
+    // Checked again here, whoever named the URL: the transport never goes anywhere else.
+    const problem = unfetchable(url, allowInsecure);
+    if (problem === 'scheme') return { ok: false, reason: `${url.protocol} directories are refused (https only)` };
+    if (problem === 'credentials') return { ok: false, reason: 'credentials in the directory URL' };
 
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), timeoutMs);
@@ -117,12 +118,18 @@ export function createGuardedFetcher(options: GuardedFetcherOptions = {}): Direc
       } else {
         const lookup = lookupOf(host);
         if (lookup === undefined) return { ok: false, reason: 'too many host name lookups in progress', transient: true };
-        const lookupSignal = AbortSignal.any([controller.signal, AbortSignal.timeout(lookupTimeoutMs)]);
+        // A timer that holds its controller, not AbortSignal.timeout(): inside AbortSignal.any() a timeout signal
+        // nothing else references can be collected before it fires (nodejs/node#57736; seen here under load, the
+        // lookup then waited for the whole fetch's deadline).
+        const lookupTimeout = new AbortController();
+        const lookupTimer = setTimeout(() => lookupTimeout.abort(), lookupTimeoutMs);
         try {
-          addresses = await abortable(lookup, lookupSignal);
+          addresses = await abortable(lookup, AbortSignal.any([controller.signal, lookupTimeout.signal]));
         } catch {
           if (controller.signal.aborted) return { ok: false, reason: 'timed out' };
-          return { ok: false, reason: lookupSignal.aborted ? 'host name lookup timed out' : `${host} does not resolve` };
+          return { ok: false, reason: lookupTimeout.signal.aborted ? 'host name lookup timed out' : `${host} does not resolve` };
+        } finally {
+          clearTimeout(lookupTimer);
         }
       }
       if (addresses.length === 0) return { ok: false, reason: `${host} does not resolve` };
