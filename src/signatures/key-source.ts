@@ -8,6 +8,16 @@
 /** The well-known path of an HTTP Message Signatures directory (-01 §8.1). */
 export const DIRECTORY_PATH = '/.well-known/http-message-signatures-directory';
 
+/**
+ * What keeps a URL from being fetched for keys, whoever named it (a `Signature-Agent` member, a card's `jwks_uri`):
+ * a scheme other than `https` (`http` too when `allowInsecure`), or credentials. `undefined` when neither.
+ */
+export function unfetchable(url: URL, allowInsecure: boolean): 'scheme' | 'credentials' | undefined {
+  if (url.protocol !== 'https:' && !(allowInsecure && url.protocol === 'http:')) return 'scheme';
+  if (url.username !== '' || url.password !== '') return 'credentials';
+  return undefined;
+}
+
 /** Where an agent's keys are, or why the member value names no usable place. */
 export type KeySource =
   | {
@@ -42,10 +52,9 @@ export function keySource(value: string, allowInsecure: boolean): KeySource {
   } catch {
     return { ok: false, reason: 'the Signature-Agent value is not an absolute URL' };
   }
-  if (url.protocol !== 'https:' && !(allowInsecure && url.protocol === 'http:')) {
-    return { ok: false, reason: 'the Signature-Agent URL is not https' };
-  }
-  if (url.username !== '' || url.password !== '') return { ok: false, reason: 'the Signature-Agent URL carries credentials' };
+  const problem = unfetchable(url, allowInsecure);
+  if (problem === 'scheme') return { ok: false, reason: 'the Signature-Agent URL is not https' };
+  if (problem === 'credentials') return { ok: false, reason: 'the Signature-Agent URL carries credentials' };
   // `#` alone leaves url.hash empty: look at the text too.
   if (url.hash !== '' || value.includes('#')) return { ok: false, reason: 'the Signature-Agent URL carries a fragment' };
   const bareOrigin = (url.pathname === '/' || url.pathname === '') && url.search === '' && !value.includes('?');
