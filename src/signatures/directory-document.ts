@@ -4,6 +4,7 @@
  * `jwks`, or by reference as `jwks_uri`). Only the members that lead to keys are read; every other card member
  * is ignored, as the card draft says of unknown ones. Portable: no Node-only modules.
  */
+import { unfetchable } from './key-source.js';
 
 /** A parsed answer, or why it holds no keys. */
 export type DirectoryDocument =
@@ -70,7 +71,7 @@ function hopUrl(value: string): string | undefined {
   } catch {
     return undefined;
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') return undefined;
-  if (url.username !== '' || url.password !== '' || url.hash !== '' || value.includes('#')) return undefined;
+  // http passes here; the fetcher applies unfetchable() again with the real setting.
+  if (unfetchable(url, true) !== undefined || url.hash !== '' || value.includes('#')) return undefined;
   return url.href;
 }
