@@ -4,7 +4,30 @@
  * structured fields with `structured-headers`. Everything here is hostile input: every function returns a
  * reason instead of throwing. Portable: no Node-only modules.
  */
+import { LRUCache } from 'lru-cache';
 import { isInnerList, parseDictionary, parseItem, type BareItem, type InnerList, type Item } from 'structured-headers';
+
+/**
+ * Parsed field values by their text, bounded by the characters kept: an agent sends the same `Signature-Agent`
+ * (and, reusing a signature, the same `Signature-Input` and `Signature`) on every request, and parsing them costs
+ * more than the rest of a cached verification. The results are shared: nothing may change them.
+ */
+const parsed = new LRUCache<string, { value: unknown }>({ maxSize: 2_000_000, sizeCalculation: (_v, text) => text.length + 1 });
+
+/** `parse(text)`, remembered by `namespace` and text (a throw is remembered as `undefined`). */
+function remembered<T>(namespace: string, text: string, parse: (text: string) => T): T | undefined {
+  const key = `${namespace}${text}`;
+  const hit = parsed.get(key);
+  if (hit !== undefined) return hit.value as T | undefined;
+  let value: T | undefined;
+  try {
+    value = parse(text);
+  } catch {
+    value = undefined;
+  }
+  parsed.set(key, { value });
+  return value;
+}
 
 /** The tag a Web Bot Auth signature carries. */
 export const WEB_BOT_AUTH_TAG = 'web-bot-auth';
@@ -55,18 +78,10 @@ export function readSignatureFields(signatureInput: string | null, signature: st
   if (signatureInput === null && signature === null) return { ok: false, reason: 'unsigned request' };
   if (signatureInput === null) return { ok: false, reason: 'Signature without Signature-Input' };
   if (signature === null) return { ok: false, reason: 'Signature-Input without Signature' };
-  let inputs: Map<string, Item | InnerList>;
-  let signatures: Map<string, Item | InnerList>;
-  try {
-    inputs = parseDictionary(signatureInput);
-  } catch {
-    return { ok: false, reason: 'Signature-Input is not a structured-field dictionary' };
-  }
-  try {
-    signatures = parseDictionary(signature);
-  } catch {
-    return { ok: false, reason: 'Signature is not a structured-field dictionary' };
-  }
+  const inputs = remembered('i', signatureInput, parseDictionary);
+  if (inputs === undefined) return { ok: false, reason: 'Signature-Input is not a structured-field dictionary' };
+  const signatures = remembered('s', signature, parseDictionary);
+  if (signatures === undefined) return { ok: false, reason: 'Signature is not a structured-field dictionary' };
   const candidates: SignatureCandidate[] = [];
   for (const [label, member] of inputs) {
     if (!isInnerList(member)) continue;
@@ -145,21 +160,13 @@ export function readSignatureAgent(header: string | null, candidate: SignatureCa
     if (!covered.some(coversWholeField)) {
       return { ok: false, code: 'malformed', reason: 'the string-form Signature-Agent is not covered as "signature-agent"' };
     }
-    let item: Item;
-    try {
-      item = parseItem(header);
-    } catch {
-      return { ok: false, code: 'malformed', reason: 'Signature-Agent is not a structured-field string' };
-    }
+    const item = remembered('a', header, parseItem);
+    if (item === undefined) return { ok: false, code: 'malformed', reason: 'Signature-Agent is not a structured-field string' };
     return memberValue(item, undefined);
   }
 
-  let dictionary: Map<string, Item | InnerList>;
-  try {
-    dictionary = parseDictionary(header);
-  } catch {
-    return { ok: false, code: 'malformed', reason: 'Signature-Agent is not a structured-field dictionary' };
-  }
+  const dictionary = remembered('d', header, parseDictionary);
+  if (dictionary === undefined) return { ok: false, code: 'malformed', reason: 'Signature-Agent is not a structured-field dictionary' };
   const keyed = covered.map((c) => c.parameters.get('key')).filter((k): k is string => typeof k === 'string');
   let key = keyed.includes(candidate.label) ? candidate.label : keyed.length === 1 ? keyed[0] : undefined;
   if (key === undefined && keyed.length === 0 && covered.some(coversWholeField)) {
