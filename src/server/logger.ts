@@ -32,12 +32,29 @@ export interface LogOutput {
   abandon(): void;
 }
 
+/**
+ * pino's `isoTime` (`,"time":"<ISO 8601>"`), formatted once per millisecond: under load many lines fall in the same
+ * millisecond, and formatting a date for each line was 2 % of a busy process's CPU with the access log on.
+ */
+function isoTimePerMillisecond(): () => string {
+  let formattedAt = -1;
+  let field = '';
+  return () => {
+    const now = Date.now();
+    if (now !== formattedAt) {
+      formattedAt = now;
+      field = `,"time":"${new Date(now).toISOString()}"`;
+    }
+    return field;
+  };
+}
+
 /** The logger's options (level, `service` field, ISO 8601 `time`, error serialiser), for any destination. */
 export function loggerOptions(level: LogLevel): LoggerOptions {
   return {
     level,
     base: { service: 'syllabus-catalog' },
-    timestamp: pino.stdTimeFunctions.isoTime,
+    timestamp: isoTimePerMillisecond(),
     serializers: { err: pino.stdSerializers.err },
   };
 }
