@@ -23,8 +23,11 @@ export type StaticRepresentation = RepresentationSource & { body: Uint8Array; he
 
 let swaggerFiles: Map<string, Uint8Array> | undefined;
 
-/** The Swagger UI files: copied beside the bundle by `npm run build`, else those of the installed package. */
-function swaggerUiDir(): string {
+/**
+ * The folder of the Swagger UI files: copied beside the bundle by `npm run build`, else that of the installed package.
+ * @throws Error when the package is not installed.
+ */
+export function swaggerUiDir(): string {
   const besideBundle = fileURLToPath(new URL('swagger-ui-dist', import.meta.url));
   return existsSync(besideBundle) ? besideBundle : dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
 }
