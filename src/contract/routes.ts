@@ -19,7 +19,8 @@ export type ReadMethod = 'GET' | 'HEAD';
  * Where a route's 200 body comes from. `index`: a precomputed representation of the content (a strong ETag,
  * 304s). `computed`: built per request by a handler of the app (`/health`, referral checks). `page`: rendered by
  * `src/pages` at index build time (HTML, the feed, the site's assets, `robots.txt`, the sitemap). `static`:
- * content-independent bytes (the OpenAPI document, `/docs`), built once per process and kept in the index.
+ * content-independent bytes (the OpenAPI document, `/docs`), built once per process on first need, beside the
+ * index (`src/index/static-representations.ts`).
  */
 export type RouteSource = 'index' | 'computed' | 'page' | 'static';
 

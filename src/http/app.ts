@@ -16,7 +16,7 @@ import type { ErrorAnswers } from './html-errors.js';
 import type { ReferralAnswers, ReferralLookup } from './referrals.js';
 import { observeStep, type RequestObserver } from './observe.js';
 import { requestIdStep } from './request-id.js';
-import { notFoundStep, routerStep } from './router.js';
+import { notFoundStep, routerStep, type RouterOptions } from './router.js';
 
 /** Everything the app depends on. Steps left out get the documented default. */
 export interface AppOptions {
@@ -33,6 +33,8 @@ export interface AppOptions {
   observers?: readonly RequestObserver[];
   /** The 404 and 500 answers (JSON, or HTML pages for people: `errorAnswers(pages)`). */
   errors: ErrorAnswers;
+  /** Where `/openapi.json`, `/docs` and its assets are answered from; default the index. */
+  statics?: RouterOptions['statics'];
   /**
    * Sets `ctx.locals.clientAddress`. Default: the socket peer address the host passes as `ctx.ip`
    * (no forwarding header is trusted).

@@ -8,7 +8,8 @@ import type { RequestContext, RequestHandler } from '@hattip/compose';
 import { detailBody, DETAIL } from '../contract/errors.js';
 import { checkPathParam, decodePathSegment, validationErrorBody, type ValidationErrorItem } from '../contract/path-params.js';
 import { matchRoute, routePath, type ComputedRouteName, type RouteSpec } from '../contract/routes.js';
-import type { CatalogIndex } from '../index/types.js';
+import type { StaticRepresentations } from '../index/static-representations.js';
+import type { CatalogIndex, Representation } from '../index/types.js';
 import type { HealthReport } from './health.js';
 import type { ErrorAnswers } from './html-errors.js';
 import type { ReferralAnswers, ReferralLookup } from './referrals.js';
@@ -27,6 +28,11 @@ export interface RouterOptions {
   referralAnswers: ReferralAnswers;
   /** The 404 answer of page routes (HTML or JSON by the request). */
   errors: ErrorAnswers;
+  /**
+   * Where the `static` routes (`/openapi.json`, `/docs`…) are answered from, built on first need; default the
+   * index (whose builder was then given them as `staticEntries`).
+   */
+  statics?: Pick<StaticRepresentations, 'get'>;
 }
 
 /** Deprecation fields, formatted (from the index: changelog entries name them). */
@@ -67,7 +73,7 @@ function validate(route: RouteSpec, raw: readonly string[]): { values: string[] 
 
 /** The routing step; see the module comment. */
 export function routerStep(options: RouterOptions): RequestHandler {
-  const { getIndex, health, referrals, referralAnswers, errors } = options;
+  const { getIndex, health, referrals, referralAnswers, errors, statics } = options;
 
   /** The handler of every route whose answer is computed per request (the compiler checks none is missing). */
   const computed: Record<ComputedRouteName, ComputedHandler> = {
@@ -107,12 +113,18 @@ export function routerStep(options: RouterOptions): RequestHandler {
     }
     if (route.source === 'computed') return computed[route.name as ComputedRouteName](ctx, values, deprecation);
     // Validated values are plain ASCII: the index key is the template filled with the decoded values.
-    const rep = index!.representations.get(route.params.length > 0 ? routePath(route, ...values) : path);
-    if (rep === undefined) {
-      if (route.errors === 'json') return jsonError(ctx, 404, detailBody(route.notFound ?? DETAIL.notFound), deprecation);
-      return errors.notFound(ctx);
-    }
-    return serveRepresentation(ctx, rep);
+    const key = route.params.length > 0 ? routePath(route, ...values) : path;
+    const answer = (rep: Representation | undefined): Response => {
+      if (rep === undefined) {
+        if (route.errors === 'json') return jsonError(ctx, 404, detailBody(route.notFound ?? DETAIL.notFound), deprecation);
+        return errors.notFound(ctx);
+      }
+      return serveRepresentation(ctx, rep);
+    };
+    if (route.source !== 'static' || statics === undefined) return answer(index!.representations.get(key));
+    // Before the first build is done every request for one waits for that build: never a 404 in the meantime.
+    const found = statics.get(key);
+    return found instanceof Promise ? found.then(answer) : answer(found);
   };
 }
 

@@ -14,6 +14,7 @@ import { errorAnswers, type ErrorPages } from '../http/html-errors.js';
 import { rateLimitStep, type RateLimitStore } from '../http/ratelimit/index.js';
 import type { ReferralAnswers, ReferralLookup } from '../http/referrals.js';
 import { buildIndex, type IndexEntry, type Renderer } from '../index/build.js';
+import { StaticRepresentations } from '../index/static-representations.js';
 import type { CatalogIndex } from '../index/types.js';
 import { HTML_TYPE, PAGE_HEADERS, renderNotFoundPage, renderServerErrorPage, renderTooManyRequestsPage } from '../pages/errors.js';
 import { shellAssets, shellLinks } from '../pages/assets.js';
@@ -22,7 +23,7 @@ import { createNodeSignatureVerifier } from '../signatures/index.js';
 import type { NonceStore } from '../signatures/nonce-store.js';
 import type { RefusalReason } from '../signatures/refusals.js';
 import { isLoopbackHost, type Config } from './config.js';
-import { docsRepresentations } from './docs-assets.js';
+import { docsRepresentations, swaggerUiDir } from './docs-assets.js';
 import { nodeCodec } from './node-codec.js';
 import { openApiRepresentation } from './openapi-document.js';
 import type { RequestObserver } from '../http/observe.js';
@@ -108,6 +109,8 @@ export interface AppParts {
   observers?: readonly RequestObserver[];
   /** What the default verifier reports (the metrics). */
   signatureEvents?: SignatureEvents;
+  /** `/openapi.json`, `/docs` and its assets; default {@link staticRepresentations} of the configuration. */
+  statics?: StaticRepresentations;
 }
 
 /** The HatTip app with every step as production runs it: client address, kind, budgets, router, error pages. */
@@ -122,6 +125,7 @@ export function composeApp(config: Config, parts: AppParts): HattipHandler {
     referralAnswers: parts.referralAnswers,
     logger,
     errors,
+    statics: parts.statics ?? staticRepresentations(config),
     ...(parts.observers && { observers: parts.observers }),
     clientAddress: clientAddressStep({ trustProxy: config.trustProxy, header: config.trustProxyHeader }),
     clientKind: clientKindStep({
@@ -137,24 +141,34 @@ export function composeApp(config: Config, parts: AppParts): HattipHandler {
 /** The model-derived renderers: the web pages (and Atom feed) from the same model as the API. */
 const RENDERERS: readonly Renderer[] = [(model, ctx) => renderPages(model, { publicBaseUrl: ctx.publicBaseUrl, digest: ctx.digest })];
 
-/** Content-independent entries, built once per process: `/openapi.json`, `/docs` and its assets. */
+/** Content-independent entries: `/openapi.json`, `/docs` and its assets (reads the Swagger UI files). */
 function staticEntries(config: Config): IndexEntry[] {
   const publicBaseUrl = config.publicBaseUrlSet ? config.publicBaseUrl : undefined;
   return [openApiRepresentation({ publicBaseUrl, version: serviceVersion() }), ...docsRepresentations({ publicBaseUrl })];
 }
 
 /**
- * The index builder of this configuration: the API bodies, the pages and the static documents of a model.
- * New bodies are left uncompressed (servable at once); `completeCompression(nodeCodec, index)` adds their forms.
+ * `/openapi.json`, `/docs` and its assets of this configuration, built once per process on first need, off the
+ * start-up path: reading, hashing and compressing the Swagger UI files (about 1.5 MB) cost a CPU profile of the
+ * start about 60 ms before the first request could be served, and no content reload needs them again.
+ * @throws Error when `swagger-ui-dist` is not installed (found now, not on the first request for `/docs`).
+ */
+export function staticRepresentations(config: Config): StaticRepresentations {
+  swaggerUiDir();
+  return new StaticRepresentations(nodeCodec, () => staticEntries(config));
+}
+
+/**
+ * The index builder of this configuration: the API bodies and the pages of a model (the static documents are
+ * {@link staticRepresentations}). New bodies are left uncompressed (servable at once);
+ * `completeCompression(nodeCodec, index)` adds their forms.
  */
 export function indexBuilder(config: Config): (model: ContentModel, previous?: CatalogIndex) => Promise<CatalogIndex> {
-  const fixed = staticEntries(config);
   return (model, previous) =>
     buildIndex(model, {
       codec: nodeCodec,
       publicBaseUrl: config.publicBaseUrl,
       renderers: RENDERERS,
-      staticEntries: fixed,
       previous,
       deferCompression: true,
     });

@@ -1,5 +1,9 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { docsRepresentations } from './docs-assets.js';
+import { SWAGGER_UI_FILES } from '../pages/docs.js';
+import { docsRepresentations, withoutSourceMapComment } from './docs-assets.js';
 
 const decode = (b: Uint8Array) => new TextDecoder().decode(b);
 
@@ -46,5 +50,35 @@ describe('docsRepresentations', () => {
     expect(init).toContain('validatorUrl: null');
     expect(init).toContain('queryConfigEnabled: false');
     expect(init).not.toMatch(/https?:\/\//);
+  });
+});
+
+describe('withoutSourceMapComment', () => {
+  /** What the files were cut with before: the whole text decoded, the comment replaced, encoded again. */
+  const reference = (bytes: Uint8Array) =>
+    new TextEncoder().encode(new TextDecoder().decode(bytes).replace(/\n?\/[/*][#@] sourceMappingURL=[^\n]*\s*$/, '\n'));
+  const same = (a: Uint8Array, b: Uint8Array) => Buffer.from(a).equals(b);
+
+  it('gives the bytes the whole-text replacement gave, for every installed Swagger UI script and stylesheet', () => {
+    const dir = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+    for (const name of Object.keys(SWAGGER_UI_FILES).filter((n) => n.endsWith('.js') || n.endsWith('.css'))) {
+      const bytes = readFileSync(join(dir, name));
+      expect(same(withoutSourceMapComment(bytes), reference(bytes)), name).toBe(true);
+    }
+  });
+
+  it.each([
+    'a{}\n/*# sourceMappingURL=a.css.map*/',
+    'a{}\n\n/*# sourceMappingURL=a.css.map*/\n\n  ',
+    'x();//# sourceMappingURL=x.js.map',
+    'x();\n//# sourceMappingURL=x.js.map\n',
+    '//@ sourceMappingURL=x.js.map',
+    'é();\n//# sourceMappingURL=é.map\n',
+    'x("sourceMappingURL=");\nend();\n',
+    '//# sourceMappingURL=x.map\ncode();',
+    'no comment at all',
+  ])('matches the whole-text replacement on %j', (text) => {
+    const bytes = new TextEncoder().encode(text);
+    expect(decode(withoutSourceMapComment(bytes))).toBe(decode(reference(bytes)));
   });
 });

@@ -23,10 +23,33 @@ export type StaticRepresentation = RepresentationSource & { body: Uint8Array; he
 
 let swaggerFiles: Map<string, Uint8Array> | undefined;
 
-/** The Swagger UI files: copied beside the bundle by `npm run build`, else those of the installed package. */
-function swaggerUiDir(): string {
+/**
+ * The folder of the Swagger UI files: copied beside the bundle by `npm run build`, else that of the installed package.
+ * @throws Error when the package is not installed.
+ */
+export function swaggerUiDir(): string {
   const besideBundle = fileURLToPath(new URL('swagger-ui-dist', import.meta.url));
   return existsSync(besideBundle) ? besideBundle : dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+}
+
+/** A trailing source-map comment (`//# sourceMappingURL=…` or its CSS form), with the line break before it. */
+const SOURCE_MAP_COMMENT = /\n?\/[/*][#@] sourceMappingURL=[^\n]*\s*$/;
+const SOURCE_MAP_MARKER = new TextEncoder().encode('sourceMappingURL=');
+
+/**
+ * `bytes` (UTF-8) without {@link SOURCE_MAP_COMMENT}, replaced by a line break: decoding only the line holding the
+ * last `sourceMappingURL=`, not 1.7 MB of script twice. A match lies there: its `[^\n]*\s*$` cannot cross a line
+ * break before that marker, and cannot start on an earlier line as what follows the marker is not all blank.
+ */
+export function withoutSourceMapComment(bytes: Uint8Array): Uint8Array {
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const marker = buffer.lastIndexOf(SOURCE_MAP_MARKER);
+  if (marker < 0) return bytes;
+  const from = Math.max(0, buffer.lastIndexOf(0x0a, marker));
+  const tail = new TextDecoder().decode(bytes.subarray(from));
+  const stripped = tail.replace(SOURCE_MAP_COMMENT, '\n');
+  if (stripped === tail) return bytes;
+  return Buffer.concat([bytes.subarray(0, from), new TextEncoder().encode(stripped)]);
 }
 
 /** The `swagger-ui-dist` files, read once. @throws Error when the package is not installed. */
@@ -35,13 +58,9 @@ function readSwaggerUiFiles(): Map<string, Uint8Array> {
   const dir = swaggerUiDir();
   const files = new Map<string, Uint8Array>();
   for (const name of Object.keys(SWAGGER_UI_FILES)) {
-    let bytes: Uint8Array = readFileSync(join(dir, name));
+    const bytes: Uint8Array = readFileSync(join(dir, name));
     // The bundle names a source map we do not serve; drop the comment so developer tools do not ask for it.
-    if (name.endsWith('.js') || name.endsWith('.css')) {
-      const text = new TextDecoder().decode(bytes).replace(/\n?\/[/*][#@] sourceMappingURL=[^\n]*\s*$/, '\n');
-      bytes = new TextEncoder().encode(text);
-    }
-    files.set(name, bytes);
+    files.set(name, name.endsWith('.js') || name.endsWith('.css') ? withoutSourceMapComment(bytes) : bytes);
   }
   swaggerFiles = files;
   return files;

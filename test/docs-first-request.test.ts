@@ -1,0 +1,59 @@
+/**
+ * `/docs`, its assets and `/openapi.json` are built on first need, not before the service listens (issue 18): the
+ * index no longer holds them, and the first requests, however many at once, get what the index used to serve.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { docsRepresentations } from '../src/server/docs-assets.js';
+import { nodeCodec } from '../src/server/node-codec.js';
+import { strongEtag } from '../src/index/representation.js';
+import { startTestServer, type TestServer } from './helpers/server.js';
+
+const UA = { 'User-Agent': 'docs-first-request-test' };
+const BUNDLE = '/docs/assets/swagger-ui-bundle.js';
+let server: TestServer;
+
+beforeAll(async () => {
+  server = await startTestServer({ start: { watch: false } });
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+describe('the static documents after start', () => {
+  it('are not built into the index before serving', () => {
+    const reps = server.server.holder.current.representations;
+    for (const path of ['/docs', BUNDLE, '/openapi.json']) expect(reps.has(path), path).toBe(false);
+  });
+
+  it('answer a burst of first requests with the bytes and ETag of the Swagger UI files, then 304, HEAD and 405', async () => {
+    const expected = new Map(docsRepresentations());
+    const body = expected.get(BUNDLE)!.body;
+    const etag = strongEtag(nodeCodec, body);
+    const first = await Promise.all(
+      Array.from({ length: 10 }, () => fetch(`${server.url}${BUNDLE}`, { headers: { ...UA, 'Accept-Encoding': 'identity' } })),
+    );
+    for (const res of first) {
+      expect(res.status).toBe(200);
+      expect(res.headers.get('etag')).toBe(etag);
+      expect(res.headers.get('cache-control')).toBe('public, max-age=3600');
+      expect(res.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+      expect(Buffer.from(await res.arrayBuffer()).equals(body)).toBe(true);
+    }
+    const notModified = await fetch(`${server.url}${BUNDLE}`, { headers: { ...UA, 'Accept-Encoding': 'identity', 'If-None-Match': etag } });
+    expect(notModified.status).toBe(304);
+    const head = await fetch(`${server.url}/docs`, { method: 'HEAD', headers: UA });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-security-policy')).toContain("default-src 'none'");
+    const post = await fetch(`${server.url}/openapi.json`, { method: 'POST', headers: UA });
+    expect(post.status).toBe(405);
+    expect(post.headers.get('allow')).toBe('GET, HEAD');
+  });
+
+  it('are served compressed once `compressed` resolves', async () => {
+    await server.server.compressed;
+    const res = await fetch(`${server.url}${BUNDLE}`, { headers: { ...UA, 'Accept-Encoding': 'br' } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-encoding')).toBe('br');
+    expect(res.headers.get('etag')).toMatch(/\.br"$/);
+  });
+});
