@@ -1,6 +1,11 @@
 /**
- * The frontmatter validators, compiled by ajv from the schemas of `schemas/frontmatter/`, with the ajv options and
- * formats stated once ({@link createFrontmatterAjv}).
+ * The frontmatter validators, compiled by ajv at run time: what runs from source (tsx, vitest).
+ *
+ * The production bundle never runs this module's compilation. `npm run build` (scripts/build.ts) replaces this
+ * module, and only this one, by the standalone code that scripts/standalone-validators.ts generates at build time
+ * from the same schemas with the same {@link createFrontmatterAjv}: a module exporting the same
+ * {@link frontmatterValidators}, whose validators are precompiled functions. That swap is the one place where the
+ * choice between compiling at start and precompiled code is made; nothing at run time tests for it.
  */
 import { Ajv2020, type CodeOptions, type Options, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule, { type FormatsPlugin } from 'ajv-formats';

@@ -8,7 +8,10 @@ import { frontmatterValidators } from './frontmatter-validators.js';
 import type { FileKind } from './layout.js';
 import { schemaProblems, type SchemaProblem } from './schema-messages.js';
 
-/** The validators, compiled on the first validation. */
+/**
+ * The validators, made on the first validation: compiled by ajv from source, precompiled in the production bundle
+ * (src/content/frontmatter-validators.ts says how the build swaps them in).
+ */
 let validators: Record<FileKind, ValidateFunction> | undefined;
 
 /**
