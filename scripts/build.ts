@@ -3,7 +3,8 @@
  * node_modules to fall back on (so `npm prune --omit=dev`, or an image that copies only `dist/`, still runs):
  *
  * - `server.js`, `cli.js`, `content-cli.js`: esbuild bundles (ESM, platform node) of `src/server/main.ts`,
- *   `src/cli/main.ts` and `src/content/cli.ts`, sharing `chunk-*.js`, with linked source maps;
+ *   `src/cli/main.ts` and `src/content/cli.ts`, sharing `chunk-*.js`, with linked source maps, and with the
+ *   frontmatter validators precompiled from `schemas/` (scripts/standalone-validators.ts);
  * - `schemas/`: the JSON Schemas, which the content validation reads at start-up (found beside the bundle);
  * - `swagger-ui-dist/`: the Swagger UI files `/docs` serves (found beside the bundle).
  *
@@ -15,6 +16,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type BuildOptions } from 'esbuild';
 import { SWAGGER_UI_FILES } from '../src/pages/docs.js';
+import { precompiledValidatorsPlugin } from './standalone-validators.js';
 
 const repo = fileURLToPath(new URL('..', import.meta.url));
 /** Where the build goes. */
@@ -58,6 +60,9 @@ export async function buildDist(): Promise<string[]> {
     minify: true,
     keepNames: true,
     metafile: true,
+    // The frontmatter validators precompiled (standalone ajv code generated now from schemas/), so that no schema is
+    // compiled at start: scripts/standalone-validators.ts.
+    plugins: [precompiledValidatorsPlugin()],
   });
   await cp(join(repo, 'schemas'), join(DIST, 'schemas'), { recursive: true });
   const swagger = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
