@@ -65,6 +65,16 @@ describe('the server process', () => {
     expect(await s.exited).toBe(0);
   });
 
+  it('a SIGTERM the moment it serves (compression and the /docs build still running) exits 0, every time', async () => {
+    const { contentDir, referralsFile } = await fixture();
+    for (let i = 0; i < 3; i++) {
+      const s = spawnServer({ CONTENT_DIR: contentDir, REFERRALS_FILE: referralsFile });
+      await servingUrl(s);
+      s.child.kill('SIGTERM');
+      expect(await s.exited).toBe(0);
+    }
+  });
+
   it('refuses to start on invalid content, listing each problem as path:line:column: message', async () => {
     const { contentDir, referralsFile } = await fixture((files) => {
       files['courses/python-basics/index.md'] = files['courses/python-basics/index.md']!.replace('color: "#3776ab"', 'color: blue');
