@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { authorityOf, effectiveTargetUri, TargetUriError } from './authority.js';
+import { authorityOf, effectiveTargetUrl, TargetUriError } from './authority.js';
 
 describe('@authority (RFC 9421 §2.2.3)', () => {
   it.each([
@@ -14,22 +14,22 @@ describe('@authority (RFC 9421 §2.2.3)', () => {
   });
 });
 
-describe('effectiveTargetUri', () => {
+describe('effectiveTargetUrl', () => {
   it('replaces the authority and drops the fragment', () => {
-    expect(effectiveTargetUri('http://10.0.0.5:8080/v1/catalog?x=1#f', { authority: 'Catalog.Example:443' })).toBe(
+    expect(effectiveTargetUrl('http://10.0.0.5:8080/v1/catalog?x=1#f', { authority: 'Catalog.Example:443' }).href).toBe(
       'http://catalog.example:443/v1/catalog?x=1',
     );
-    expect(effectiveTargetUri('http://10.0.0.5:8080/v1/catalog', { url: 'https://catalog.example:443/v1/catalog' })).toBe(
+    expect(effectiveTargetUrl('http://10.0.0.5:8080/v1/catalog', { url: 'https://catalog.example:443/v1/catalog' }).href).toBe(
       'https://catalog.example/v1/catalog',
     );
   });
 
   it.each(['evil.example/x', 'user@evil.example', 'a b', ''])('refuses the authority %j', (authority) => {
-    expect(() => effectiveTargetUri('https://example.com/', { authority })).toThrow(TargetUriError);
+    expect(() => effectiveTargetUrl('https://example.com/', { authority })).toThrow(TargetUriError);
   });
 
   it('refuses relative and non-http URLs', () => {
-    expect(() => effectiveTargetUri('/v1/catalog')).toThrow(TargetUriError);
-    expect(() => effectiveTargetUri('ftp://example.com/')).toThrow(TargetUriError);
+    expect(() => effectiveTargetUrl('/v1/catalog')).toThrow(TargetUriError);
+    expect(() => effectiveTargetUrl('ftp://example.com/')).toThrow(TargetUriError);
   });
 });

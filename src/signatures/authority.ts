@@ -14,7 +14,7 @@ export interface EffectiveTarget {
   authority?: string;
 }
 
-/** Thrown by {@link effectiveTargetUri} when the URL or authority cannot be a request target. */
+/** Thrown by {@link effectiveTargetUrl} when the URL or authority cannot be a request target. */
 export class TargetUriError extends Error {
   constructor(message: string) {
     super(message);
@@ -23,12 +23,13 @@ export class TargetUriError extends Error {
 }
 
 /**
- * The target URI (RFC 9421 §2.2.2) of a request: `target.url` (else `requestUrl`) with its authority replaced
+ * The target URI (RFC 9421 §2.2.2) of a request, as a new URL (its `href` is the `@target-uri` value):
+ * `target.url` (else `requestUrl`) with its authority replaced
  * by `target.authority` when given, normalised by the WHATWG URL parser: scheme and host lowercased, the
  * port dropped when it is the scheme's default (so `@authority` follows §2.2.3), no fragment.
  * @throws TargetUriError when the URL is not absolute `http`/`https`, or the authority is not a bare `host[:port]`.
  */
-export function effectiveTargetUri(requestUrl: string, target: EffectiveTarget = {}): string {
+export function effectiveTargetUrl(requestUrl: string, target: EffectiveTarget = {}): URL {
   let url: URL;
   try {
     url = new URL(target.url ?? requestUrl);
@@ -50,14 +51,14 @@ export function effectiveTargetUri(requestUrl: string, target: EffectiveTarget =
     url.host = replaced.host;
   }
   url.hash = '';
-  return url.href;
+  return url;
 }
 
 /**
  * `@authority` of a target URI (RFC 9421 §2.2.3): host lowercased, port present only when it is not the
  * scheme's default.
- * @throws TargetUriError as {@link effectiveTargetUri}.
+ * @throws TargetUriError as {@link effectiveTargetUrl}.
  */
 export function authorityOf(targetUri: string): string {
-  return new URL(effectiveTargetUri(targetUri)).host;
+  return effectiveTargetUrl(targetUri).host;
 }

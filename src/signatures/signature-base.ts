@@ -21,7 +21,8 @@ export class SignatureBaseError extends Error {
   override readonly name = 'SignatureBaseError';
 }
 
-const FIELD_NAME = /^[!#$%&'*+.^_`|~0-9a-z-]+$/;
+/** A lowercase field name (RFC 9110 §5.1 token): covered components that are not derived must be one. */
+export const FIELD_NAME = /^[!#$%&'*+.^_`|~0-9a-z-]+$/;
 
 /**
  * The signature base as UTF-8 bytes: one line per covered component, then `"@signature-params"` (§2.3), the

@@ -17,14 +17,14 @@
 import { LRUCache } from 'lru-cache';
 import { clientBucket } from './address-policy.js';
 import { isSupportedAlgorithm, type SignatureAlgorithm } from './algorithms.js';
-import { effectiveTargetUri, TargetUriError, type EffectiveTarget } from './authority.js';
+import { effectiveTargetUrl, TargetUriError, type EffectiveTarget } from './authority.js';
 import { KeyDirectoryClient, type KeyDirectoryClientOptions } from './directory-client.js';
 import { readSignatureAgent, readSignatureFields, type SignatureCandidate } from './fields.js';
 import { keySource } from './key-source.js';
 import { PUBLISHED_TEST_KEYIDS } from './test-keys.js';
 import { DEFAULT_NONCE_CACHE_SIZE, MAX_NONCE_LENGTH, MemoryNonceStore, type NonceStore } from './nonce-store.js';
 import type { RefusalReason } from './refusals.js';
-import { signatureBase, SignatureBaseError } from './signature-base.js';
+import { FIELD_NAME, signatureBase, SignatureBaseError } from './signature-base.js';
 import { WindowBudget } from './window-budget.js';
 
 /** Where and from whom a request came, as the http layer knows it. */
@@ -124,7 +124,6 @@ export interface SignatureVerifierOptions {
 const KEYID = /^[A-Za-z0-9_-]{43}$/;
 /** Longest identity remembered in the check-result cache, characters. */
 const MAX_IDENTITY_LENGTH = 8_192;
-const FIELD_NAME = /^[!#$%&'*+.^_`|~0-9a-z-]+$/;
 /** Public-key operations per request: a header with several signatures cannot multiply the work. */
 const KEY_OPERATIONS_PER_REQUEST = 1;
 
@@ -145,15 +144,15 @@ export function createSignatureVerifier(options: SignatureVerifierOptions): Sign
   const processFailures = new WindowBudget({ limit: options.failedChecksPerSecond ?? 100, windowSeconds: 1, now, maxKeys: 1 });
 
   /**
-   * Cheap checks first, so a bad signature costs neither a fetch nor a public-key operation; `work` counts the
-   * public-key operations this request has run.
+   * Cheap checks first, so a bad signature costs neither a fetch nor a public-key operation; `work` holds the
+   * client's address bucket and counts the public-key operations this request has run.
    */
   async function verifyCandidate(
     request: Request,
     candidate: SignatureCandidate,
     targetUri: string,
     context: VerifyContext,
-    work: { keyOperations: number },
+    work: { bucket: string; keyOperations: number },
   ): Promise<VerificationResult> {
     const { created, expires, keyid, alg, nonce } = candidate;
     const named = keyid === undefined ? {} : { keyid };
@@ -202,8 +201,7 @@ export function createSignatureVerifier(options: SignatureVerifierOptions): Sign
     if (earlier === false) return fail('bad_signature', 'the same signature failed verification before', directory);
     if (earlier === undefined) {
       if (work.keyOperations >= KEY_OPERATIONS_PER_REQUEST) return fail('over_budget', 'one public-key operation per request', directory);
-      const bucket = clientBucket(context.clientAddress);
-      if (clientFailures.spent(bucket)) return fail('over_budget', 'too many failed signatures from this client address', directory);
+      if (clientFailures.spent(work.bucket)) return fail('over_budget', 'too many failed signatures from this client address', directory);
       if (processFailures.spent('')) return fail('over_budget', 'too many failed signatures in the last second', directory);
       let base: Uint8Array;
       try {
@@ -235,17 +233,18 @@ export function createSignatureVerifier(options: SignatureVerifierOptions): Sign
         }
         const fields = readSignatureFields(request.headers.get('signature-input'), request.headers.get('signature'));
         if (!fields.ok) return { verified: false, code: 'malformed', reason: fields.reason };
-        let targetUri: string;
+        let target: URL;
         try {
-          targetUri = effectiveTargetUri(request.url, context);
+          target = effectiveTargetUrl(request.url, context);
         } catch (error) {
           return { verified: false, code: 'malformed', reason: error instanceof TargetUriError ? error.message : 'unusable request URL' };
         }
-        const refused = options.targetProblem?.(new URL(targetUri));
+        const targetUri = target.href;
+        const refused = options.targetProblem?.(target);
         if (refused !== undefined) return { verified: false, code: 'wrong_authority', reason: refused };
         let last: NotVerified | undefined;
         const reasons: string[] = [];
-        const work = { keyOperations: 0 };
+        const work = { bucket, keyOperations: 0 };
         for (const candidate of fields.candidates) {
           const result = await verifyCandidate(request, candidate, targetUri, context, work);
           if (result.verified) return result;
@@ -264,7 +263,6 @@ export function createSignatureVerifier(options: SignatureVerifierOptions): Sign
   };
 }
 
-/**
 /**
  * Everything a public-key check's answer depends on besides the algorithm, as one string: the key (directory and
  * keyid), the signature's label, the method and target URI, the raw `Signature-Input` and `Signature` fields and
