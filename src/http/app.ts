@@ -33,7 +33,7 @@ export interface AppOptions {
   observers?: readonly RequestObserver[];
   /** The 404 and 500 answers (JSON, or HTML pages for people: `errorAnswers(pages)`). */
   errors: ErrorAnswers;
-  /** Where `/openapi.json`, `/docs` and its assets are answered from; default the index. */
+  /** Where `/openapi.json`, `/docs` and its assets are answered from; without it they answer 404. */
   statics?: RouterOptions['statics'];
   /**
    * Sets `ctx.locals.clientAddress`. Default: the socket peer address the host passes as `ctx.ip`

@@ -29,8 +29,8 @@ export interface RouterOptions {
   /** The 404 answer of page routes (HTML or JSON by the request). */
   errors: ErrorAnswers;
   /**
-   * Where the `static` routes (`/openapi.json`, `/docs`…) are answered from, built on first need; default the
-   * index (whose builder was then given them as `staticEntries`).
+   * Where the `static` routes (`/openapi.json`, `/docs`…) are answered from, built on first need; without it they
+   * answer 404 (the index never holds them).
    */
   statics?: Pick<StaticRepresentations, 'get'>;
 }
@@ -121,9 +121,9 @@ export function routerStep(options: RouterOptions): RequestHandler {
       }
       return serveRepresentation(ctx, rep);
     };
-    if (route.source !== 'static' || statics === undefined) return answer(index!.representations.get(key));
+    if (route.source !== 'static') return answer(index!.representations.get(key));
     // Before the first build is done every request for one waits for that build: never a 404 in the meantime.
-    const found = statics.get(key);
+    const found = statics?.get(key);
     return found instanceof Promise ? found.then(answer) : answer(found);
   };
 }

@@ -85,7 +85,7 @@ describe('buildIndex', () => {
     await expect(buildIndex(model, { codec: nodeCodec, publicBaseUrl: BASE })).rejects.toThrow(/is not a route of the API/);
   });
 
-  it('treats renderer and static entries like API bodies, and refuses duplicate paths', async () => {
+  it("treats renderer entries like API bodies, refuses duplicate paths and the static routes (not the index's)", async () => {
     const index = await buildIndex(sampleModel(), {
       codec: nodeCodec,
       publicBaseUrl: BASE,
@@ -102,23 +102,19 @@ describe('buildIndex', () => {
           ],
         ],
       ],
-      staticEntries: [
-        [
-          '/openapi.json',
-          {
-            contentType: 'application/json',
-            body: new TextEncoder().encode('{"openapi":"3.1.0"}'),
-            cacheControl: 'public, max-age=300',
-            headers: {},
-          },
-        ],
-      ],
     });
     const page = index.representations.get('/')!;
     expect(text(page.body)).toBe(`<h1>2 courses at ${BASE}</h1>${'<p>padding</p>'.repeat(100)}`);
     expect(text(gunzipSync(page.gzip!))).toBe(text(page.body));
     expect(page.headers).toEqual({ 'X-Content-Type-Options': 'nosniff' });
-    expect(index.representations.get('/openapi.json')!.cacheControl).toBe('public, max-age=300');
+    expect(index.representations.has('/openapi.json')).toBe(false);
+    await expect(
+      buildIndex(sampleModel(), {
+        codec: nodeCodec,
+        publicBaseUrl: BASE,
+        renderers: [() => [['/openapi.json', { contentType: 'application/json', body: '{}' }]]],
+      }),
+    ).rejects.toThrow(/index entry "\/openapi.json" is not a path of a route the index serves/);
     await expect(
       buildIndex(sampleModel(), {
         codec: nodeCodec,

@@ -43,8 +43,6 @@ export interface BuildIndexOptions {
   publicBaseUrl: string;
   /** Model-derived producers (pages, feed). */
   renderers?: readonly Renderer[];
-  /** Content-independent entries (`/openapi.json`, `/docs` and its assets), built once and passed to every build. */
-  staticEntries?: Iterable<IndexEntry>;
   /** The index being replaced: unchanged bodies are reused instead of recompressed. */
   previous?: CatalogIndex;
   /**
@@ -101,12 +99,12 @@ export async function buildIndex(model: ContentModel, opts: BuildIndexOptions): 
 
   const entries: IndexEntry[] = apiEntries(model, deprecations);
   for (const render of opts.renderers ?? []) entries.push(...(await render(model, ctx)));
-  if (opts.staticEntries) entries.push(...opts.staticEntries);
 
   const seen = new Set<string>();
   entries.forEach(([path, source], i) => {
     const route = matchRoute(path)?.route;
-    if (route === undefined || route.source === 'computed')
+    // `static` routes are answered from StaticRepresentations, `computed` ones per request.
+    if (route === undefined || route.source === 'computed' || route.source === 'static')
       throw new Error(`index entry ${JSON.stringify(path)} is not a path of a route the index serves`);
     if (seen.has(path)) throw new Error(`two index entries for ${path}`);
     seen.add(path);
