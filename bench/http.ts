@@ -3,12 +3,13 @@
  * the HatTip handler on its two possible Node hosts. Every configuration runs `reps` times in alternating order
  * (ours, baseline, ours, baseline…), each measured run preceded by a warm-up; medians are reported.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { captureSpec, headerOf, rawGet } from './lib/capture.js';
 import { cpuTimeUs, memoryOf } from './lib/proc.js';
 import { kindOfPolicy, startBaseline, startServerProcess, waitUntilCompressed, type ServerProcess } from './lib/servers.js';
+import { FRESH_SIGNATURES_LUA, writeFreshSignatures, type FreshSigner } from './lib/fresh-signatures.js';
 import { startBenchAgent } from './lib/signing.js';
 import { median, mib, round } from './lib/stats.js';
 import { runWrk, type WrkResult } from './lib/wrk.js';
@@ -86,14 +87,25 @@ export interface HostsResult {
 
 const DECLARED_UA = 'bench-agent/1.0 (+https://bench.example)';
 
+/**
+ * Signed lines written per second of a fresh-signature run: more verified requests than the service answers in a
+ * second on this machine (about 5,000), so no line is sent twice.
+ */
+const FRESH_PER_SECOND = 15_000;
+
 interface Scenario {
   name: string;
   path: string;
   client: 'declared' | 'anonymous' | 'verified';
   extraHeaders?: Record<string, string>;
   expectStatus: number;
-  /** Served by a second service process at `LOG_LEVEL=info` (access log on, written to /dev/null). */
-  accessLog?: boolean;
+  /**
+   * Served by a second service process at `LOG_LEVEL=warn` (access log off). Every other scenario runs at the
+   * default level, `info`: one access-log line per request, written to /dev/null.
+   */
+  accessLogOff?: boolean;
+  /** Each request signed afresh, with a nonce of its own (`FreshSignaturePool`), instead of one replayed signature. */
+  freshSignatures?: boolean;
 }
 
 function side(runs: SideResult['runs']): SideResult {
@@ -113,11 +125,18 @@ async function measure(
   path: string,
   headers: Record<string, string>,
   o: HttpBenchOptions,
+  fresh?: { file: string; signer?: FreshSigner },
 ): Promise<SideResult['runs'][number]> {
   const url = server.url + path;
-  await runWrk({ url, headers, durationS: o.warmupS, connections: o.connections });
+  const run = (durationS: number): Promise<WrkResult> => {
+    // Without a signer (the baseline, which reads no signature) the lines of the last run are sent again.
+    if (fresh?.signer) writeFreshSignatures(fresh.file, fresh.signer, new URL(url).host, durationS * FRESH_PER_SECOND);
+    const script = fresh && { script: FRESH_SIGNATURES_LUA, scriptArgs: [fresh.file] };
+    return runWrk({ url, headers, durationS, connections: o.connections, ...script });
+  };
+  await run(o.warmupS);
   const cpuBefore = cpuTimeUs(server.child.pid);
-  const r: WrkResult = await runWrk({ url, headers, durationS: o.measureS, connections: o.connections });
+  const r: WrkResult = await run(o.measureS);
   const cpuUsed = cpuTimeUs(server.child.pid) - cpuBefore;
   return {
     requestsPerSecond: round(r.requestsPerSecond),
@@ -144,8 +163,10 @@ export function sameAnswer(a: Awaited<ReturnType<typeof rawGet>>, b: Awaited<Ret
 export async function runHttpBench(o: HttpBenchOptions): Promise<{ scenarios: ScenarioResult[]; directoryFetches: number }> {
   const agent = await startBenchAgent();
   const specDir = mkdtempSync(join(tmpdir(), 'syllabus-bench-spec-'));
+  // The production default LOG_LEVEL (info): every request writes its access-log line.
   const ours = await startServerProcess(o.bundles.server, [], {
-    env: { CONTENT_DIR: o.contentDir, KEY_DIRECTORY_ALLOW_INSECURE: '1' },
+    env: { CONTENT_DIR: o.contentDir, KEY_DIRECTORY_ALLOW_INSECURE: '1', LOG_LEVEL: 'info' },
+    discardStdout: true,
   });
   try {
     await waitUntilCompressed(ours.url, '/v1/catalog');
@@ -166,25 +187,24 @@ export async function runHttpBench(o: HttpBenchOptions): Promise<{ scenarios: Sc
       { name: '422', path: '/v1/lessons/Not%20An%20Id', client: 'declared', expectStatus: 422 },
       { name: 'health', path: '/health', client: 'declared', expectStatus: 200 },
       { name: 'catalog, anonymous', path: '/v1/catalog', client: 'anonymous', expectStatus: 200 },
-      { name: 'catalog, verified agent', path: '/v1/catalog', client: 'verified', expectStatus: 200 },
-      { name: 'catalog, access log on', path: '/v1/catalog', client: 'declared', expectStatus: 200, accessLog: true },
+      { name: 'catalog, verified agent', path: '/v1/catalog', client: 'verified', expectStatus: 200, freshSignatures: true },
+      { name: 'catalog, access log off', path: '/v1/catalog', client: 'declared', expectStatus: 200, accessLogOff: true },
     ];
-    // Valid for the whole run (under 24 h), no nonce: wrk replays the same fields; the directory is cached.
+    // The probe's and the capture's signature: one, replayed (no nonce); the measured runs sign every request.
     const signed = await agent.sign(`${ours.url}/v1/catalog`, 3600);
 
     const results: ScenarioResult[] = [];
-    let logging: ServerProcess | undefined;
+    let quiet: ServerProcess | undefined;
     try {
       for (const s of scenarios) {
-        if (s.accessLog && logging === undefined) {
+        if (s.accessLogOff && quiet === undefined) {
           const started = await startServerProcess(o.bundles.server, [], {
-            env: { CONTENT_DIR: o.contentDir, KEY_DIRECTORY_ALLOW_INSECURE: '1', LOG_LEVEL: 'info' },
-            discardStdout: true,
+            env: { CONTENT_DIR: o.contentDir, KEY_DIRECTORY_ALLOW_INSECURE: '1', LOG_LEVEL: 'warn' },
           });
-          logging = { child: started.child, url: started.url };
-          await waitUntilCompressed(logging.url, '/v1/catalog');
+          quiet = { child: started.child, url: started.url };
+          await waitUntilCompressed(quiet.url, '/v1/catalog');
         }
-        const server = s.accessLog ? logging! : ours;
+        const server = s.accessLogOff ? quiet! : ours;
         const headers: Record<string, string> = {
           ...(s.client === 'anonymous' ? {} : { 'User-Agent': DECLARED_UA }),
           ...(s.client === 'verified' ? signed : {}),
@@ -202,9 +222,18 @@ export async function runHttpBench(o: HttpBenchOptions): Promise<{ scenarios: Sc
           const fromOurs = await rawGet(server.url + s.path, headers);
           const oursRuns: SideResult['runs'] = [];
           const baseRuns: SideResult['runs'] = [];
+          const fresh = s.freshSignatures ? { file: join(specDir, 'signatures.txt'), signer: agent.signer } : undefined;
+          if (fresh) {
+            // One line made as the runs' lines are, sent once: the service must verify it.
+            writeFreshSignatures(fresh.file, fresh.signer, new URL(server.url).host, 1);
+            const [input, signature] = readFileSync(fresh.file, 'utf8').split('\n', 1)[0]!.split('\t');
+            const first = await rawGet(server.url + s.path, { ...headers, 'Signature-Input': input!, Signature: signature! });
+            if (kindOfPolicy(headerOf(first, 'ratelimit-policy')) !== 'verified') throw new Error(`${s.name}: a fresh signature was not verified`);
+          }
           for (let rep = 0; rep < o.reps; rep++) {
-            oursRuns.push(await measure(server, s.path, headers, o));
-            baseRuns.push(await measure(baseline, s.path, headers, o));
+            oursRuns.push(await measure(server, s.path, headers, o, fresh));
+            // Signed lines keep the baseline's requests the same size as ours.
+            baseRuns.push(await measure(baseline, s.path, headers, o, fresh && { file: fresh.file }));
           }
           const oursSide = side(oursRuns);
           const baseSide = side(baseRuns);
@@ -233,7 +262,7 @@ export async function runHttpBench(o: HttpBenchOptions): Promise<{ scenarios: Sc
         }
       }
     } finally {
-      await logging?.child.stop();
+      await quiet?.child.stop();
     }
     return { scenarios: results, directoryFetches: agent.directoryHits() };
   } finally {

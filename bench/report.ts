@@ -173,8 +173,9 @@ export function renderMarkdown(r: BenchResults, analysis: string): string {
     out.push(
       '## HTTP: the service against a raw `node:http` server writing the same bytes',
       '',
-      'Each row: one path and client, served by the service (`src/server/main.ts`, compiled, `LOG_LEVEL=warn` — except the',
-      '"access log on" row: `LOG_LEVEL=info`, the default, one JSON line per request written to /dev/null — budgets raised to',
+      'Each row: one path and client, served by the service (`dist/server.js`, the production bundle, at the default',
+      '`LOG_LEVEL=info`: one access-log line per request, written to /dev/null — except the "access log off" row, `LOG_LEVEL=warn`;',
+      'the verified agent signs every request afresh, with a nonce of its own; budgets raised to',
       '10⁹ per minute so the rate-limit step runs but never refuses) and by `bench/raw-baseline.js` replaying the response captured',
       'from the service (same status, header fields and body bytes). Medians of the measured runs; latency in ms; RSS in MiB after',
       "the runs. CPU = the server process's user + system time per request during the measured runs, in µs (from /proc; it",

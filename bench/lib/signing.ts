@@ -4,9 +4,10 @@
  * whole run. Without a nonce the same signature may be replayed until it expires, so wrk can send it unchanged;
  * the service fetches the directory on the first request and serves the rest from its cache.
  */
-import { createHash, webcrypto } from 'node:crypto';
+import { createHash, KeyObject, webcrypto } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { createSignature, webcrypto as sigCrypto } from 'http-message-sig';
+import type { FreshSigner } from './fresh-signatures.js';
 
 /** The loopback key directory of the benchmark agent. */
 export interface BenchAgent {
@@ -21,6 +22,8 @@ export interface BenchAgent {
    * for `lifetimeSeconds` (at most 24 h). Returns the header fields to send.
    */
   sign(targetUrl: string, lifetimeSeconds: number): Promise<Record<string, string>>;
+  /** The key and field values for signing many requests at once (`FreshSignaturePool`). */
+  signer: FreshSigner;
   close(): Promise<void>;
 }
 
@@ -60,6 +63,7 @@ export async function startBenchAgent(): Promise<BenchAgent> {
     keyid,
     directoryHits: () => hits,
     sign,
+    signer: { signatureAgent, keyid, privateKey: KeyObject.from(privateKey) },
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections();
