@@ -5,7 +5,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { headerOf, rawGet } from './lib/capture.js';
-import { memoryOf } from './lib/proc.js';
+import { cpuTimeUs, memoryOf } from './lib/proc.js';
 import { RAISED_LIMITS, startServerProcess, waitUntilCompressed } from './lib/servers.js';
 import { mib, round } from './lib/stats.js';
 import { runWrk } from './lib/wrk.js';
@@ -26,6 +26,8 @@ export interface FloodBenchOptions {
 export interface FloodSample {
   addresses: number;
   rssMiB: number;
+  /** Server CPU time per request during this chunk, µs (flat while buckets are added and evicted). */
+  cpuUsPerRequest: number;
 }
 
 /** The flood's outcome. */
@@ -69,14 +71,17 @@ export async function runFloodBench(o: FloodBenchOptions): Promise<FloodResult> 
     let seconds = 0;
     let lastCompleted = 0;
     while (sent < o.total) {
+      const cpuBefore = cpuTimeUs(server.child.pid);
       const r = await runWrk({ url, durationS: o.chunkS, connections: o.connections, script: FLOOD_LUA, scriptArgs: [String(sent)] });
+      const cpuUs = cpuTimeUs(server.child.pid) - cpuBefore;
       lastCompleted = sent + r.requests; // requests complete in the order sent on each connection: close enough
       if (r.non2xx3xx > 0) throw new Error(`flood: ${r.non2xx3xx} responses were not 2xx/3xx (a 429 means the budgets were not raised)`);
       // Requests still in flight when wrk stopped used addresses too; skip past them so none repeats.
       sent += r.requests + o.connections;
       seconds += r.durationS;
-      samples.push({ addresses: sent, rssMiB: mib(memoryOf(server.child.pid).rss) });
-      o.log(`  ${sent} addresses: RSS ${samples[samples.length - 1]!.rssMiB} MiB`);
+      const sample = { addresses: sent, rssMiB: mib(memoryOf(server.child.pid).rss), cpuUsPerRequest: round(cpuUs / Math.max(1, r.requests), 1) };
+      samples.push(sample);
+      o.log(`  ${sent} addresses: RSS ${sample.rssMiB} MiB, CPU ${sample.cpuUsPerRequest} µs/request`);
     }
     const mem = memoryOf(server.child.pid);
     const remaining = async (address: string): Promise<number> =>

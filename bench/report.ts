@@ -12,6 +12,7 @@ import type { SignatureBenchResult } from './signatures.js';
 import type { HostsResult, ScenarioResult } from './http.js';
 import type { ProfileSummary } from './lib/profile.js';
 import { canPin } from './lib/proc.js';
+import { judgeTargets } from './targets.js';
 
 /** Where and how the run was made. */
 export interface RunInfo {
@@ -42,15 +43,6 @@ export interface BenchResults {
   profiles: { name: string; what: string; summary: ProfileSummary }[];
 }
 
-/** The targets of issue 6. */
-export const TARGETS = {
-  catalogRpsRatio: 0.8,
-  catalogP99Ratio: 1.5,
-  coldMs10k: 1000,
-  coldRssMiB10k: 150,
-  singleReloadMs: 150,
-} as const;
-
 /** Describes the machine and tools of this run. */
 export function runInfo(quick: boolean, settings: RunInfo['settings']): RunInfo {
   const wrk = spawnSync('wrk', ['--version'], { encoding: 'utf8' });
@@ -76,38 +68,6 @@ export function runInfo(quick: boolean, settings: RunInfo['settings']): RunInfo 
 
 const n = (v: number): string => v.toLocaleString('en-US');
 const met = (ok: boolean): string => (ok ? '**met**' : '**missed**');
-
-function targetRows(r: BenchResults): string[] {
-  const rows: string[] = [];
-  const catalog = r.http?.scenarios.find((s) => s.name === 'catalog');
-  if (catalog) {
-    rows.push(
-      `| \`/v1/catalog\` requests/s vs raw baseline | ≥ ${TARGETS.catalogRpsRatio}× | ${catalog.rpsRatio}× (${n(catalog.ours.requestsPerSecond)} vs ${n(catalog.baseline.requestsPerSecond)}) | ${met(catalog.rpsRatio >= TARGETS.catalogRpsRatio)} |`,
-    );
-    rows.push(
-      `| \`/v1/catalog\` p99 vs raw baseline | ≤ ${TARGETS.catalogP99Ratio}× | ${catalog.p99Ratio}× (${catalog.ours.p99Ms} ms vs ${catalog.baseline.p99Ms} ms) | ${met(catalog.p99Ratio <= TARGETS.catalogP99Ratio)} |`,
-    );
-    rows.push(
-      `| \`/v1/catalog\` server CPU per request, baseline ÷ ours (the throughput ratio on an idle core; less sensitive to other load) | ≥ ${TARGETS.catalogRpsRatio}× | ${catalog.cpuRatio}× (${catalog.ours.cpuUsPerRequest} µs vs ${catalog.baseline.cpuUsPerRequest} µs) | ${met(catalog.cpuRatio >= TARGETS.catalogRpsRatio)} |`,
-    );
-  }
-  const cold10k = r.content?.cold.find((c) => c.lessons === 10_000);
-  if (cold10k) {
-    rows.push(
-      `| cold start, 10,000 lessons, to first served request | < ${n(TARGETS.coldMs10k)} ms | ${n(cold10k.wallMs)} ms | ${met(cold10k.wallMs < TARGETS.coldMs10k)} |`,
-    );
-    rows.push(
-      `| RSS after the 10,000-lesson build (peak) | < ${TARGETS.coldRssMiB10k} MB | ${cold10k.peakRssMiB} MiB | ${met(cold10k.peakRssMiB < TARGETS.coldRssMiB10k)} |`,
-    );
-  }
-  const reload = r.content?.reload;
-  if (reload) {
-    rows.push(
-      `| one changed lesson served after the write (${n(reload.lessons)} lessons) | < ${TARGETS.singleReloadMs} ms | ${n(reload.singleMedianMs)} ms (median; max ${n(reload.singleMaxMs)}) | ${met(reload.singleMedianMs < TARGETS.singleReloadMs)} |`,
-    );
-  }
-  return rows;
-}
 
 function side(s: { requestsPerSecond: number; p50Ms: number; p99Ms: number; rssMiB: number; cpuUsPerRequest: number }): string {
   return `${n(s.requestsPerSecond)} | ${s.p50Ms} | ${s.p99Ms} | ${s.cpuUsPerRequest} | ${s.rssMiB}`;
@@ -165,7 +125,7 @@ export function renderMarkdown(r: BenchResults, analysis: string): string {
     '',
     '| Target | Goal | Measured | |',
     '|---|---|---|---|',
-    ...targetRows(r),
+    ...judgeTargets(r).map((t) => `| ${t.target} | ${t.goal} | ${t.measured} | ${met(t.met)} |`),
     '',
   ];
 

@@ -20,7 +20,8 @@ import { runHostsBench, runHttpBench, type HttpBenchOptions } from './http.js';
 import { buildBundles, repoRoot } from './lib/build.js';
 import { hasWrk } from './lib/wrk.js';
 import { profileServing } from './profiles.js';
-import { runInfo, TARGETS, writeResults, type BenchResults } from './report.js';
+import { runInfo, writeResults, type BenchResults } from './report.js';
+import { GOALS } from './targets.js';
 
 const SECTIONS = ['http', 'hosts', 'content', 'flood', 'signatures'] as const;
 
@@ -96,7 +97,7 @@ if (only.has('http')) {
   log('HTTP: service vs raw baseline');
   results.http = await runHttpBench(httpOptions);
   const catalog = results.http.scenarios.find((s) => s.name === 'catalog');
-  if (catalog && (catalog.rpsRatio < TARGETS.catalogRpsRatio || catalog.p99Ratio > TARGETS.catalogP99Ratio)) {
+  if (catalog && (catalog.rpsRatio < GOALS.catalogRpsRatio || catalog.p99Ratio > GOALS.catalogP99Ratio)) {
     log('  /v1/catalog below target: profiling it');
     results.profiles.push({
       name: 'Serving /v1/catalog under load',
@@ -125,8 +126,8 @@ if (only.has('content')) {
     reloadSize: settings.reloadSize,
     singleTrials: settings.singleTrials,
     burstFiles: settings.burstFiles,
-    profileAboveMs: TARGETS.coldMs10k,
-    profileReloadAboveMs: TARGETS.singleReloadMs,
+    profileAboveMs: GOALS.coldMs10k,
+    profileReloadAboveMs: GOALS.singleReloadMs,
     log,
   });
   results.content = { cold: content.cold, reload: content.reload };

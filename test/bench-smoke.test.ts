@@ -3,6 +3,7 @@
  * asserts a timing; the wrk parts are skipped when wrk is not installed (bench/setup.sh installs it).
  */
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +13,7 @@ import { generateContent } from '../bench/generate-content.js';
 import { sameAnswer } from '../bench/http.js';
 import { buildBundles, repoRoot, type Bundles } from '../bench/lib/build.js';
 import { captureSpec, headerOf, rawGet } from '../bench/lib/capture.js';
+import { FRESH_SIGNATURES_LUA, writeFreshSignatures } from '../bench/lib/fresh-signatures.js';
 import { summariseProfile } from '../bench/lib/profile.js';
 import { memoryOf } from '../bench/lib/proc.js';
 import { kindOfPolicy, RAISED_LIMITS, startBaseline, startServerProcess, waitUntilCompressed, type ServerProcess } from '../bench/lib/servers.js';
@@ -123,6 +125,39 @@ describe.skipIf(!hasWrk)('wrk', () => {
     expect(await remaining(floodAddress(1))).toBe(ANONYMOUS_BUDGET - 2);
     expect(await remaining(floodAddress(2))).toBe(ANONYMOUS_BUDGET - 2);
     expect(await remaining('203.0.113.9')).toBe(ANONYMOUS_BUDGET - 1);
+  });
+});
+
+describe.skipIf(!hasWrk)('fresh signatures (bench/fresh-signatures.lua)', () => {
+  it('sends each written line once: the lines verify, and a line wrk sent is then refused as replayed', async () => {
+    const file = join(work, 'signatures.txt');
+    const count = 20_000; // more than two connections send in a second, so the last line stays unsent
+    writeFreshSignatures(file, agent.signer, new URL(ours.url).host, count);
+    const lines = readFileSync(file, 'utf8').trimEnd().split('\n');
+    expect(new Set(lines).size).toBe(count);
+    const signed = { ...UA, 'Signature-Agent': `sig1="${agent.origin}"` };
+    const r = await runWrk({
+      url: `${ours.url}/v1/catalog`,
+      headers: signed,
+      durationS: 1,
+      connections: 2,
+      script: FRESH_SIGNATURES_LUA,
+      scriptArgs: [file],
+    });
+    expect(r.requests).toBeGreaterThan(2);
+    expect(r.requests).toBeLessThan(count);
+    let probe = 0;
+    const kindWith = async (line: string) => {
+      const [input, signature] = line.split('\t');
+      const headers = { ...signed, 'Signature-Input': input!, Signature: signature! };
+      return kindOfPolicy(
+        headerOf(await rawGet(`${ours.url}/v1/catalog`, { ...headers, 'X-Forwarded-For': `198.51.100.${100 + ++probe}` }), 'ratelimit-policy'),
+      );
+    };
+    // wrk calls request() once before sending and drops that request: line 1 is the first sent, and verified then
+    // (a nonce is recorded only for a signature that verified).
+    expect(await kindWith(lines[1]!)).toBe('declared');
+    expect(await kindWith(lines[count - 1]!)).toBe('verified'); // never sent
   });
 });
 

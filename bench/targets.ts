@@ -1,0 +1,167 @@
+/**
+ * The targets of issue 18, stated once: each names its goal and judges a run's results. `report.ts` renders them
+ * as the table at the top of docs/performance.md (measured value and met or missed), and `run.ts` profiles
+ * what a missed target points at.
+ */
+import type { BenchResults } from './report.js';
+
+/** The goals, as numbers. Ratios are ours ÷ the raw `node:http` baseline of the same run unless said otherwise. */
+export const GOALS = {
+  /** `/v1/catalog` requests/s, every middleware on, access log at the default level. */
+  catalogRpsRatio: 0.85,
+  /** `/v1/catalog` p99 latency. */
+  catalogP99Ratio: 1.5,
+  /** `/v1/catalog` server CPU per request. */
+  catalogCpuRatio: 1.2,
+  /** Every other route of the HTTP table, requests/s. */
+  otherRpsRatio: 0.8,
+  /** A verified agent signing every request afresh (Ed25519), requests/s. */
+  verifiedRpsRatio: 0.6,
+  /** Cold start to the first served request on 10,000 lessons, milliseconds. */
+  coldMs10k: 1000,
+  /** Peak RSS of that cold start, MiB. */
+  coldPeakMiB10k: 150,
+  /** Cold start on real Markdown ÷ reading the same files and parsing their frontmatter alone. */
+  realCorpusColdRatio: 2,
+  /** Cold start on 50,000 lessons, milliseconds. */
+  coldMs50k: 4000,
+  /** Peak RSS of that cold start, MiB. */
+  coldPeakMiB50k: 500,
+  /** One changed lesson served after the write (median), milliseconds. */
+  singleReloadMs: 150,
+  /** A burst of changed files: reloads. */
+  burstReloads: 1,
+  /** A burst of changed files served after the last write, milliseconds. */
+  burstServedAfterLastWriteMs: 1500,
+  /** Address flood: CPU per request in the last chunk ÷ the first (bucket cost flat). */
+  floodCpuGrowth: 1.25,
+} as const;
+
+/** The HTTP scenarios held to {@link GOALS.otherRpsRatio} (names of `bench/http.ts`). */
+export const OTHER_ROUTES = ['catalog gzip', 'catalog 304', 'course', 'lesson', '404', '422', 'health', 'catalog, anonymous'] as const;
+
+/** One row of the target table. */
+export interface TargetRow {
+  target: string;
+  goal: string;
+  measured: string;
+  met: boolean;
+}
+
+const n = (x: number): string => x.toLocaleString('en-US');
+
+/** The rows this run measured (a section left out of the run gives none). */
+export function judgeTargets(r: BenchResults): TargetRow[] {
+  const rows: TargetRow[] = [];
+  const scenario = (name: string) => r.http?.scenarios.find((s) => s.name === name);
+
+  const catalog = scenario('catalog');
+  if (catalog) {
+    const cpu = Math.round((catalog.ours.cpuUsPerRequest / catalog.baseline.cpuUsPerRequest) * 100) / 100;
+    rows.push(
+      {
+        target: '`/v1/catalog` requests/s (every step on, access log at `info`)',
+        goal: `≥ ${GOALS.catalogRpsRatio}× raw`,
+        measured: `${catalog.rpsRatio}× (${n(catalog.ours.requestsPerSecond)} vs ${n(catalog.baseline.requestsPerSecond)})`,
+        met: catalog.rpsRatio >= GOALS.catalogRpsRatio,
+      },
+      {
+        target: '`/v1/catalog` p99',
+        goal: `≤ ${GOALS.catalogP99Ratio}× raw`,
+        measured: `${catalog.p99Ratio}× (${catalog.ours.p99Ms} vs ${catalog.baseline.p99Ms} ms)`,
+        met: catalog.p99Ratio <= GOALS.catalogP99Ratio,
+      },
+      {
+        target: '`/v1/catalog` server CPU per request',
+        goal: `≤ ${GOALS.catalogCpuRatio}× raw`,
+        measured: `${cpu}× (${catalog.ours.cpuUsPerRequest} vs ${catalog.baseline.cpuUsPerRequest} µs)`,
+        met: cpu <= GOALS.catalogCpuRatio,
+      },
+    );
+  }
+  for (const name of OTHER_ROUTES) {
+    const s = scenario(name);
+    if (s)
+      rows.push({
+        target: `${name} (\`${s.path}\`) requests/s`,
+        goal: `≥ ${GOALS.otherRpsRatio}× raw`,
+        measured: `${s.rpsRatio}×`,
+        met: s.rpsRatio >= GOALS.otherRpsRatio,
+      });
+  }
+  const verified = scenario('catalog, verified agent');
+  if (verified)
+    rows.push({
+      target: 'verified agent (Ed25519, a fresh signature each request) requests/s',
+      goal: `≥ ${GOALS.verifiedRpsRatio}× raw`,
+      measured: `${verified.rpsRatio}× (${n(verified.ours.requestsPerSecond)} vs ${n(verified.baseline.requestsPerSecond)})`,
+      met: verified.rpsRatio >= GOALS.verifiedRpsRatio,
+    });
+
+  const cold = (lessons: number) => r.content?.cold.find((c) => c.lessons === lessons);
+  const cold10k = cold(10_000);
+  if (cold10k)
+    rows.push(
+      {
+        target: 'cold start to first served request, 10,000 lessons',
+        goal: `≤ ${n(GOALS.coldMs10k)} ms`,
+        measured: `${n(cold10k.wallMs)} ms`,
+        met: cold10k.wallMs <= GOALS.coldMs10k,
+      },
+      {
+        target: 'peak RSS of that cold start',
+        goal: `≤ ${GOALS.coldPeakMiB10k} MiB`,
+        measured: `${cold10k.peakRssMiB} MiB`,
+        met: cold10k.peakRssMiB <= GOALS.coldPeakMiB10k,
+      },
+    );
+  const cold50k = cold(50_000);
+  if (cold50k)
+    rows.push(
+      {
+        target: 'cold start, 50,000 lessons',
+        goal: `≤ ${n(GOALS.coldMs50k)} ms`,
+        measured: `${n(cold50k.wallMs)} ms`,
+        met: cold50k.wallMs <= GOALS.coldMs50k,
+      },
+      {
+        target: 'peak RSS of that cold start (RSS once ready)',
+        goal: `≤ ${GOALS.coldPeakMiB50k} MiB`,
+        measured: `${cold50k.peakRssMiB} MiB (${cold50k.rssReadyMiB} MiB)`,
+        met: cold50k.peakRssMiB <= GOALS.coldPeakMiB50k,
+      },
+    );
+  const reload = r.content?.reload;
+  if (reload) {
+    const afterLastWrite = Math.max(0, reload.burstServedMs - reload.burstWriteMs);
+    rows.push(
+      {
+        target: `one changed lesson served after the write, ${n(reload.lessons)} lessons (median)`,
+        goal: `≤ ${GOALS.singleReloadMs} ms`,
+        measured: `${n(reload.singleMedianMs)} ms`,
+        met: reload.singleMedianMs <= GOALS.singleReloadMs,
+      },
+      {
+        target: `a burst of ${n(reload.burstFiles)} changed files: reloads, and served after the last write`,
+        goal: `${GOALS.burstReloads} reload, ≤ ${n(GOALS.burstServedAfterLastWriteMs)} ms`,
+        measured: `${reload.burstRebuilds} reload${reload.burstRebuilds === 1 ? '' : 's'}, ${n(afterLastWrite)} ms`,
+        met: reload.burstRebuilds === GOALS.burstReloads && afterLastWrite <= GOALS.burstServedAfterLastWriteMs,
+      },
+    );
+  }
+
+  const flood = r.flood;
+  const first = flood?.samples[0];
+  const last = flood?.samples[flood.samples.length - 1];
+  if (flood && first && last) {
+    const growth = Math.round((last.cpuUsPerRequest / first.cpuUsPerRequest) * 100) / 100;
+    const bounded = flood.firstAddressRemaining === flood.freshRemaining && flood.lastAddressRemaining < flood.freshRemaining;
+    rows.push({
+      target: `${n(flood.addresses)} distinct client addresses: RSS bounded, bucket cost per request flat`,
+      goal: `oldest buckets evicted; CPU/request last ÷ first chunk ≤ ${GOALS.floodCpuGrowth}`,
+      measured: `RSS ${flood.rssBeforeMiB} → ${flood.rssAfterMiB} MiB (peak ${flood.peakRssMiB}), ${bounded ? 'oldest evicted' : 'oldest **not** evicted'}; CPU ${first.cpuUsPerRequest} → ${last.cpuUsPerRequest} µs (×${growth})`,
+      met: bounded && growth <= GOALS.floodCpuGrowth,
+    });
+  }
+  return rows;
+}
