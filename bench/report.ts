@@ -135,11 +135,13 @@ function rivalSummary(scenarios: readonly ScenarioResult[]): string[] {
   if (compared.length === 0) return [];
   const differed = compared.flatMap((s) => RIVALS.filter((name) => !s.rivals![name].sameContent).map((name) => `${RIVAL_LABEL[name]} on ${s.name}`));
   const faster = compared.filter((s) => beatsRivals(s)).length;
+  // CPU per request depends far less on the other load of a shared machine than requests/s do.
+  const cheaper = compared.filter((s) => RIVALS.every((name) => s.ours.cpuUsPerRequest < s.rivals![name].side.cpuUsPerRequest)).length;
   return [
     differed.length === 0
       ? "Fastify and Hono sent the baseline's status, body bytes and header fields (X-Request-Id and their plugin's RateLimit fields aside) in every configuration they ran."
       : `A rival's answer differed from the baseline's: ${differed.join(', ')}.`,
-    `Faster than both Fastify and Hono: ${faster} of ${compared.length} configurations — ${met(faster === compared.length)}.`,
+    `Faster than both Fastify and Hono: ${faster} of ${compared.length} configurations — ${met(faster === compared.length)}. Less server CPU per request than both: ${cheaper} of ${compared.length}.`,
   ];
 }
 
