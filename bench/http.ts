@@ -4,16 +4,16 @@
  * handler on its two possible Node hosts. Every configuration runs `reps` times in alternating order (ours,
  * baseline, Fastify, Hono, ours…), each measured run preceded by a warm-up; medians are reported.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { writeFileSync } from 'node:fs';
 import { captureSpec, headerOf, rawGet, type BaselineSpec } from './lib/capture.js';
 import { cpuTimeUs, memoryOf } from './lib/proc.js';
 import { kindOfPolicy, startBaseline, startServerProcess, waitUntilCompressed, type ServerProcess } from './lib/servers.js';
 import { startBenchAgent } from './lib/signing.js';
 import { median, mib, round } from './lib/stats.js';
 import { runWrk, type WrkResult } from './lib/wrk.js';
+import { RIVAL_OWN_FIELD } from './rivals/spec.js';
 import type { Bundles } from './lib/build.js';
 
 /** Durations and repetitions of the HTTP runs. */
@@ -222,10 +222,9 @@ export function sameAnswer(a: Awaited<ReturnType<typeof rawGet>>, b: Awaited<Ret
  * writes the way its framework and rate-limit plugin do.
  */
 export function sameContent(rival: Awaited<ReturnType<typeof rawGet>>, reference: Awaited<ReturnType<typeof rawGet>>): boolean {
-  const perRequest = /^(x-request-id|ratelimit(-[a-z]+)?)$/i;
   const fields = (h: [string, string][]) =>
     h
-      .filter(([n]) => !perRequest.test(n))
+      .filter(([n]) => !RIVAL_OWN_FIELD.test(n))
       .map(([n, v]) => `${n.toLowerCase()}: ${v}`)
       .sort()
       .join('\n');

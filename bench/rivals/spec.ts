@@ -40,13 +40,14 @@ export interface RivalContent {
   windowMs: number;
 }
 
-/** Fields a rival writes itself per request: request id, rate-limit fields; and Content-Length (the framework's). */
-export const PER_REQUEST_FIELD = /^(x-request-id|ratelimit(-[a-z]+)?|content-length)$/i;
+/** Fields a rival writes per request the way its framework and rate-limit plugin do: X-Request-Id, RateLimit-*. */
+export const RIVAL_OWN_FIELD = /^(x-request-id|ratelimit(-[a-z]+)?)$/i;
 
 function answerOf(r: CapturedResponse): Answer {
   return {
     status: r.status,
-    headers: Object.fromEntries(r.headers.filter(([name]) => !PER_REQUEST_FIELD.test(name))),
+    // Content-Length too is the framework's to write.
+    headers: Object.fromEntries(r.headers.filter(([name]) => !RIVAL_OWN_FIELD.test(name) && name.toLowerCase() !== 'content-length')),
     body: Buffer.from(r.body, 'base64'),
   };
 }
