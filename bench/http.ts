@@ -1,18 +1,20 @@
 /**
- * HTTP throughput of the service against the raw `node:http` baseline, path by path and client by client, and
- * the HatTip handler on its two possible Node hosts. Every configuration runs `reps` times in alternating order
- * (ours, baseline, ours, baseline…), each measured run preceded by a warm-up; medians are reported.
+ * HTTP throughput of the service against the raw `node:http` baseline, path by path and client by client, with
+ * the same answers served by a Fastify and a Hono app (`bench/rivals/`) on the paths they have, and the HatTip
+ * handler on its two possible Node hosts. Every configuration runs `reps` times in alternating order (ours,
+ * baseline, Fastify, Hono, ours…), each measured run preceded by a warm-up; medians are reported.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { captureSpec, headerOf, rawGet } from './lib/capture.js';
+import { captureSpec, headerOf, rawGet, type BaselineSpec } from './lib/capture.js';
 import { cpuTimeUs, memoryOf } from './lib/proc.js';
 import { kindOfPolicy, startBaseline, startServerProcess, waitUntilCompressed, type ServerProcess } from './lib/servers.js';
 import { FRESH_SIGNATURES_LUA, writeFreshSignatures, type FreshSigner } from './lib/fresh-signatures.js';
 import { startBenchAgent } from './lib/signing.js';
 import { median, mib, round } from './lib/stats.js';
 import { runWrk, type WrkResult } from './lib/wrk.js';
+import { RIVAL_OWN_FIELD } from './rivals/spec.js';
 import type { Bundles } from './lib/build.js';
 
 /** Durations and repetitions of the HTTP runs. */
@@ -53,7 +55,25 @@ export interface SideResult {
   }[];
 }
 
-/** One configuration: a path and a client, served by ours and by the baseline. */
+/** The rival apps of `bench/rivals/`, by the name the report shows. */
+export const RIVALS = ['fastify', 'hono'] as const;
+/** One of {@link RIVALS}. */
+export type RivalName = (typeof RIVALS)[number];
+
+/** A rival app on one configuration. */
+export interface RivalResult {
+  side: SideResult;
+  /** rival / baseline requests per second. */
+  rpsRatio: number;
+  /** rival / baseline p99 latency. */
+  p99Ratio: number;
+  /** baseline / rival server CPU time per request. */
+  cpuRatio: number;
+  /** Whether the rival sent the baseline's status, body bytes and header fields (see {@link sameContent}). */
+  sameContent: boolean;
+}
+
+/** One configuration: a path and a client, served by ours and by the baseline (and the rivals, when they serve it). */
 export interface ScenarioResult {
   name: string;
   path: string;
@@ -73,6 +93,8 @@ export interface ScenarioResult {
   p99Ratio: number;
   /** baseline / ours server CPU time per request: the throughput ratio an otherwise idle core would give. */
   cpuRatio: number;
+  /** The same answers from the rival apps (configurations of a declared client on the paths they serve). */
+  rivals?: Record<RivalName, RivalResult>;
 }
 
 /** The host comparison (same app, two hosts, and the baseline for scale). */
@@ -106,6 +128,60 @@ interface Scenario {
   accessLogOff?: boolean;
   /** Each request signed afresh, with a nonce of its own (`FreshSignaturePool`), instead of one replayed signature. */
   freshSignatures?: boolean;
+  /** Also measured on the rival apps (which neither classify clients nor verify signatures). */
+  rivals?: boolean;
+}
+
+/** The configurations, for a course and a lesson of the catalog and the catalog's ETag. */
+function scenariosFor(courseId: string, lessonId: string, etag: string): Scenario[] {
+  return [
+    { name: 'catalog', path: '/v1/catalog', client: 'declared', expectStatus: 200, rivals: true },
+    { name: 'catalog gzip', path: '/v1/catalog', client: 'declared', extraHeaders: { 'Accept-Encoding': 'gzip' }, expectStatus: 200, rivals: true },
+    { name: 'catalog 304', path: '/v1/catalog', client: 'declared', extraHeaders: { 'If-None-Match': etag }, expectStatus: 304, rivals: true },
+    { name: 'course', path: `/v1/courses/${courseId}`, client: 'declared', expectStatus: 200, rivals: true },
+    { name: 'lesson', path: `/v1/lessons/${lessonId}`, client: 'declared', expectStatus: 200, rivals: true },
+    { name: '404', path: '/v1/lessons/no-such-lesson', client: 'declared', expectStatus: 404, rivals: true },
+    { name: '422', path: '/v1/lessons/Not%20An%20Id', client: 'declared', expectStatus: 422, rivals: true },
+    { name: 'health', path: '/health', client: 'declared', expectStatus: 200, rivals: true },
+    { name: 'catalog, anonymous', path: '/v1/catalog', client: 'anonymous', expectStatus: 200 },
+    { name: 'catalog, verified agent', path: '/v1/catalog', client: 'verified', expectStatus: 200, freshSignatures: true },
+    { name: 'catalog, access log off', path: '/v1/catalog', client: 'declared', expectStatus: 200, accessLogOff: true, rivals: true },
+  ];
+}
+
+/**
+ * The paths whose answers the rival apps need (`bench/rivals/spec.ts`): those of the configurations they are
+ * measured on, and a course that does not exist (their course 404).
+ */
+export function rivalSpecPaths(courseId: string, lessonId: string): string[] {
+  const paths = scenariosFor(courseId, lessonId, '')
+    .filter((s) => s.rivals)
+    .map((s) => s.path);
+  return [...new Set([...paths, '/v1/courses/no-such-course'])];
+}
+
+/**
+ * Writes `spec` to `specFile` and starts both rivals serving it, pinned and configured as the other servers.
+ * @param options.env extra environment (LOG_LEVEL); `discardStdout` for rivals logging every request.
+ */
+export async function startRivals(
+  bundles: Bundles,
+  spec: BaselineSpec,
+  specFile: string,
+  options: { env?: Record<string, string>; discardStdout?: boolean } = {},
+): Promise<Record<RivalName, ServerProcess>> {
+  writeFileSync(specFile, JSON.stringify(spec));
+  const start = async (script: string): Promise<ServerProcess> => {
+    const { child, url } = await startServerProcess(script, [specFile], options);
+    return { child, url };
+  };
+  const fastify = await start(bundles.fastifyApp);
+  try {
+    return { fastify, hono: await start(bundles.honoApp) };
+  } catch (error) {
+    await fastify.child.stop();
+    throw error;
+  }
 }
 
 function side(runs: SideResult['runs']): SideResult {
@@ -159,6 +235,28 @@ export function sameAnswer(a: Awaited<ReturnType<typeof rawGet>>, b: Awaited<Ret
   return a.status === b.status && a.bytes.equals(b.bytes) && norm(a.headers) === norm(b.headers);
 }
 
+/**
+ * What a rival must match: the same status and body bytes, the same header fields and values in any order
+ * (names case-insensitive) apart from X-Request-Id and the RateLimit fields, which the rival must send too but
+ * writes the way its framework and rate-limit plugin do.
+ */
+export function sameContent(rival: Awaited<ReturnType<typeof rawGet>>, reference: Awaited<ReturnType<typeof rawGet>>): boolean {
+  const fields = (h: [string, string][]) =>
+    h
+      .filter(([n]) => !RIVAL_OWN_FIELD.test(n))
+      .map(([n, v]) => `${n.toLowerCase()}: ${v}`)
+      .sort()
+      .join('\n');
+  const has = (h: [string, string][], re: RegExp) => h.some(([n]) => re.test(n));
+  return (
+    rival.status === reference.status &&
+    rival.bytes.equals(reference.bytes) &&
+    fields(rival.headers) === fields(reference.headers) &&
+    has(rival.headers, /^x-request-id$/i) &&
+    has(rival.headers, /^ratelimit-remaining$/i)
+  );
+}
+
 /** Runs the path × client matrix. */
 export async function runHttpBench(o: HttpBenchOptions): Promise<{ scenarios: ScenarioResult[]; directoryFetches: number }> {
   const agent = await startBenchAgent();
@@ -177,24 +275,16 @@ export async function runHttpBench(o: HttpBenchOptions): Promise<{ scenarios: Sc
     if (course === undefined) throw new Error('the catalog has no course with a lesson');
     const lesson = course.classes.find((k) => k.lessons.length > 0)!.lessons[0]!;
     const etag = headerOf(await rawGet(`${ours.url}/v1/catalog`, { 'User-Agent': DECLARED_UA }), 'etag') ?? '';
-    const scenarios: Scenario[] = [
-      { name: 'catalog', path: '/v1/catalog', client: 'declared', expectStatus: 200 },
-      { name: 'catalog gzip', path: '/v1/catalog', client: 'declared', extraHeaders: { 'Accept-Encoding': 'gzip' }, expectStatus: 200 },
-      { name: 'catalog 304', path: '/v1/catalog', client: 'declared', extraHeaders: { 'If-None-Match': etag }, expectStatus: 304 },
-      { name: 'course', path: `/v1/courses/${course.id}`, client: 'declared', expectStatus: 200 },
-      { name: 'lesson', path: `/v1/lessons/${lesson.id}`, client: 'declared', expectStatus: 200 },
-      { name: '404', path: '/v1/lessons/no-such-lesson', client: 'declared', expectStatus: 404 },
-      { name: '422', path: '/v1/lessons/Not%20An%20Id', client: 'declared', expectStatus: 422 },
-      { name: 'health', path: '/health', client: 'declared', expectStatus: 200 },
-      { name: 'catalog, anonymous', path: '/v1/catalog', client: 'anonymous', expectStatus: 200 },
-      { name: 'catalog, verified agent', path: '/v1/catalog', client: 'verified', expectStatus: 200, freshSignatures: true },
-      { name: 'catalog, access log off', path: '/v1/catalog', client: 'declared', expectStatus: 200, accessLogOff: true },
-    ];
+    const scenarios = scenariosFor(course.id, lesson.id, etag);
+    const rivalPaths = rivalSpecPaths(course.id, lesson.id);
     // The probe's and the capture's signature: one, replayed (no nonce); the measured runs sign every request.
     const signed = await agent.sign(`${ours.url}/v1/catalog`, 3600);
 
     const results: ScenarioResult[] = [];
     let quiet: ServerProcess | undefined;
+    // Every route the rivals declare, as a declared agent gets it from the service process measured.
+    const rivalRoutes = async (url: string) => (await captureSpec(url, rivalPaths, { 'User-Agent': DECLARED_UA })).routes;
+    const rivalBase = { ours: await rivalRoutes(ours.url), quiet: {} as BaselineSpec['routes'] };
     try {
       for (const s of scenarios) {
         if (s.accessLogOff && quiet === undefined) {
@@ -203,6 +293,7 @@ export async function runHttpBench(o: HttpBenchOptions): Promise<{ scenarios: Sc
           });
           quiet = { child: started.child, url: started.url };
           await waitUntilCompressed(quiet.url, '/v1/catalog');
+          rivalBase.quiet = await rivalRoutes(quiet.url);
         }
         const server = s.accessLogOff ? quiet! : ours;
         const headers: Record<string, string> = {
@@ -217,9 +308,24 @@ export async function runHttpBench(o: HttpBenchOptions): Promise<{ scenarios: Sc
 
         const spec = await captureSpec(server.url, [s.path.split('?')[0]!], headers);
         const baseline = await startBaseline(o.bundles.baseline, spec, join(specDir, `${results.length}.json`), s.path);
+        // The rivals replay the baseline's very capture on the measured path (the health report's clock moves),
+        // with their request log on as the service's access log is (off in the "access log off" row).
+        let rivalsHere: Record<RivalName, ServerProcess> | undefined;
         try {
+          if (s.rivals) {
+            rivalsHere = await startRivals(
+              o.bundles,
+              { routes: { ...(s.accessLogOff ? rivalBase.quiet : rivalBase.ours), ...spec.routes } },
+              join(specDir, `${results.length}-rivals.json`),
+              s.accessLogOff ? {} : { env: { LOG_LEVEL: 'info' }, discardStdout: true },
+            );
+          }
           const fromBaseline = await rawGet(baseline.url + s.path, headers);
           const fromOurs = await rawGet(server.url + s.path, headers);
+          const rivalSame: Partial<Record<RivalName, boolean>> = {};
+          for (const name of RIVALS) {
+            if (rivalsHere) rivalSame[name] = sameContent(await rawGet(rivalsHere[name].url + s.path, headers), fromBaseline);
+          }
           const oursRuns: SideResult['runs'] = [];
           const baseRuns: SideResult['runs'] = [];
           const fresh = s.freshSignatures ? { file: join(specDir, 'signatures.txt'), signer: agent.signer } : undefined;
@@ -230,13 +336,25 @@ export async function runHttpBench(o: HttpBenchOptions): Promise<{ scenarios: Sc
             const first = await rawGet(server.url + s.path, { ...headers, 'Signature-Input': input!, Signature: signature! });
             if (kindOfPolicy(headerOf(first, 'ratelimit-policy')) !== 'verified') throw new Error(`${s.name}: a fresh signature was not verified`);
           }
+          const rivalRuns: Record<RivalName, SideResult['runs']> = { fastify: [], hono: [] };
           for (let rep = 0; rep < o.reps; rep++) {
             oursRuns.push(await measure(server, s.path, headers, o, fresh));
             // Signed lines keep the baseline's requests the same size as ours.
             baseRuns.push(await measure(baseline, s.path, headers, o, fresh && { file: fresh.file }));
+            for (const name of RIVALS) if (rivalsHere) rivalRuns[name].push(await measure(rivalsHere[name], s.path, headers, o));
           }
           const oursSide = side(oursRuns);
           const baseSide = side(baseRuns);
+          const versus = (name: RivalName): RivalResult => {
+            const r = side(rivalRuns[name]);
+            return {
+              side: r,
+              rpsRatio: round(r.requestsPerSecond / baseSide.requestsPerSecond, 2),
+              p99Ratio: round(r.p99Ms / baseSide.p99Ms, 2),
+              cpuRatio: r.cpuUsPerRequest > 0 ? round(baseSide.cpuUsPerRequest / r.cpuUsPerRequest, 2) : 0,
+              sameContent: rivalSame[name] ?? false,
+            };
+          };
           const result: ScenarioResult = {
             name: s.name,
             path: s.path,
@@ -250,15 +368,25 @@ export async function runHttpBench(o: HttpBenchOptions): Promise<{ scenarios: Sc
             rpsRatio: round(oursSide.requestsPerSecond / baseSide.requestsPerSecond, 2),
             p99Ratio: round(oursSide.p99Ms / baseSide.p99Ms, 2),
             cpuRatio: oursSide.cpuUsPerRequest > 0 ? round(baseSide.cpuUsPerRequest / oursSide.cpuUsPerRequest, 2) : 0,
+            ...(rivalsHere ? { rivals: { fastify: versus('fastify'), hono: versus('hono') } } : {}),
           };
           const after = await rawGet(server.url + s.path, headers);
           if (after.status === 429) throw new Error(`${s.name}: the service answered 429 despite the raised budgets`);
+          for (const name of RIVALS) {
+            if (rivalsHere && (await rawGet(rivalsHere[name].url + s.path, headers)).status === 429) {
+              throw new Error(`${s.name}: ${name} answered 429 despite the service's budget`);
+            }
+          }
           results.push(result);
+          const { rivals: measured } = result;
+          const rivalLog = measured
+            ? RIVALS.map((name) => ` | ${name} ${measured[name].side.requestsPerSecond} req/s ×${measured[name].rpsRatio}`).join('')
+            : '';
           o.log(
-            `  ${s.name.padEnd(26)} ours ${result.ours.requestsPerSecond} req/s p99 ${result.ours.p99Ms} ms | baseline ${result.baseline.requestsPerSecond} req/s p99 ${result.baseline.p99Ms} ms | ×${result.rpsRatio} (CPU/request ${result.ours.cpuUsPerRequest} vs ${result.baseline.cpuUsPerRequest} µs: ×${result.cpuRatio})`,
+            `  ${s.name.padEnd(26)} ours ${result.ours.requestsPerSecond} req/s p99 ${result.ours.p99Ms} ms | baseline ${result.baseline.requestsPerSecond} req/s p99 ${result.baseline.p99Ms} ms | ×${result.rpsRatio} (CPU/request ${result.ours.cpuUsPerRequest} vs ${result.baseline.cpuUsPerRequest} µs: ×${result.cpuRatio})${rivalLog}`,
           );
         } finally {
-          await baseline.child.stop();
+          await Promise.all([baseline, ...Object.values(rivalsHere ?? {})].map((p) => p.child.stop()));
         }
       }
     } finally {

@@ -9,10 +9,10 @@ import { spawnSync } from 'node:child_process';
 import type { ColdResult, ReloadResult } from './content-serve.js';
 import type { FloodResult } from './flood.js';
 import type { SignatureBenchResult } from './signatures.js';
-import type { HostsResult, ScenarioResult } from './http.js';
+import { RIVALS, type HostsResult, type RivalName, type ScenarioResult } from './http.js';
 import type { ProfileSummary } from './lib/profile.js';
 import { canPin } from './lib/proc.js';
-import { judgeTargets } from './targets.js';
+import { beatsRivals, judgeTargets } from './targets.js';
 
 /** Where and how the run was made. */
 export interface RunInfo {
@@ -68,6 +68,25 @@ export function runInfo(quick: boolean, settings: RunInfo['settings']): RunInfo 
 
 const n = (v: number): string => v.toLocaleString('en-US');
 const met = (ok: boolean): string => (ok ? '**met**' : '**missed**');
+
+/** How the report names each rival app. */
+const RIVAL_LABEL: Readonly<Record<RivalName, string>> = { fastify: 'Fastify', hono: 'Hono' };
+
+/** The overall Fastify/Hono verdict under the HTTP table, and which rival answers differed from the baseline's. */
+function rivalSummary(scenarios: readonly ScenarioResult[]): string[] {
+  const compared = scenarios.filter((s) => s.rivals);
+  if (compared.length === 0) return [];
+  const differed = compared.flatMap((s) => RIVALS.filter((name) => !s.rivals![name].sameContent).map((name) => `${RIVAL_LABEL[name]} on ${s.name}`));
+  const faster = compared.filter((s) => beatsRivals(s)).length;
+  // CPU per request depends far less on the other load of a shared machine than requests/s do.
+  const cheaper = compared.filter((s) => RIVALS.every((name) => s.ours.cpuUsPerRequest < s.rivals![name].side.cpuUsPerRequest)).length;
+  return [
+    differed.length === 0
+      ? "Fastify and Hono sent the baseline's status, body bytes and header fields (X-Request-Id and their plugin's RateLimit fields aside) in every configuration they ran."
+      : `A rival's answer differed from the baseline's: ${differed.join(', ')}.`,
+    `Faster than both Fastify and Hono: ${faster} of ${compared.length} configurations — ${met(faster === compared.length)}. Less server CPU per request than both: ${cheaper} of ${compared.length}.`,
+  ];
+}
 
 function side(s: { requestsPerSecond: number; p50Ms: number; p99Ms: number; rssMiB: number; cpuUsPerRequest: number }): string {
   return `${n(s.requestsPerSecond)} | ${s.p50Ms} | ${s.p99Ms} | ${s.cpuUsPerRequest} | ${s.rssMiB}`;
@@ -142,12 +161,24 @@ export function renderMarkdown(r: BenchResults, analysis: string): string {
       'depends far less on other load than requests/s do). Ratios: req/s and p99 ours ÷ baseline; CPU baseline ÷ ours (the',
       'throughput ratio one idle core would give).',
       '',
-      '| Configuration | Path | Client (classified as) | Status | Body bytes | Ours req/s | p50 | p99 | CPU µs | RSS | Baseline req/s | p50 | p99 | CPU µs | RSS | req/s ratio | p99 ratio | CPU ratio |',
-      '|---|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|',
+      'Fastify and Hono: the same answers from `bench/rivals/fastify-app.ts` (Fastify 5, `@fastify/rate-limit`) and',
+      '`bench/rivals/hono-app.ts` (Hono 4 on `@hono/node-server`, `hono-rate-limiter`), each replaying the spec the baseline',
+      'replays, with a route per path (`:id` params validated against the contract), the RateLimit fields of its plugin (in-memory',
+      "store, keyed by client address, the service's budget and window), a UUID X-Request-Id, and its usual logger at the same",
+      'level as the service (request log on in the "access log on" row only). Their cells: req/s ratio to the baseline (req/s;',
+      'CPU µs per request). Faster than both: ours served more requests/s than each of them (medians of alternating runs).',
+      '',
+      '| Configuration | Path | Client (classified as) | Status | Body bytes | Ours req/s | p50 | p99 | CPU µs | RSS | Baseline req/s | p50 | p99 | CPU µs | RSS | req/s ratio | p99 ratio | CPU ratio | Fastify | Hono | Faster than both |',
+      '|---|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|',
     );
     for (const s of r.http.scenarios) {
+      const { rivals } = s;
+      const rivalCells = RIVALS.map((name) =>
+        rivals ? `${rivals[name].rpsRatio}× (${n(rivals[name].side.requestsPerSecond)}; ${rivals[name].side.cpuUsPerRequest} µs)` : '—',
+      ).join(' | ');
+      const beats = beatsRivals(s);
       out.push(
-        `| ${s.name} | \`${s.path}\` | ${s.client}${s.classifiedAs === s.client ? '' : ` (**${s.classifiedAs}**)`} | ${s.status} | ${n(s.bodyBytes)} | ${side(s.ours)} | ${side(s.baseline)} | ${s.rpsRatio} | ${s.p99Ratio} | ${s.cpuRatio} |`,
+        `| ${s.name} | \`${s.path}\` | ${s.client}${s.classifiedAs === s.client ? '' : ` (**${s.classifiedAs}**)`} | ${s.status} | ${n(s.bodyBytes)} | ${side(s.ours)} | ${side(s.baseline)} | ${s.rpsRatio} | ${s.p99Ratio} | ${s.cpuRatio} | ${rivalCells} | ${beats === undefined ? '—' : met(beats)} |`,
       );
     }
     const notIdentical = r.http.scenarios.filter((s) => !s.baselineIdentical).map((s) => s.name);
@@ -157,6 +188,7 @@ export function renderMarkdown(r: BenchResults, analysis: string): string {
         ? 'The baseline sent the same status, header fields and body bytes as the service in every configuration (checked before measuring).'
         : `The baseline's answer differed from the service's in: ${notIdentical.join(', ')}.`,
       `The verified agent's key directory was fetched ${r.http.directoryFetches} time(s) for the whole run (cached afterwards).`,
+      ...rivalSummary(r.http.scenarios),
       '',
     );
   }

@@ -3,6 +3,7 @@
  * as the table at the top of docs/performance.md (measured value and met or missed), and `run.ts` profiles
  * what a missed target points at.
  */
+import { RIVALS, type ScenarioResult } from './http.js';
 import type { BenchResults } from './report.js';
 
 /** The goals, as numbers. Ratios are ours ÷ the raw `node:http` baseline of the same run unless said otherwise. */
@@ -39,6 +40,12 @@ export const GOALS = {
 
 /** The HTTP scenarios held to {@link GOALS.otherRpsRatio} (names of `bench/http.ts`). */
 export const OTHER_ROUTES = ['catalog gzip', 'catalog 304', 'course', 'lesson', '404', '422', 'health', 'catalog, anonymous'] as const;
+
+/** Whether the service served more requests/s (medians) than every rival; undefined where the rivals did not run. */
+export function beatsRivals(s: ScenarioResult): boolean | undefined {
+  const { rivals } = s;
+  return rivals && RIVALS.every((name) => s.ours.requestsPerSecond > rivals[name].side.requestsPerSecond);
+}
 
 /** One row of the target table. */
 export interface TargetRow {
@@ -97,6 +104,17 @@ export function judgeTargets(r: BenchResults): TargetRow[] {
       measured: `${verified.rpsRatio}× (${n(verified.ours.requestsPerSecond)} vs ${n(verified.baseline.requestsPerSecond)})`,
       met: verified.rpsRatio >= GOALS.verifiedRpsRatio,
     });
+
+  const compared = r.http?.scenarios.filter((s) => s.rivals) ?? [];
+  if (compared.length > 0) {
+    const missed = compared.filter((s) => !beatsRivals(s)).map((s) => s.name);
+    rows.push({
+      target: 'the same app on Fastify 5 and Hono 4 with their usual rate-limit plugin, same bytes: requests/s',
+      goal: 'faster than both in every configuration',
+      measured: `faster in ${compared.length - missed.length} of ${compared.length}${missed.length ? ` (not in: ${missed.join(', ')})` : ''}`,
+      met: missed.length === 0,
+    });
+  }
 
   const cold = (lessons: number) => r.content?.cold.find((c) => c.lessons === lessons);
   const cold10k = cold(10_000);

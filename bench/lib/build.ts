@@ -19,10 +19,14 @@ export interface Bundles {
   hostsApp: string;
   /** `bench/raw-baseline.js` (plain JavaScript already, not compiled). */
   baseline: string;
+  /** `bench/rivals/fastify-app.ts`: the same bytes served by a Fastify app. */
+  fastifyApp: string;
+  /** `bench/rivals/hono-app.ts`: the same bytes served by a Hono app. */
+  honoApp: string;
 }
 
 /**
- * Compiles `src/` (tests excluded) and the host app (a second or two).
+ * Compiles `src/` (tests excluded), the host app and the rival apps (a second or two).
  * @param outdir where to write, inside the repository so that packages and `schemas/` resolve (default bench/out/js).
  * @throws Error when esbuild fails.
  */
@@ -30,8 +34,9 @@ export async function buildBundles(outdir = `${root}bench/out/js`): Promise<Bund
   const sources = (await readdir(`${root}src`, { recursive: true }))
     .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts') && !f.endsWith('.d.ts'))
     .map((f) => `${root}src/${f}`);
+  const rivals = (await readdir(`${root}bench/rivals`)).filter((f) => f.endsWith('.ts')).map((f) => `${root}bench/rivals/${f}`);
   await build({
-    entryPoints: [...sources, `${root}bench/hosts-app.ts`],
+    entryPoints: [...sources, `${root}bench/hosts-app.ts`, ...rivals],
     outdir,
     outbase: root,
     bundle: false,
@@ -44,7 +49,13 @@ export async function buildBundles(outdir = `${root}bench/out/js`): Promise<Bund
   });
   // Modules import schemas/*.json relative to themselves (`with { type: 'json' }`), as tsc's dist/ has them.
   await cp(`${root}schemas`, `${outdir}/schemas`, { recursive: true });
-  return { server: `${outdir}/src/server/main.js`, hostsApp: `${outdir}/bench/hosts-app.js`, baseline: `${root}bench/raw-baseline.js` };
+  return {
+    server: `${outdir}/src/server/main.js`,
+    hostsApp: `${outdir}/bench/hosts-app.js`,
+    baseline: `${root}bench/raw-baseline.js`,
+    fastifyApp: `${outdir}/bench/rivals/fastify-app.js`,
+    honoApp: `${outdir}/bench/rivals/hono-app.js`,
+  };
 }
 
 /** The repository root (with a trailing slash). */
