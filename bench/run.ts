@@ -56,6 +56,8 @@ const settings = quick
       connections: 32,
       sizes: [1000],
       reloadSize: 1000,
+      realSizes: [10_000],
+      realReloadSize: 10_000,
       singleTrials: 2,
       burstFiles: 100,
       floodTotal: 20_000,
@@ -69,6 +71,8 @@ const settings = quick
       connections: 32,
       sizes: [1000, 10_000, 50_000],
       reloadSize: 10_000,
+      realSizes: [10_000, 50_000],
+      realReloadSize: 10_000,
       singleTrials: 5,
       burstFiles: 1000,
       floodTotal: 1_000_000,
@@ -117,33 +121,22 @@ if (only.has('hosts')) {
   results.hosts = await runHostsBench(httpOptions);
 }
 if (only.has('content')) {
-  log('Content: cold start and reload');
+  log('Content: cold start and reload, on generated lessons and on real Markdown');
   const content = await runContentBench({
     serverBundle: bundles.server,
-    sizes: settings.sizes,
+    corpora: [
+      { corpus: 'generated', sizes: settings.sizes, reloadSize: settings.reloadSize },
+      { corpus: 'real', sizes: settings.realSizes, reloadSize: settings.realReloadSize },
+    ],
     reps: settings.coldReps,
-    reloadSize: settings.reloadSize,
     singleTrials: settings.singleTrials,
     burstFiles: settings.burstFiles,
     profileAboveMs: TARGETS.coldMs10k,
     profileReloadAboveMs: TARGETS.singleReloadMs,
     log,
   });
-  results.content = { cold: content.cold, reload: content.reload };
-  if (content.coldProfile) {
-    results.profiles.push({
-      name: `Cold start on ${settings.reloadSize.toLocaleString('en-US')} lessons`,
-      what: 'The service process from its start until the first `/v1/catalog` was served and the watchers were set up.',
-      summary: content.coldProfile,
-    });
-  }
-  if (content.reloadProfile) {
-    results.profiles.push({
-      name: `Reload of one changed lesson on ${settings.reloadSize.toLocaleString('en-US')} lessons`,
-      what: 'The service process from the write of one lesson file until its new title was served (polled every millisecond or so).',
-      summary: content.reloadProfile,
-    });
-  }
+  results.content = { corpora: content.corpora };
+  results.profiles.push(...content.profiles);
 }
 if (only.has('flood')) {
   log(`Flood: ${settings.floodTotal.toLocaleString('en-US')} distinct client addresses`);
