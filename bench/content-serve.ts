@@ -154,7 +154,7 @@ const timeoutFor = (files: number): number => 300_000 + files * 20;
  * Runs the frontmatter baseline on `dir`: process start → exit, and its peak RSS.
  * @throws Error when it fails or reads another number of files than `files`.
  */
-async function frontmatterBaseline(dir: string, files: number): Promise<{ ms: number; peakRssMiB: number }> {
+export async function frontmatterBaseline(dir: string, files: number): Promise<{ ms: number; peakRssMiB: number }> {
   const startedAt = performance.now();
   const child = startNode([`${repoRoot}bench/frontmatter-baseline.js`, dir], { cpu: 0, cwd: repoRoot });
   const code = await child.exited;
