@@ -1,9 +1,11 @@
 /**
  * `npm run bench`: HTTP throughput against a raw node:http baseline, the two HatTip hosts, content cold start and
- * reload at scale, memory under an address flood; writes docs/performance.md and docs/performance.json.
+ * reload at scale (generated lessons and real Markdown), memory under an address flood; writes docs/performance.md
+ * and docs/performance.json.
  *
  *   npm run bench                     the full run (about 10 minutes; run it on an otherwise idle machine)
- *   npm run bench -- --quick          a smoke run in about two minutes (written to bench/out/ unless --out is given)
+ *   npm run bench -- --quick          a smoke run in about two minutes, plus the content section's 10,000 lessons of
+ *                                     real Markdown (written to bench/out/ unless --out is given)
  *   npm run bench -- --only http,content   some sections only: http, hosts, content, flood, signatures
  *   npm run bench -- --out path/base  write <base>.md and <base>.json
  *   npm run bench -- --render         re-render docs/performance.md from docs/performance.json (after editing
