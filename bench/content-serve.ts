@@ -116,7 +116,8 @@ export interface ReloadResult {
 interface LogLine {
   msg?: string;
   startup_ms?: number;
-  changed?: number;
+  /** Files the reload parsed again (`content reloaded`, src/server/start.ts). */
+  changed_files?: number;
 }
 
 /** Finds `<id>.md` files of the generated lessons: id → absolute path. */
@@ -359,14 +360,14 @@ async function measureReload(url: string, dir: string, lines: LogLine[], o: Cont
   const result: ReloadResult = {
     lessons: ids.length,
     singleMs,
-    singleMedianMs: median(singleMs),
+    singleMedianMs: round(median(singleMs), 1),
     singleMaxMs: Math.max(...singleMs),
     burstFiles: burst.length,
     burstWriteMs,
     burstServedMs: round(served - t0, 1),
     burstServedAfterLastWriteMs: round(served - lastWrite, 1),
     burstRebuilds: reloads.length,
-    burstFilesReloaded: reloads.reduce((n, l) => n + (l.changed ?? 0), 0),
+    burstFilesReloaded: reloads.reduce((n, l) => n + (l.changed_files ?? 0), 0),
   };
   o.log(
     `  reload on ${ids.length} lessons: one file served after ${result.singleMedianMs} ms (median of ${singleMs.length}, max ${result.singleMaxMs}); burst of ${burst.length} written in ${burstWriteMs} ms, all served after ${result.burstServedMs} ms (${result.burstServedAfterLastWriteMs} ms after the last write), ${result.burstRebuilds} rebuild(s)`,
