@@ -9,10 +9,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Catalog } from '../src/schemas/types.generated.js';
 import { countStepsOnTree } from '../src/content/steps.js';
-import { frontmatterBaseline } from '../bench/content-serve.js';
+import { frontmatterBaseline, type ColdResult, type CorpusResult } from '../bench/content-serve.js';
 import { buildBundles, repoRoot } from '../bench/lib/build.js';
 import { startServerProcess } from '../bench/lib/servers.js';
-import { buildRealCorpus, collectDocuments, type DocumentSet, type RealCorpus } from '../bench/real-corpus.js';
+import { buildRealCorpus, collectDocuments, summariseDocuments, type DocumentSet, type RealCorpus } from '../bench/real-corpus.js';
+import { renderMarkdown, runInfo, type BenchResults } from '../bench/report.js';
 
 const DOCUMENTS = 150;
 const LESSONS = 200; // more lessons than documents: the last 50 reuse documents
@@ -84,5 +85,66 @@ describe('the real-Markdown corpus', () => {
     const baseline = await frontmatterBaseline(join(work, 'a'), corpus.files);
     expect(baseline.ms).toBeGreaterThan(0);
     expect(baseline.peakRssMiB).toBeGreaterThan(10);
+  });
+});
+
+describe('the report of the content section', () => {
+  const cold = (lessons: number, wallMs: number, baselineMs: number): ColdResult => {
+    const run = {
+      wallMs,
+      serviceStartupMs: null,
+      rssAtFirstServeMiB: 90,
+      rssReadyMiB: 80,
+      peakRssMiB: 120,
+      compressedMs: wallMs + 1,
+      steadyRssMiB: 70,
+    };
+    return {
+      ...run,
+      lessons,
+      files: lessons + 240,
+      treeMiB: 40,
+      filesPerSecond: 1,
+      baselineMs,
+      baselinePeakRssMiB: 60,
+      baselineRatio: wallMs / baselineMs,
+      runs: [{ ...run, baselineMs, baselinePeakRssMiB: 60 }],
+    };
+  };
+
+  it('shows both corpora, the ratio to the frontmatter baseline and the steady-state RSS, with met or missed per target', () => {
+    const corpora: CorpusResult[] = [
+      { corpus: 'generated', documents: null, cold: [cold(10_000, 900, 600), cold(50_000, 3000, 1000)], reload: null },
+      { corpus: 'real', documents: summariseDocuments(set), cold: [cold(10_000, 5000, 1000)], reload: null },
+    ];
+    const md = renderMarkdown({ run: runInfo(true, {}), content: { corpora }, profiles: [] }, '');
+    expect(md).toContain('## Content: cold start on generated lessons');
+    expect(md).toContain('## Content: cold start on real Markdown');
+    expect(md).toContain(`${DOCUMENTS} distinct documents`);
+    expect(md).toMatch(/\| cold start, 10,000 generated lessons, to first served request \| ≤ 1,000 ms \| 900 ms \| \*\*met\*\* \|/);
+    expect(md).toMatch(/alone, 10,000 generated lessons \| ≤ 2× \| 1\.5× .*\| \*\*met\*\* \|/);
+    expect(md).toMatch(/alone, 10,000 lessons of real Markdown \| ≤ 2× \| 5× .*\| \*\*missed\*\* \|/);
+    expect(md).toMatch(/\| steady-state RSS, 50,000 generated lessons .*\| 70 MiB \|/);
+  });
+
+  it('still renders a results file written before the real corpus (generated lessons only)', () => {
+    // The fields of a cold start before the baseline and the steady-state RSS were measured.
+    const legacy = {
+      lessons: 10_000,
+      files: 11_240,
+      treeMiB: 40,
+      wallMs: 900,
+      compressedMs: 950,
+      filesPerSecond: 12_489,
+      rssAtFirstServeMiB: 90,
+      rssReadyMiB: 80,
+      peakRssMiB: 120,
+      runs: [{ wallMs: 900 }],
+    };
+    const old = { run: runInfo(true, {}), content: { cold: [legacy], reload: null }, profiles: [] } as unknown as BenchResults;
+    const md = renderMarkdown(old, '');
+    expect(md).toContain('## Content: cold start on generated lessons');
+    expect(md).toContain('| cold start, 10,000 generated lessons, to first served request | ≤ 1,000 ms | 900 ms | **met** |');
+    expect(md).not.toContain('undefined');
   });
 });
