@@ -17,6 +17,20 @@ export interface GenerateOptions {
   lessonsPerClass?: number;
   /** Classes per course, live ones (default 10). */
   classesPerCourse?: number;
+  /** The `n`th lesson (1-based) when given; generated Markdown otherwise (`real-corpus.ts` passes real documents). */
+  lesson?: (n: number) => LessonSource;
+}
+
+/** A lesson supplied to {@link generateContent}: its frontmatter values and its Markdown body. */
+export interface LessonSource {
+  /** One line of text (written as a JSON string, which YAML reads as the same string). */
+  title: string;
+  blurb: string;
+  lang: string;
+  /** The Markdown body: it must satisfy the lesson rules of docs/content.md (at least one step, no forbidden character). */
+  body: string;
+  /** Its number of level-2 headings. */
+  steps: number;
 }
 
 /** What was written. */
@@ -67,10 +81,18 @@ export async function generateContent(dir: string, options: GenerateOptions): Pr
         lessonNo++;
         const lessonId = `lesson-${lessonNo}`;
         lessonIds.push(lessonId);
-        const lang = LANGS[Math.floor(random() * LANGS.length)]!;
-        const stepCount = 2 + Math.floor(random() * 7); // 2–8
-        steps += stepCount;
-        files.set(`courses/${courseId}/${classId}/${lessonId}.md`, lessonMarkdown(lessonNo, lang, stepCount, random));
+        const path = `courses/${courseId}/${classId}/${lessonId}.md`;
+        const source = options.lesson?.(lessonNo);
+        if (source) {
+          steps += source.steps;
+          const keys = [`title: ${JSON.stringify(source.title)}`, `blurb: ${JSON.stringify(source.blurb)}`, `lang: ${source.lang}`];
+          files.set(path, `${fm(keys)}\n${source.body}`);
+        } else {
+          const lang = LANGS[Math.floor(random() * LANGS.length)]!;
+          const stepCount = 2 + Math.floor(random() * 7); // 2–8
+          steps += stepCount;
+          files.set(path, lessonMarkdown(lessonNo, lang, stepCount, random));
+        }
       }
       files.set(
         `courses/${courseId}/${classId}/index.md`,

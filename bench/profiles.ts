@@ -56,18 +56,21 @@ export function profileServing(
   });
 }
 
-/** Profiles a cold start of the service on `contentDir`, until `/v1/catalog` is served and start-up settles. */
-export function profileColdStart(serverBundle: string, contentDir: string): Promise<ProfileSummary> {
+/**
+ * Profiles a cold start of the service on `contentDir`, until `/v1/catalog` is served and start-up settles.
+ * @param timeoutMs how long the start may take (default 300 000).
+ */
+export function profileColdStart(serverBundle: string, contentDir: string, timeoutMs = 300_000): Promise<ProfileSummary> {
   return withProfileDir(async (dir) => {
     const server = await startServerProcess(serverBundle, [], {
       env: { CONTENT_DIR: contentDir, LOG_LEVEL: 'info' },
       readyPath: '/v1/catalog',
-      timeoutMs: 300_000,
+      timeoutMs,
       nodeFlags: ['--cpu-prof', `--cpu-prof-dir=${dir}`],
     });
     // The watchers are set up after the first request can be served; the SIGTERM handler (which exits normally,
     // writing the profile) is installed once the service logs `serving`.
-    const deadline = performance.now() + 120_000;
+    const deadline = performance.now() + timeoutMs;
     while (!server.child.output().includes('"msg":"serving"') && performance.now() < deadline) await new Promise((r) => setTimeout(r, 20));
     await server.child.stop(30_000);
     return undefined;

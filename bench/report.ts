@@ -6,13 +6,13 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem, type as osType, release } from 'node:os';
 import { spawnSync } from 'node:child_process';
-import type { ColdResult, ReloadResult } from './content-serve.js';
+import { CORPUS_NAMES, type CorpusResult } from './content-serve.js';
 import type { FloodResult } from './flood.js';
 import type { SignatureBenchResult } from './signatures.js';
 import { RIVALS, type HostsResult, type RivalName, type ScenarioResult } from './http.js';
 import type { ProfileSummary } from './lib/profile.js';
 import { canPin } from './lib/proc.js';
-import { beatsRivals, judgeTargets } from './targets.js';
+import { beatsRivals, contentCorpora, judgeTargets } from './targets.js';
 
 /** Where and how the run was made. */
 export interface RunInfo {
@@ -37,7 +37,7 @@ export interface BenchResults {
   run: RunInfo;
   http?: { scenarios: ScenarioResult[]; directoryFetches: number };
   hosts?: HostsResult;
-  content?: { cold: ColdResult[]; reload: ReloadResult | null };
+  content?: { corpora: CorpusResult[] };
   flood?: FloodResult;
   signatures?: SignatureBenchResult;
   profiles: { name: string; what: string; summary: ProfileSummary }[];
@@ -88,6 +88,9 @@ function rivalSummary(scenarios: readonly ScenarioResult[]): string[] {
   ];
 }
 
+/** A number, or a dash where an older results file has none. */
+const num = (v: number | undefined, unit = ''): string => (v === undefined ? '—' : `${n(v)}${unit}`);
+
 function side(s: { requestsPerSecond: number; p50Ms: number; p99Ms: number; rssMiB: number; cpuUsPerRequest: number }): string {
   return `${n(s.requestsPerSecond)} | ${s.p50Ms} | ${s.p99Ms} | ${s.cpuUsPerRequest} | ${s.rssMiB}`;
 }
@@ -116,6 +119,78 @@ function profileTable(p: BenchResults['profiles'][number]): string[] {
   for (const row of p.summary.byOwnCode) lines.push(`| ${row.label.replace(/\|/g, '\\|')} | ${n(row.selfMs)} | ${row.percent} % |`);
   lines.push('');
   return lines;
+}
+
+const CORPUS_INTROS: Record<CorpusResult['corpus'], string[]> = {
+  generated: ['Synthetic valid trees (`bench/generate-content.ts`: a few KB of Markdown per lesson, code blocks, 2–8 steps).'],
+  real: [
+    'The layout and frontmatter of the generated trees, but each lesson body is a real Markdown document shipped in',
+    '`node_modules` (READMEs, changelogs, docs; `bench/real-corpus.ts`): deduplicated by content, 1–64 KiB, in the order of',
+    'their SHA-256, reused cyclically when the tree has more lessons than there are documents.',
+  ],
+};
+
+function documentsNote(c: CorpusResult): string[] {
+  const d = c.documents;
+  if (!d) return [];
+  const lines = [
+    `${n(d.documents)} distinct documents (${(d.bytes / 1048576).toFixed(1)} MiB) from ${n(d.scanned)} \`*.md\` files (${n(d.duplicates)} duplicates; skipped:`,
+    `${d.skipped.tooSmall} under 1 KiB, ${d.skipped.tooLarge} over 64 KiB, ${d.skipped.notUtf8} not UTF-8, ${d.skipped.forbiddenCharacter} holding a character content forbids).`,
+    `${d.headingAdded} had no level-2 heading and were given a first line \`## Overview\`; ${d.lineBreaksFixed} had lone carriage returns turned into line feeds.`,
+    `${n(d.fastPath)} of ${n(d.documents)} have their steps counted by the loader's line scanner; the others are parsed by remark.`,
+  ];
+  const largest = Math.max(0, ...c.cold.map((x) => x.lessons));
+  if (largest > d.documents)
+    lines.push(
+      `node_modules holds fewer documents than lessons: each is used about ${(largest / d.documents).toFixed(1)} times in the largest tree.`,
+    );
+  return lines;
+}
+
+function contentSection(c: CorpusResult): string[] {
+  const title = CORPUS_NAMES[c.corpus];
+  const out = [
+    `## Content: cold start on ${title}`,
+    '',
+    ...CORPUS_INTROS[c.corpus],
+    ...documentsNote(c),
+    'In a temporary folder. Wall time from spawning the service process to its first 200 on `/v1/catalog` (configuration,',
+    'content load and validation, index build, pages, listening). Files per second = files in the tree ÷ that time. RSS when the',
+    'first request was served, once the watchers are ready, the peak, and at steady state (a few seconds after the compressed',
+    'index was served; the service exposes no GC trigger). The service serves identity bodies first and swaps their gzip/br forms',
+    'in when compressed: "compressed" is when `/v1/catalog` was first served gzip-encoded. Baseline: a process that only reads',
+    'every file of the same tree and parses its frontmatter with gray-matter (`bench/frontmatter-baseline.js`), timed from its',
+    'spawn to its exit, run before each cold start; ratio = service ÷ baseline.',
+    '',
+    '| Lessons | Files | Tree MiB | First request served (ms) | Files/s | Compressed (ms) | RSS at first request | RSS ready | Peak RSS | Steady RSS | Baseline (ms) | Baseline peak RSS | Ratio | Runs (ms) |',
+    '|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|',
+  ];
+  for (const x of c.cold) {
+    out.push(
+      `| ${n(x.lessons)} | ${n(x.files)} | ${x.treeMiB} | ${n(x.wallMs)} | ${n(x.filesPerSecond)} | ${n(x.compressedMs)} | ${x.rssAtFirstServeMiB} | ${x.rssReadyMiB} | ${x.peakRssMiB} | ${num(x.steadyRssMiB)} | ${num(x.baselineMs)} | ${num(x.baselinePeakRssMiB)} | ${x.baselineRatio === undefined ? '—' : `${x.baselineRatio}×`} | ${x.runs.map((y) => n(y.wallMs)).join(', ')} |`,
+    );
+  }
+  out.push('');
+  const rl = c.reload;
+  if (rl) {
+    out.push(
+      `## Content: incremental reload on ${title}`,
+      '',
+      `On the ${n(rl.lessons)}-lesson tree, with the service watching it. Time from writing a lesson file (its title changed) until`,
+      '`/v1/lessons/{id}` serves the new title (polled); then a burst of changed files, until every polled lesson of the burst serves',
+      'its new title.',
+      '',
+      '| Measure | Value |',
+      '|---|---|',
+      `| one changed file → served (median, max) | ${n(rl.singleMedianMs)} ms, ${n(rl.singleMaxMs)} ms (trials: ${rl.singleMs.map(n).join(', ')}) |`,
+      `| burst of ${n(rl.burstFiles)} changed files: writing them | ${n(rl.burstWriteMs)} ms |`,
+      `| burst: first write → all served | ${n(rl.burstServedMs)} ms |`,
+      `| burst: last write → all served | ${num(rl.burstServedAfterLastWriteMs, ' ms')} |`,
+      `| burst: rebuilds logged (files they covered) | ${rl.burstRebuilds} (${n(rl.burstFilesReloaded)}) |`,
+      '',
+    );
+  }
+  return out;
 }
 
 /** Renders performance.md. `analysis` is the maintained commentary (bench/analysis.md), appended as is. */
@@ -209,44 +284,7 @@ export function renderMarkdown(r: BenchResults, analysis: string): string {
     );
   }
 
-  if (r.content) {
-    out.push(
-      '## Content: cold start',
-      '',
-      'Synthetic valid trees (`bench/generate-content.ts`: a few KB of Markdown per lesson, code blocks, 2–8 steps) in a temporary',
-      'folder. Wall time from spawning the service process to its first 200 on `/v1/catalog` (configuration, content load and',
-      'validation, index build with compression, pages, listening). Files per second = files in the tree ÷ that time. RSS when the',
-      'first request was served, once the watchers are ready, and the peak. The service serves identity bodies first and swaps',
-      'their gzip/br forms in when compressed: "compressed" is when `/v1/catalog` was first served gzip-encoded.',
-      '',
-      '| Lessons | Files | Tree MiB | First request served (ms) | Files/s | Compressed (ms) | RSS at first request | RSS ready | Peak RSS | Runs (ms) |',
-      '|--:|--:|--:|--:|--:|--:|--:|--:|--:|---|',
-    );
-    for (const c of r.content.cold) {
-      out.push(
-        `| ${n(c.lessons)} | ${n(c.files)} | ${c.treeMiB} | ${n(c.wallMs)} | ${n(c.filesPerSecond)} | ${n(c.compressedMs)} | ${c.rssAtFirstServeMiB} | ${c.rssReadyMiB} | ${c.peakRssMiB} | ${c.runs.map((x) => n(x.wallMs)).join(', ')} |`,
-      );
-    }
-    out.push('');
-    const rl = r.content.reload;
-    if (rl) {
-      out.push(
-        '## Content: incremental reload',
-        '',
-        `On the ${n(rl.lessons)}-lesson tree, with the service watching it. Time from writing a lesson file (its title changed) until`,
-        '`/v1/lessons/{id}` serves the new title (polled); then a burst of changed files, until every polled lesson of the burst serves',
-        'its new title.',
-        '',
-        '| Measure | Value |',
-        '|---|---|',
-        `| one changed file → served (median, max) | ${n(rl.singleMedianMs)} ms, ${n(rl.singleMaxMs)} ms (trials: ${rl.singleMs.map(n).join(', ')}) |`,
-        `| burst of ${n(rl.burstFiles)} changed files: writing them | ${n(rl.burstWriteMs)} ms |`,
-        `| burst: first write → all served | ${n(rl.burstServedMs)} ms |`,
-        `| burst: rebuilds logged (files they covered) | ${rl.burstRebuilds} (${n(rl.burstFilesReloaded)}) |`,
-        '',
-      );
-    }
-  }
+  for (const c of contentCorpora(r)) out.push(...contentSection(c));
 
   if (r.flood) {
     const f = r.flood;

@@ -1,9 +1,11 @@
 /**
  * `npm run bench`: HTTP throughput against a raw node:http baseline, the two HatTip hosts, content cold start and
- * reload at scale, memory under an address flood; writes docs/performance.md and docs/performance.json.
+ * reload at scale (generated lessons and real Markdown), memory under an address flood; writes docs/performance.md
+ * and docs/performance.json.
  *
  *   npm run bench                     the full run (about 10 minutes; run it on an otherwise idle machine)
- *   npm run bench -- --quick          a smoke run in about two minutes (written to bench/out/ unless --out is given)
+ *   npm run bench -- --quick          a smoke run in about two minutes, plus the content section's 10,000 lessons of
+ *                                     real Markdown (written to bench/out/ unless --out is given)
  *   npm run bench -- --only http,content   some sections only: http, hosts, content, flood, signatures
  *   npm run bench -- --out path/base  write <base>.md and <base>.json
  *   npm run bench -- --render         re-render docs/performance.md from docs/performance.json (after editing
@@ -57,6 +59,8 @@ const settings = quick
       connections: 32,
       sizes: [1000],
       reloadSize: 1000,
+      realSizes: [10_000],
+      realReloadSize: 10_000,
       singleTrials: 2,
       burstFiles: 100,
       floodTotal: 20_000,
@@ -70,6 +74,8 @@ const settings = quick
       connections: 32,
       sizes: [1000, 10_000, 50_000],
       reloadSize: 10_000,
+      realSizes: [10_000, 50_000],
+      realReloadSize: 10_000,
       singleTrials: 5,
       burstFiles: 1000,
       floodTotal: 1_000_000,
@@ -118,33 +124,22 @@ if (only.has('hosts')) {
   results.hosts = await runHostsBench(httpOptions);
 }
 if (only.has('content')) {
-  log('Content: cold start and reload');
+  log('Content: cold start and reload, on generated lessons and on real Markdown');
   const content = await runContentBench({
     serverBundle: bundles.server,
-    sizes: settings.sizes,
+    corpora: [
+      { corpus: 'generated', sizes: settings.sizes, reloadSize: settings.reloadSize },
+      { corpus: 'real', sizes: settings.realSizes, reloadSize: settings.realReloadSize },
+    ],
     reps: settings.coldReps,
-    reloadSize: settings.reloadSize,
     singleTrials: settings.singleTrials,
     burstFiles: settings.burstFiles,
     profileAboveMs: GOALS.coldMs10k,
     profileReloadAboveMs: GOALS.singleReloadMs,
     log,
   });
-  results.content = { cold: content.cold, reload: content.reload };
-  if (content.coldProfile) {
-    results.profiles.push({
-      name: `Cold start on ${settings.reloadSize.toLocaleString('en-US')} lessons`,
-      what: 'The service process from its start until the first `/v1/catalog` was served and the watchers were set up.',
-      summary: content.coldProfile,
-    });
-  }
-  if (content.reloadProfile) {
-    results.profiles.push({
-      name: `Reload of one changed lesson on ${settings.reloadSize.toLocaleString('en-US')} lessons`,
-      what: 'The service process from the write of one lesson file until its new title was served (polled every millisecond or so).',
-      summary: content.reloadProfile,
-    });
-  }
+  results.content = { corpora: content.corpora };
+  results.profiles.push(...content.profiles);
 }
 if (only.has('flood')) {
   log(`Flood: ${settings.floodTotal.toLocaleString('en-US')} distinct client addresses`);
