@@ -14,7 +14,7 @@
  *   npm run bench:watchers -- --lessons 10000 --only chokidar,parcel --out bench/out/watchers
  */
 import { spawn } from 'node:child_process';
-import { watch as fsWatch, lstatSync, readFileSync } from 'node:fs';
+import { watch as fsWatch, lstatSync, readFileSync, readdirSync, type FSWatcher } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rename, rm, symlink, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative, sep } from 'node:path';
@@ -26,7 +26,7 @@ import { entryKind, isHiddenPath, listContentTree } from '../src/content/read-tr
 import { generateContent } from './generate-content.js';
 import { median, mib, round } from './lib/stats.js';
 
-const KINDS = ['chokidar', 'fs-watch', 'parcel'] as const;
+const KINDS = ['chokidar', 'fs-watch', 'parcel', 'per-folder'] as const;
 type Kind = (typeof KINDS)[number];
 
 /** A running candidate: reports raw changed paths (relative, `/`-separated, `dir/` for a removed folder). */
@@ -95,7 +95,81 @@ const candidates: Record<Kind, (dir: string, onPaths: OnPaths) => Promise<Candid
     );
     return { close: () => subscription.unsubscribe() };
   },
+  'per-folder'(dir, onPaths) {
+    return Promise.resolve(watchPerFolder(dir, onPaths));
+  },
 };
+
+/**
+ * A sketch of a fourth way, not one of the issue's three: one non-recursive `fs.watch` per folder (no watch per file,
+ * no `stat` per file). Each event names a child of a watched folder, judged by `lstat`: a file or link is reported; a
+ * folder that appears is watched, then listed (so files made before its watch was armed are not lost); a path that is
+ * gone is reported as `rel` and `rel/`, and the watches at and under it are closed (a renamed folder is watched again
+ * under its new name, from the event of its parent).
+ */
+function watchPerFolder(dir: string, onPaths: OnPaths): Candidate {
+  const watchers = new Map<string, FSWatcher>(); // rel ('' = the root) → its watch
+  const unwatch = (rel: string): void => {
+    for (const [key, watcher] of watchers) {
+      if (key === rel || key.startsWith(`${rel}/`)) {
+        watcher.close();
+        watchers.delete(key);
+      }
+    }
+  };
+  /** Watches the folder `rel` and those under it; @returns the files and links found, for a folder that just appeared. */
+  const arm = (rel: string, found: string[]): void => {
+    if (watchers.has(rel)) return;
+    let watcher: FSWatcher;
+    try {
+      watcher = fsWatch(join(dir, rel), (_type, name) => {
+        if (name) onChild(rel === '' ? name : `${rel}/${name}`);
+      });
+    } catch {
+      return; // gone again already: its parent reports it
+    }
+    watcher.on('error', () => unwatch(rel));
+    watchers.set(rel, watcher);
+    let entries;
+    try {
+      entries = readdirSync(join(dir, rel), { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const entry of entries) {
+      const child = rel === '' ? entry.name : `${rel}/${entry.name}`;
+      const kind = entryKind(child, entry);
+      if (kind === 'folder') arm(child, found);
+      else if (kind === 'markdown' || kind === 'link') found.push(child);
+    }
+  };
+  const onChild = (rel: string): void => {
+    if (isHiddenPath(rel)) return;
+    let kind;
+    try {
+      kind = entryKind(rel, lstatSync(join(dir, rel)));
+    } catch {
+      unwatch(rel);
+      onPaths([rel, `${rel}/`]);
+      return;
+    }
+    if (kind === 'folder') {
+      if (watchers.has(rel)) return; // a change of the folder's own entry; its children report themselves
+      const found: string[] = [];
+      arm(rel, found);
+      onPaths(found);
+    } else if (kind === 'markdown' || kind === 'link') onPaths([rel]);
+  };
+  arm('', []);
+  return {
+    close: () => {
+      unwatch('');
+      for (const watcher of watchers.values()) watcher.close();
+      watchers.clear();
+      return Promise.resolve();
+    },
+  };
+}
 
 /** What one candidate measured. */
 interface Result {
