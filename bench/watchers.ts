@@ -1,8 +1,9 @@
 /**
  * `npm run bench:watchers`: the content watcher candidates compared on a generated tree (issue 18, "a lighter
- * watcher"): chokidar 5 configured as `src/content/watch.ts` configures it, Node's `fs.watch(dir, { recursive: true })`
- * (on Linux a JavaScript walk in Node 20 and 22 with one `fs.watch` per file and folder), and `@parcel/watcher` (native,
- * one inotify watch per folder).
+ * watcher"): chokidar 5 configured as `src/content/watch.ts` configured it until it moved to the fourth, Node's
+ * `fs.watch(dir, { recursive: true })` (on Linux in Node 20 a JavaScript walk with one `fs.watch` per file and
+ * folder), `@parcel/watcher` (native, one inotify watch per folder), and `per-folder`: src/content/folder-watcher.ts,
+ * one non-recursive `fs.watch` per folder, what the service uses.
  *
  * Each candidate runs in its own Node process on its own copy of the tree (same seed) and reports: time until armed,
  * RSS, heap and external memory the watcher added, the peak RSS of the process, the latency from a finished write to
@@ -14,7 +15,7 @@
  *   npm run bench:watchers -- --lessons 10000 --only chokidar,parcel --out bench/out/watchers
  */
 import { spawn } from 'node:child_process';
-import { watch as fsWatch, lstatSync, readFileSync, readdirSync, type FSWatcher } from 'node:fs';
+import { watch as fsWatch, lstatSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rename, rm, symlink, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative, sep } from 'node:path';
@@ -22,6 +23,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import parcel from '@parcel/watcher';
 import { watch as chokidarWatch } from 'chokidar';
+import { watchFolders } from '../src/content/folder-watcher.js';
 import { entryKind, isHiddenPath, listContentTree } from '../src/content/read-tree.js';
 import { generateContent } from './generate-content.js';
 import { median, mib, round } from './lib/stats.js';
@@ -59,7 +61,7 @@ async function expandBarePath(dir: string, rel: string, report: OnPaths): Promis
 
 const candidates: Record<Kind, (dir: string, onPaths: OnPaths) => Promise<Candidate>> = {
   async chokidar(dir, onPaths) {
-    // The options of src/content/watch.ts.
+    // The options src/content/watch.ts gave chokidar before it moved to folder-watcher.ts.
     const watcher = chokidarWatch(dir, {
       ignoreInitial: true,
       atomic: true,
@@ -96,80 +98,11 @@ const candidates: Record<Kind, (dir: string, onPaths: OnPaths) => Promise<Candid
     return { close: () => subscription.unsubscribe() };
   },
   'per-folder'(dir, onPaths) {
-    return Promise.resolve(watchPerFolder(dir, onPaths));
+    // What src/content/watch.ts uses.
+    const watch = watchFolders(dir, { onPaths, onError: (error) => console.error(error) });
+    return Promise.resolve({ close: () => Promise.resolve(watch.close()) });
   },
 };
-
-/**
- * A sketch of a fourth way, not one of the issue's three: one non-recursive `fs.watch` per folder (no watch per file,
- * no `stat` per file). Each event names a child of a watched folder, judged by `lstat`: a file or link is reported; a
- * folder that appears is watched, then listed (so files made before its watch was armed are not lost); a path that is
- * gone is reported as `rel` and `rel/`, and the watches at and under it are closed (a renamed folder is watched again
- * under its new name, from the event of its parent).
- */
-function watchPerFolder(dir: string, onPaths: OnPaths): Candidate {
-  const watchers = new Map<string, FSWatcher>(); // rel ('' = the root) → its watch
-  const unwatch = (rel: string): void => {
-    for (const [key, watcher] of watchers) {
-      if (key === rel || key.startsWith(`${rel}/`)) {
-        watcher.close();
-        watchers.delete(key);
-      }
-    }
-  };
-  /** Watches the folder `rel` and those under it; @returns the files and links found, for a folder that just appeared. */
-  const arm = (rel: string, found: string[]): void => {
-    if (watchers.has(rel)) return;
-    let watcher: FSWatcher;
-    try {
-      watcher = fsWatch(join(dir, rel), (_type, name) => {
-        if (name) onChild(rel === '' ? name : `${rel}/${name}`);
-      });
-    } catch {
-      return; // gone again already: its parent reports it
-    }
-    watcher.on('error', () => unwatch(rel));
-    watchers.set(rel, watcher);
-    let entries;
-    try {
-      entries = readdirSync(join(dir, rel), { withFileTypes: true });
-    } catch {
-      return;
-    }
-    for (const entry of entries) {
-      const child = rel === '' ? entry.name : `${rel}/${entry.name}`;
-      const kind = entryKind(child, entry);
-      if (kind === 'folder') arm(child, found);
-      else if (kind === 'markdown' || kind === 'link') found.push(child);
-    }
-  };
-  const onChild = (rel: string): void => {
-    if (isHiddenPath(rel)) return;
-    let kind;
-    try {
-      kind = entryKind(rel, lstatSync(join(dir, rel)));
-    } catch {
-      unwatch(rel);
-      onPaths([rel, `${rel}/`]);
-      return;
-    }
-    if (kind === 'folder') {
-      if (watchers.has(rel)) return; // a change of the folder's own entry; its children report themselves
-      const found: string[] = [];
-      arm(rel, found);
-      onPaths(found);
-    } else if (kind === 'markdown' || kind === 'link') onPaths([rel]);
-  };
-  arm('', []);
-  return {
-    close: () => {
-      unwatch('');
-      for (const watcher of watchers.values()) watcher.close();
-      watchers.clear();
-      return Promise.resolve();
-    },
-  };
-}
 
 /** What one candidate measured. */
 interface Result {
