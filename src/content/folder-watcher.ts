@@ -44,7 +44,7 @@ interface Watched {
 /**
  * Watches `dir` and every folder under it (see the module comment).
  * @returns once every folder is watched (synchronously: a change made after the call is seen).
- * @throws the error of watching `dir` itself (`ENOENT`, `ENOTDIR`, `ENOSPC`, …).
+ * @throws the error of watching or listing `dir` itself (`ENOENT`, `ENOTDIR`, `EACCES`, `ENOSPC`, …).
  */
 export function watchFolders(dir: string, options: FolderWatchOptions): FolderWatch {
   const watched = new Map<string, Watched>(); // '' is `dir`
@@ -80,6 +80,10 @@ export function watchFolders(dir: string, options: FolderWatchOptions): FolderWa
     try {
       entries = readdirSync(join(dir, rel), { withFileTypes: true });
     } catch (error) {
+      if (rel === '') {
+        unwatch('');
+        throw error;
+      }
       if (!isGone(error)) options.onError(error);
       return;
     }
