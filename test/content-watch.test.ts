@@ -3,7 +3,8 @@
  * picked up; only changed files are parsed again; an invalid edit reports problems (the caller keeps its
  * last good model); a burst of 200 changes gives one reload.
  */
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ContentLoader } from '../src/content/loader.js';
@@ -145,6 +146,49 @@ describe('watchContent', () => {
     await writeFile(join(ctx.dir, 'courses/sql-basics/index.md'), '---\ntitle: SQL basics\ncolor: "#0000ff"\nstatus: live\nclasses: [select]\n---\n');
     await fixed;
     expect(ctx.current().catalog.courses[1]!.color).toBe('#0000ff');
+  });
+
+  // The two cases below are where fs.watch recursive (Node 20) and @parcel/watcher 2.6.0 lose changes
+  // (bench/watchers.ts): a watch left on the inode an editor replaced, and folders whose subfolders are not watched
+  // or are reported under their old path.
+  it('sees an in-place edit of a file an editor had saved by rename', async () => {
+    const reloaded = ctx.waitFor((r) => r.result.ok && lessonOf(r.result.model, 'hello-world')?.title === 'Edited in place');
+    await writeFile(join(ctx.dir, HELLO), helloText('Edited in place'));
+    const { changed } = await reloaded;
+    expect(changed).toEqual([HELLO]);
+  });
+
+  it('follows a course folder moved in from outside the tree and then renamed, edits in its subfolders included', async () => {
+    const courseNamed = (m: ContentModel, id: string) => m.catalog.courses.find((c) => c.id === id);
+    const catalog = (ids: string): string => `---\ncourses: [python-basics, sql-basics, rust-intro, ${ids}]\n---\n`;
+    const classIndex = (name: string): string => `---\nname: ${name}\nstatus: soon\nlessons: []\nsoon: [Welcome]\n---\n`;
+    const outside = await mkdtemp(join(tmpdir(), 'syllabus-outside-'));
+    try {
+      await mkdir(join(outside, 'go-basics/intro'), { recursive: true });
+      await writeFile(join(outside, 'go-basics/index.md'), '---\ntitle: Go basics\ncolor: "#00add8"\nstatus: soon\nclasses: [intro]\n---\n');
+      await writeFile(join(outside, 'go-basics/intro/index.md'), classIndex('Intro'));
+
+      let reloaded = ctx.waitFor((r) => r.result.ok && courseNamed(r.result.model, 'go-basics') !== undefined);
+      await rename(join(outside, 'go-basics'), join(ctx.dir, 'courses/go-basics'));
+      await writeFile(join(ctx.dir, 'catalog.md'), catalog('go-basics'));
+      await reloaded;
+
+      reloaded = ctx.waitFor((r) => r.result.ok && courseNamed(r.result.model, 'go-basics')?.classes[0]?.name === 'Getting started');
+      await writeFile(join(ctx.dir, 'courses/go-basics/intro/index.md'), classIndex('Getting started'));
+      await reloaded;
+
+      reloaded = ctx.waitFor((r) => r.result.ok && courseNamed(r.result.model, 'go-intro') !== undefined);
+      await rename(join(ctx.dir, 'courses/go-basics'), join(ctx.dir, 'courses/go-intro'));
+      await writeFile(join(ctx.dir, 'catalog.md'), catalog('go-intro'));
+      await reloaded;
+
+      reloaded = ctx.waitFor((r) => r.result.ok && courseNamed(r.result.model, 'go-intro')?.classes[0]?.name === 'First programs');
+      await writeFile(join(ctx.dir, 'courses/go-intro/intro/index.md'), classIndex('First programs'));
+      await reloaded;
+      expect(courseNamed(ctx.current(), 'go-basics')).toBeUndefined();
+    } finally {
+      await rm(outside, { recursive: true, force: true });
+    }
   });
 });
 

@@ -1,13 +1,11 @@
 /**
- * Watches a content folder (chokidar) and reloads it after each burst of changes.
+ * Watches a content folder (folder-watcher.ts: one `fs.watch` per folder) and reloads it after each burst of changes.
  */
-import { relative, sep } from 'node:path';
-import { watch } from 'chokidar';
 import type { LoadResult } from './model.js';
 import { ContentLoader } from './loader.js';
-import { entryKind, isHiddenPath } from './read-tree.js';
 import { byCodePoint } from './order.js';
 import { BurstDebouncer } from './burst.js';
+import { watchFolders } from './folder-watcher.js';
 
 /** Options of {@link watchContent}. */
 export interface WatchContentOptions {
@@ -49,8 +47,10 @@ export interface ContentWatch {
  * Watches `dir` and calls `onReload` once per burst of changes (adds, changes, deletions, renames, and
  * editors that save by writing a temporary file and renaming it). Only changed files are parsed again.
  * Reloads never overlap: changes arriving during a reload lead to one more reload after it.
- * @returns once the initial scan is done, so changes made after it are seen.
+ * @returns once every folder is watched, so changes made after it are seen.
+ * @throws (rejects with) the error of watching `dir` itself (`ENOENT`, `ENOSPC`, …).
  */
+// eslint-disable-next-line @typescript-eslint/require-await -- async so that a failure to watch `dir` is a rejection
 export async function watchContent(dir: string, options: WatchContentOptions): Promise<ContentWatch> {
   const loader = options.loader ?? new ContentLoader(dir);
 
@@ -73,38 +73,20 @@ export async function watchContent(dir: string, options: WatchContentOptions): P
     },
   });
 
-  const onChange = (path: string): void => {
-    // Markdown files, and symbolic links whatever their name (the loader reports them); chokidar's `ignored`
-    // below already drops other plain files.
-    burst.add(relative(dir, path).split(sep).join('/'));
-  };
-
-  const onDirRemoved = (path: string): void => {
-    // chokidar reports the folder; its files are gone from the next listing, and the loader drops them.
-    burst.add(`${relative(dir, path).split(sep).join('/')}/`);
-  };
-
-  const watcher = watch(dir, {
-    ignoreInitial: true,
-    // Editors that save by rename (write temp, rename over) produce unlink+add: `atomic` folds them into a change.
-    atomic: true,
-    // A link inside the tree is reported, never followed (see read-tree.ts): a link to /usr must not be walked.
-    followSymlinks: false,
-    ignored: (path: string, stats) => {
-      if (path === dir) return false;
-      const rel = relative(dir, path).split(sep).join('/');
-      if (isHiddenPath(rel)) return true; // .git, swap and backup files
-      return stats !== undefined && entryKind(rel, stats) === 'other';
+  // Markdown files and symbolic links (the loader reports links), and `folder/` for a folder that is gone; hidden
+  // paths and other files are never reported. Editors that save by renaming a temporary file over the original
+  // give one event for the original; an unlink and an add of the same path fold into one reload in the burst.
+  const watcher = watchFolders(dir, {
+    onPaths: (paths) => {
+      for (const path of paths) burst.add(path);
     },
+    onError: report,
   });
-  watcher.on('add', onChange).on('change', onChange).on('unlink', onChange).on('unlinkDir', onDirRemoved);
-  watcher.on('error', report);
-  await new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
 
   return {
     async close(): Promise<void> {
       closed = true;
-      await watcher.close();
+      watcher.close();
       await burst.close();
     },
   };

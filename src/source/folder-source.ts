@@ -2,8 +2,8 @@
  * Folder mode: the content is a folder on this machine (`CONTENT_DIR`), edited in place, replaced by a deploy,
  * or swapped by a symbolic link (git-sync: `ln -s rev2 tmp && mv -T tmp current`).
  *
- * chokidar watches the folder's real path; every `checkIntervalMs` the configured path is resolved again and
- * its identity (real path, device, inode) compared with the watched one. When it changed (a link retargeted,
+ * The watcher (content/watch.ts) watches the folder's real path; every `checkIntervalMs` the configured path is
+ * resolved again and its identity (real path, device, inode) compared with the watched one. When it changed (a link retargeted,
  * the folder deleted and recreated, a parent folder replaced) the watcher is armed on the new folder and then
  * the whole tree is loaded, so no change made after the swap is lost. When the folder is missing or watching
  * fails, the last good content stays served, the status says why, and arming is retried with back-off; each
