@@ -7,6 +7,7 @@ import { FILE_START, FrontmatterLocator, type LocalProblem } from './frontmatter
 import { CATALOG_PATH, ROADMAP_PATH, changelogPath, classPath, coursePath, lessonPath } from './layout.js';
 import type { ParsedFile } from './parse-file.js';
 import { byCodePoint } from './order.js';
+import { DerivationMemo } from './memo.js';
 
 type Of<K extends ParsedFile['kind']> = Extract<ParsedFile, { kind: K }>;
 
@@ -22,14 +23,22 @@ export interface DerivedModel {
   roadmap: Roadmap;
 }
 
+/** Keys of the memo's slots for the derived objects that have no file of their own. */
+const CHANGELOG_KEY = {};
+const ROADMAP_KEY = {};
+
 /**
  * Checks the rules across files and, when every file and rule is satisfied, derives the model.
  * @param files every parsed file of the folder
+ * @param memo what earlier builds derived (see {@link DerivationMemo}); default none: everything is derived
  * @returns all problems (those of single files first, by path) and the model when there are none
  */
-export function buildModel(files: Iterable<ParsedFile>): { problems: RelProblem[]; model?: DerivedModel } {
+export function buildModel(
+  files: Iterable<ParsedFile>,
+  memo: DerivationMemo = new DerivationMemo(),
+): { problems: RelProblem[]; model?: DerivedModel } {
   try {
-    return checkAndDerive(new Tree(files));
+    return checkAndDerive(new Tree(files), memo);
   } finally {
     locators.clear(); // a syntax tree lives only as long as one build's checks
   }
@@ -38,7 +47,7 @@ export function buildModel(files: Iterable<ParsedFile>): { problems: RelProblem[
 /** One locator per file with cross-file problems during a {@link buildModel} call: one parse per file. */
 const locators = new Map<ParsedFile, FrontmatterLocator>();
 
-function checkAndDerive(tree: Tree): { problems: RelProblem[]; model?: DerivedModel } {
+function checkAndDerive(tree: Tree, memo: DerivationMemo): { problems: RelProblem[]; model?: DerivedModel } {
   const problems: RelProblem[] = [];
   for (const file of tree.all) for (const p of file.problems) problems.push({ rel: file.rel, ...p });
   checkCatalog(tree, problems);
@@ -47,7 +56,7 @@ function checkAndDerive(tree: Tree): { problems: RelProblem[]; model?: DerivedMo
   checkLessonIds(tree, problems);
   checkRoadmap(tree, problems);
   if (problems.length > 0) return { problems: sortProblems(problems) };
-  return { problems, model: { catalog: deriveCatalog(tree), changelog: deriveChangelog(tree), roadmap: deriveRoadmap(tree) } };
+  return { problems, model: { catalog: deriveCatalog(tree, memo), changelog: deriveChangelog(tree, memo), roadmap: deriveRoadmap(tree, memo) } };
 }
 
 class Tree {
@@ -198,14 +207,16 @@ function sortProblems(problems: RelProblem[]): RelProblem[] {
 
 // Derivation runs only on a valid tree: every lookup below is known to succeed.
 
-function deriveCatalog(tree: Tree): Catalog {
-  return { courses: tree.catalog!.data!.courses.map((id) => deriveCourse(tree, tree.courses.get(id)!)) };
+function deriveCatalog(tree: Tree, memo: DerivationMemo): Catalog {
+  const file = tree.catalog!;
+  const courses = file.data!.courses.map((id) => deriveCourse(tree, memo, tree.courses.get(id)!));
+  return memo.reuse(file, courses, () => ({ courses }));
 }
 
-function deriveCourse(tree: Tree, file: Of<'course'>): Course {
+function deriveCourse(tree: Tree, memo: DerivationMemo, file: Of<'course'>): Course {
   const data = file.data!;
-  const classes = data.classes.map((id) => deriveClass(tree, tree.classes.get(`${file.courseId}/${id}`)!));
-  return {
+  const classes = data.classes.map((id) => deriveClass(tree, memo, tree.classes.get(`${file.courseId}/${id}`)!));
+  return memo.reuse(file, classes, () => ({
     id: file.courseId,
     title: data.title,
     tagline: data.tagline ?? null,
@@ -216,14 +227,14 @@ function deriveCourse(tree: Tree, file: Of<'course'>): Course {
     classes_total: classes.length,
     classes_live: classes.filter((k) => k.status === 'live').length,
     lessons_live: classes.reduce((sum, k) => sum + k.lessons_live, 0),
-  };
+  }));
 }
 
-function deriveClass(tree: Tree, file: Of<'class'>): Klass {
+function deriveClass(tree: Tree, memo: DerivationMemo, file: Of<'class'>): Klass {
   const data = file.data!;
-  const lessons = data.lessons.map((id) => deriveLesson(tree.lessons.get(`${file.courseId}/${file.classId}/${id}`)!));
+  const lessons = data.lessons.map((id) => deriveLesson(memo, tree.lessons.get(`${file.courseId}/${file.classId}/${id}`)!));
   const soon = data.soon ?? [];
-  return {
+  return memo.reuse(file, lessons, () => ({
     id: file.classId,
     course_id: file.courseId,
     name: data.name,
@@ -234,12 +245,12 @@ function deriveClass(tree: Tree, file: Of<'class'>): Klass {
     lessons_total: lessons.length + soon.length,
     exercises: lessons.reduce((sum, l) => sum + l.steps, 0),
     soon: [...soon],
-  };
+  }));
 }
 
-function deriveLesson(file: Of<'lesson'>): Lesson {
+function deriveLesson(memo: DerivationMemo, file: Of<'lesson'>): Lesson {
   const data = file.data!;
-  return {
+  return memo.reuse(file, [], () => ({
     id: file.lessonId,
     course_id: file.courseId,
     class_id: file.classId,
@@ -247,11 +258,16 @@ function deriveLesson(file: Of<'lesson'>): Lesson {
     blurb: data.blurb ?? null,
     lang: data.lang,
     steps: file.steps,
-  };
+  }));
 }
 
-function deriveChangelog(tree: Tree): Changelog {
-  const entries: ChangelogEntry[] = [...tree.entries.values()].map((file) => {
+function deriveChangelog(tree: Tree, memo: DerivationMemo): Changelog {
+  const files = [...tree.entries.values()];
+  return memo.reuse(CHANGELOG_KEY, files, () => changelogOf(files));
+}
+
+function changelogOf(files: readonly Of<'changelog'>[]): Changelog {
+  const entries: ChangelogEntry[] = files.map((file) => {
     const data = file.data!;
     return {
       id: file.entryId,
@@ -268,7 +284,11 @@ function deriveChangelog(tree: Tree): Changelog {
   return { entries };
 }
 
-function deriveRoadmap(tree: Tree): Roadmap {
+function deriveRoadmap(tree: Tree, memo: DerivationMemo): Roadmap {
+  return memo.reuse(ROADMAP_KEY, [tree.roadmap, ...tree.items], () => roadmapOf(tree));
+}
+
+function roadmapOf(tree: Tree): Roadmap {
   const byStage = new Map<string, { order: number | undefined; item: RoadmapItem }[]>();
   for (const file of tree.items) {
     const data = file.data!;

@@ -5,6 +5,7 @@ import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, statSyn
 import { join, posix, sep } from 'node:path';
 import type { ContentModel, LoadResult, Problem } from './model.js';
 import { buildModel } from './build-model.js';
+import { DerivationMemo } from './memo.js';
 import { parseFile, type ParsedFile } from './parse-file.js';
 import { entryKind, LINK_PROBLEM, listContentTree } from './read-tree.js';
 import { contentRevision } from './revision.js';
@@ -44,6 +45,8 @@ export class ContentLoader {
   private readonly displayRoot: string;
   private readonly revision: string | undefined;
   private readonly cache = new Map<string, CacheEntry>();
+  /** The derived objects of the last models: an unchanged part of the tree gives the very same object again. */
+  private readonly memo = new DerivationMemo();
   /**
    * Entries that cannot be content, reported until fixed: files that could not be read at the last attempt
    * (permissions, size) and symbolic links.
@@ -181,7 +184,7 @@ export class ContentLoader {
     for (const entry of this.cache.values()) files.push(entry.file);
     files.sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
 
-    const { problems, model } = buildModel(files);
+    const { problems, model } = buildModel(files, this.memo);
     const unreadable = [...this.unreadable.values()];
     if (problems.length > 0 || unreadable.length > 0 || !model) {
       return {
