@@ -64,10 +64,14 @@ class Tree {
   catalog: Of<'catalog'> | undefined;
   roadmap: Of<'roadmap'> | undefined;
   readonly courses = new Map<string, Of<'course'>>();
-  readonly classes = new Map<string, Of<'class'>>();
-  readonly lessons = new Map<string, Of<'lesson'>>();
+  /** Every class and lesson file, in the order given. */
+  readonly classList: Of<'class'>[] = [];
+  readonly lessonList: Of<'lesson'>[] = [];
   readonly entries = new Map<string, Of<'changelog'>>();
   readonly items: Of<'roadmap-item'>[] = [];
+  // By course id, then class id (then lesson id): no key string built per file, a large share of a reload.
+  readonly #classes = new Map<string, Map<string, Of<'class'>>>();
+  readonly #lessons = new Map<string, Map<string, Map<string, Of<'lesson'>>>>();
 
   constructor(files: Iterable<ParsedFile>) {
     for (const file of files) {
@@ -83,10 +87,12 @@ class Tree {
           this.courses.set(file.courseId, file);
           break;
         case 'class':
-          this.classes.set(`${file.courseId}/${file.classId}`, file);
+          this.classList.push(file);
+          child(this.#classes, file.courseId).set(file.classId, file);
           break;
         case 'lesson':
-          this.lessons.set(`${file.courseId}/${file.classId}/${file.lessonId}`, file);
+          this.lessonList.push(file);
+          child(child(this.#lessons, file.courseId), file.classId).set(file.lessonId, file);
           break;
         case 'changelog':
           this.entries.set(file.entryId, file);
@@ -98,8 +104,26 @@ class Tree {
           break;
       }
     }
-    this.all.sort((a, b) => byCodePoint(a.rel, b.rel));
+    // The loader gives its files in this order already (for ASCII paths): one pass to see it, no sort.
+    if (!this.all.every((file, i) => i === 0 || byCodePoint(this.all[i - 1]!.rel, file.rel) <= 0)) {
+      this.all.sort((a, b) => byCodePoint(a.rel, b.rel));
+    }
   }
+
+  klass(courseId: string, classId: string): Of<'class'> | undefined {
+    return this.#classes.get(courseId)?.get(classId);
+  }
+
+  lesson(courseId: string, classId: string, lessonId: string): Of<'lesson'> | undefined {
+    return this.#lessons.get(courseId)?.get(classId)?.get(lessonId);
+  }
+}
+
+/** The map under `key` in `maps`, made empty if missing. */
+function child<K, V>(maps: Map<K, Map<string, V>>, key: K): Map<string, V> {
+  let map = maps.get(key);
+  if (!map) maps.set(key, (map = new Map<string, V>()));
+  return map;
 }
 
 function at(file: ParsedFile, path: readonly (string | number)[], message: string): RelProblem {
@@ -129,7 +153,7 @@ function checkCourses(tree: Tree, problems: RelProblem[]): void {
   for (const course of tree.courses.values()) {
     const data = course.data;
     if (!data) continue;
-    const classes = data.classes.map((id) => tree.classes.get(`${course.courseId}/${id}`));
+    const classes = data.classes.map((id) => tree.klass(course.courseId, id));
     data.classes.forEach((id, i) => {
       if (!classes[i]) problems.push(at(course, ['classes', i], `class "${id}" is listed but ${classPath(course.courseId, id)} does not exist`));
     });
@@ -144,7 +168,7 @@ function checkCourses(tree: Tree, problems: RelProblem[]): void {
       problems.push(at(course, ['status'], 'a live course has at least one live class, but none of its classes is live'));
     }
   }
-  for (const klass of tree.classes.values()) {
+  for (const klass of tree.classList) {
     const course = tree.courses.get(klass.courseId);
     if (!course) problems.push(at(klass, [], `orphan class: its course file ${coursePath(klass.courseId)} does not exist`));
     else if (course.data && !course.data.classes.includes(klass.classId)) {
@@ -154,15 +178,15 @@ function checkCourses(tree: Tree, problems: RelProblem[]): void {
 }
 
 function checkClasses(tree: Tree, problems: RelProblem[]): void {
-  for (const klass of tree.classes.values()) {
+  for (const klass of tree.classList) {
     klass.data?.lessons.forEach((id, i) => {
-      if (!tree.lessons.has(`${klass.courseId}/${klass.classId}/${id}`)) {
+      if (!tree.lesson(klass.courseId, klass.classId, id)) {
         problems.push(at(klass, ['lessons', i], `lesson "${id}" is listed but ${lessonPath(klass.courseId, klass.classId, id)} does not exist`));
       }
     });
   }
-  for (const lesson of tree.lessons.values()) {
-    const klass = tree.classes.get(`${lesson.courseId}/${lesson.classId}`);
+  for (const lesson of tree.lessonList) {
+    const klass = tree.klass(lesson.courseId, lesson.classId);
     if (!klass) problems.push(at(lesson, [], `orphan lesson: its class file ${classPath(lesson.courseId, lesson.classId)} does not exist`));
     else if (klass.data && !klass.data.lessons.includes(lesson.lessonId)) {
       problems.push(at(lesson, [], `orphan lesson: ${klass.rel} does not list "${lesson.lessonId}" in its lessons`));
@@ -172,7 +196,7 @@ function checkClasses(tree: Tree, problems: RelProblem[]): void {
 
 function checkLessonIds(tree: Tree, problems: RelProblem[]): void {
   const byId = new Map<string, Of<'lesson'>[]>();
-  for (const lesson of tree.lessons.values()) {
+  for (const lesson of tree.lessonList) {
     const same = byId.get(lesson.lessonId);
     if (same) same.push(lesson);
     else byId.set(lesson.lessonId, [lesson]);
@@ -215,7 +239,7 @@ function deriveCatalog(tree: Tree, memo: DerivationMemo): Catalog {
 
 function deriveCourse(tree: Tree, memo: DerivationMemo, file: Of<'course'>): Course {
   const data = file.data!;
-  const classes = data.classes.map((id) => deriveClass(tree, memo, tree.classes.get(`${file.courseId}/${id}`)!));
+  const classes = data.classes.map((id) => deriveClass(tree, memo, tree.klass(file.courseId, id)!));
   return memo.reuse(file, classes, () => ({
     id: file.courseId,
     title: data.title,
@@ -232,7 +256,7 @@ function deriveCourse(tree: Tree, memo: DerivationMemo, file: Of<'course'>): Cou
 
 function deriveClass(tree: Tree, memo: DerivationMemo, file: Of<'class'>): Klass {
   const data = file.data!;
-  const lessons = data.lessons.map((id) => deriveLesson(memo, tree.lessons.get(`${file.courseId}/${file.classId}/${id}`)!));
+  const lessons = data.lessons.map((id) => deriveLesson(memo, tree.lesson(file.courseId, file.classId, id)!));
   const soon = data.soon ?? [];
   return memo.reuse(file, lessons, () => ({
     id: file.classId,

@@ -8,7 +8,7 @@ import { buildModel } from './build-model.js';
 import { DerivationMemo } from './memo.js';
 import { parseFile, type ParsedFile } from './parse-file.js';
 import { entryKind, LINK_PROBLEM, listContentTree } from './read-tree.js';
-import { contentRevision } from './revision.js';
+import { gitState, revisionOf } from './revision.js';
 
 /** Longest stretch of synchronous reading before yielding to the event loop, in milliseconds. */
 const YIELD_EVERY_MS = 10;
@@ -28,7 +28,7 @@ export interface ContentLoaderOptions {
   displayRoot?: string;
   /**
    * The revision of every model this loader builds, when the caller knows it (the Git follower checks out one
-   * commit per folder). Default: {@link contentRevision} of the folder.
+   * commit per folder). Default: {@link revisionOf} the folder.
    */
   revision?: string;
 }
@@ -180,6 +180,8 @@ export class ContentLoader {
 
   /** The model of the files in the cache, or every problem. */
   private async finish(): Promise<LoadResult> {
+    // `git status` runs in its own process while the model is built here.
+    const git = this.revision === undefined ? gitState(this.dir) : undefined;
     const files: ParsedFile[] = [];
     for (const entry of this.cache.values()) files.push(entry.file);
     files.sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
@@ -192,7 +194,7 @@ export class ContentLoader {
         problems: [...unreadable, ...problems.map((p) => ({ path: this.display(p.rel), line: p.line, column: p.column, message: p.message }))],
       };
     }
-    const revision = this.revision ?? (await contentRevision(this.dir, files));
+    const revision = this.revision ?? revisionOf(await git, files);
     const result: ContentModel = { revision, ...model };
     return { ok: true, model: result };
   }
