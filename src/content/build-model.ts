@@ -229,7 +229,11 @@ function sortProblems(problems: RelProblem[]): RelProblem[] {
   return problems.sort((a, b) => byCodePoint(a.rel, b.rel) || a.line - b.line || a.column - b.column);
 }
 
-// Derivation runs only on a valid tree: every lookup below is known to succeed.
+// Derivation runs only on a valid tree: every lookup below is known to succeed. Each object is derived from its
+// file and its children alone (the memo's inputs): a lesson from its file; a class from its file and lessons; a
+// course from its file and classes; the catalog from its file and courses; the changelog from its entry files; the
+// roadmap from its file and item files. So an edited lesson makes a new lesson, class, course and catalog object,
+// and every other object of the model is the previous model's.
 
 function deriveCatalog(tree: Tree, memo: DerivationMemo): Catalog {
   const file = tree.catalog!;

@@ -4,14 +4,12 @@
  */
 
 /**
- * The derived objects of earlier builds, each with the inputs it was derived from, so that a build reuses every
- * object whose inputs are the very same objects: a lesson is derived from its file alone; a class from its file
- * and its lessons; a course from its file and its classes; the catalog from its file and its courses; the
- * changelog from its entry files; the roadmap from its file and its item files. The loader keeps an unchanged
- * file's `ParsedFile` object, so an edit re-derives the edited file's object and those that contain it, and
- * nothing else: this is the one statement of what a change affects. Downstream (the index) tells an unchanged
- * part by identity (`===`) and reuses what it made of it. Derived objects are shared between models: never
- * mutate them.
+ * The derived objects of earlier builds, each with the inputs it was derived from: a build reuses every object
+ * whose inputs are the very same objects (or equal strings and numbers). What each model object is derived from
+ * is stated where it is derived (`src/content/build-model.ts`). The loader keeps an unchanged file's `ParsedFile`
+ * object, so an edit re-derives the objects of the edited files and those that contain them, and nothing else;
+ * downstream (the index) tells an unchanged part by identity (`===`) and reuses what it made of it. Derived
+ * objects are shared between models: never mutate them.
  */
 export class DerivationMemo {
   readonly #slots = new WeakMap<object, { inputs: readonly unknown[]; value: unknown }>();

@@ -34,7 +34,7 @@ export type IndexEntry = readonly [path: string, source: RepresentationSource];
  * What to serve at a path when the body is derived from parts of the model: the body is made (`render`) only when
  * `inputs` differ from those the previous index's entry at the same path was made from. Inputs are compared by
  * identity (`===`): parts of the model are shared between reloads when unchanged (`DerivationMemo` in
- * `src/content/build-model.ts`), strings and numbers by value. `render` must depend on nothing but its inputs.
+ * `src/content/memo.ts`), strings and numbers by value. `render` must depend on nothing but its inputs.
  */
 export interface DerivedSource extends Omit<RepresentationSource, 'body'> {
   /** What the body is made from, e.g. `[lesson]` or `[course, stylesheetPath]`. */
