@@ -7,6 +7,7 @@ import { FILE_START, FrontmatterLocator, type LocalProblem } from './frontmatter
 import { CATALOG_PATH, ROADMAP_PATH, changelogPath, classPath, coursePath, lessonPath } from './layout.js';
 import type { ParsedFile } from './parse-file.js';
 import { byCodePoint } from './order.js';
+import { DerivationMemo } from './memo.js';
 
 type Of<K extends ParsedFile['kind']> = Extract<ParsedFile, { kind: K }>;
 
@@ -22,14 +23,22 @@ export interface DerivedModel {
   roadmap: Roadmap;
 }
 
+/** Keys of the memo's slots for the derived objects that have no file of their own. */
+const CHANGELOG_KEY = {};
+const ROADMAP_KEY = {};
+
 /**
  * Checks the rules across files and, when every file and rule is satisfied, derives the model.
  * @param files every parsed file of the folder
+ * @param memo what earlier builds derived (see {@link DerivationMemo}); default none: everything is derived
  * @returns all problems (those of single files first, by path) and the model when there are none
  */
-export function buildModel(files: Iterable<ParsedFile>): { problems: RelProblem[]; model?: DerivedModel } {
+export function buildModel(
+  files: Iterable<ParsedFile>,
+  memo: DerivationMemo = new DerivationMemo(),
+): { problems: RelProblem[]; model?: DerivedModel } {
   try {
-    return checkAndDerive(new Tree(files));
+    return checkAndDerive(new Tree(files), memo);
   } finally {
     locators.clear(); // a syntax tree lives only as long as one build's checks
   }
@@ -38,7 +47,7 @@ export function buildModel(files: Iterable<ParsedFile>): { problems: RelProblem[
 /** One locator per file with cross-file problems during a {@link buildModel} call: one parse per file. */
 const locators = new Map<ParsedFile, FrontmatterLocator>();
 
-function checkAndDerive(tree: Tree): { problems: RelProblem[]; model?: DerivedModel } {
+function checkAndDerive(tree: Tree, memo: DerivationMemo): { problems: RelProblem[]; model?: DerivedModel } {
   const problems: RelProblem[] = [];
   for (const file of tree.all) for (const p of file.problems) problems.push({ rel: file.rel, ...p });
   checkCatalog(tree, problems);
@@ -47,7 +56,7 @@ function checkAndDerive(tree: Tree): { problems: RelProblem[]; model?: DerivedMo
   checkLessonIds(tree, problems);
   checkRoadmap(tree, problems);
   if (problems.length > 0) return { problems: sortProblems(problems) };
-  return { problems, model: { catalog: deriveCatalog(tree), changelog: deriveChangelog(tree), roadmap: deriveRoadmap(tree) } };
+  return { problems, model: { catalog: deriveCatalog(tree, memo), changelog: deriveChangelog(tree, memo), roadmap: deriveRoadmap(tree, memo) } };
 }
 
 class Tree {
@@ -55,10 +64,14 @@ class Tree {
   catalog: Of<'catalog'> | undefined;
   roadmap: Of<'roadmap'> | undefined;
   readonly courses = new Map<string, Of<'course'>>();
-  readonly classes = new Map<string, Of<'class'>>();
-  readonly lessons = new Map<string, Of<'lesson'>>();
+  /** Every class and lesson file, in the order given. */
+  readonly classList: Of<'class'>[] = [];
+  readonly lessonList: Of<'lesson'>[] = [];
   readonly entries = new Map<string, Of<'changelog'>>();
   readonly items: Of<'roadmap-item'>[] = [];
+  // By course id, then class id (then lesson id): no key string built per file, a large share of a reload.
+  readonly #classes = new Map<string, Map<string, Of<'class'>>>();
+  readonly #lessons = new Map<string, Map<string, Map<string, Of<'lesson'>>>>();
 
   constructor(files: Iterable<ParsedFile>) {
     for (const file of files) {
@@ -74,10 +87,12 @@ class Tree {
           this.courses.set(file.courseId, file);
           break;
         case 'class':
-          this.classes.set(`${file.courseId}/${file.classId}`, file);
+          this.classList.push(file);
+          child(this.#classes, file.courseId).set(file.classId, file);
           break;
         case 'lesson':
-          this.lessons.set(`${file.courseId}/${file.classId}/${file.lessonId}`, file);
+          this.lessonList.push(file);
+          child(child(this.#lessons, file.courseId), file.classId).set(file.lessonId, file);
           break;
         case 'changelog':
           this.entries.set(file.entryId, file);
@@ -89,8 +104,26 @@ class Tree {
           break;
       }
     }
-    this.all.sort((a, b) => byCodePoint(a.rel, b.rel));
+    // The loader gives its files in this order already (for ASCII paths): one pass to see it, no sort.
+    if (!this.all.every((file, i) => i === 0 || byCodePoint(this.all[i - 1]!.rel, file.rel) <= 0)) {
+      this.all.sort((a, b) => byCodePoint(a.rel, b.rel));
+    }
   }
+
+  klass(courseId: string, classId: string): Of<'class'> | undefined {
+    return this.#classes.get(courseId)?.get(classId);
+  }
+
+  lesson(courseId: string, classId: string, lessonId: string): Of<'lesson'> | undefined {
+    return this.#lessons.get(courseId)?.get(classId)?.get(lessonId);
+  }
+}
+
+/** The map under `key` in `maps`, made empty if missing. */
+function child<K, V>(maps: Map<K, Map<string, V>>, key: K): Map<string, V> {
+  let map = maps.get(key);
+  if (!map) maps.set(key, (map = new Map<string, V>()));
+  return map;
 }
 
 function at(file: ParsedFile, path: readonly (string | number)[], message: string): RelProblem {
@@ -120,7 +153,7 @@ function checkCourses(tree: Tree, problems: RelProblem[]): void {
   for (const course of tree.courses.values()) {
     const data = course.data;
     if (!data) continue;
-    const classes = data.classes.map((id) => tree.classes.get(`${course.courseId}/${id}`));
+    const classes = data.classes.map((id) => tree.klass(course.courseId, id));
     data.classes.forEach((id, i) => {
       if (!classes[i]) problems.push(at(course, ['classes', i], `class "${id}" is listed but ${classPath(course.courseId, id)} does not exist`));
     });
@@ -135,7 +168,7 @@ function checkCourses(tree: Tree, problems: RelProblem[]): void {
       problems.push(at(course, ['status'], 'a live course has at least one live class, but none of its classes is live'));
     }
   }
-  for (const klass of tree.classes.values()) {
+  for (const klass of tree.classList) {
     const course = tree.courses.get(klass.courseId);
     if (!course) problems.push(at(klass, [], `orphan class: its course file ${coursePath(klass.courseId)} does not exist`));
     else if (course.data && !course.data.classes.includes(klass.classId)) {
@@ -145,15 +178,15 @@ function checkCourses(tree: Tree, problems: RelProblem[]): void {
 }
 
 function checkClasses(tree: Tree, problems: RelProblem[]): void {
-  for (const klass of tree.classes.values()) {
+  for (const klass of tree.classList) {
     klass.data?.lessons.forEach((id, i) => {
-      if (!tree.lessons.has(`${klass.courseId}/${klass.classId}/${id}`)) {
+      if (!tree.lesson(klass.courseId, klass.classId, id)) {
         problems.push(at(klass, ['lessons', i], `lesson "${id}" is listed but ${lessonPath(klass.courseId, klass.classId, id)} does not exist`));
       }
     });
   }
-  for (const lesson of tree.lessons.values()) {
-    const klass = tree.classes.get(`${lesson.courseId}/${lesson.classId}`);
+  for (const lesson of tree.lessonList) {
+    const klass = tree.klass(lesson.courseId, lesson.classId);
     if (!klass) problems.push(at(lesson, [], `orphan lesson: its class file ${classPath(lesson.courseId, lesson.classId)} does not exist`));
     else if (klass.data && !klass.data.lessons.includes(lesson.lessonId)) {
       problems.push(at(lesson, [], `orphan lesson: ${klass.rel} does not list "${lesson.lessonId}" in its lessons`));
@@ -163,7 +196,7 @@ function checkClasses(tree: Tree, problems: RelProblem[]): void {
 
 function checkLessonIds(tree: Tree, problems: RelProblem[]): void {
   const byId = new Map<string, Of<'lesson'>[]>();
-  for (const lesson of tree.lessons.values()) {
+  for (const lesson of tree.lessonList) {
     const same = byId.get(lesson.lessonId);
     if (same) same.push(lesson);
     else byId.set(lesson.lessonId, [lesson]);
@@ -196,16 +229,22 @@ function sortProblems(problems: RelProblem[]): RelProblem[] {
   return problems.sort((a, b) => byCodePoint(a.rel, b.rel) || a.line - b.line || a.column - b.column);
 }
 
-// Derivation runs only on a valid tree: every lookup below is known to succeed.
+// Derivation runs only on a valid tree: every lookup below is known to succeed. Each object is derived from its
+// file and its children alone (the memo's inputs): a lesson from its file; a class from its file and lessons; a
+// course from its file and classes; the catalog from its file and courses; the changelog from its entry files; the
+// roadmap from its file and item files. So an edited lesson makes a new lesson, class, course and catalog object,
+// and every other object of the model is the previous model's.
 
-function deriveCatalog(tree: Tree): Catalog {
-  return { courses: tree.catalog!.data!.courses.map((id) => deriveCourse(tree, tree.courses.get(id)!)) };
+function deriveCatalog(tree: Tree, memo: DerivationMemo): Catalog {
+  const file = tree.catalog!;
+  const courses = file.data!.courses.map((id) => deriveCourse(tree, memo, tree.courses.get(id)!));
+  return memo.reuse(file, courses, () => ({ courses }));
 }
 
-function deriveCourse(tree: Tree, file: Of<'course'>): Course {
+function deriveCourse(tree: Tree, memo: DerivationMemo, file: Of<'course'>): Course {
   const data = file.data!;
-  const classes = data.classes.map((id) => deriveClass(tree, tree.classes.get(`${file.courseId}/${id}`)!));
-  return {
+  const classes = data.classes.map((id) => deriveClass(tree, memo, tree.klass(file.courseId, id)!));
+  return memo.reuse(file, classes, () => ({
     id: file.courseId,
     title: data.title,
     tagline: data.tagline ?? null,
@@ -216,14 +255,14 @@ function deriveCourse(tree: Tree, file: Of<'course'>): Course {
     classes_total: classes.length,
     classes_live: classes.filter((k) => k.status === 'live').length,
     lessons_live: classes.reduce((sum, k) => sum + k.lessons_live, 0),
-  };
+  }));
 }
 
-function deriveClass(tree: Tree, file: Of<'class'>): Klass {
+function deriveClass(tree: Tree, memo: DerivationMemo, file: Of<'class'>): Klass {
   const data = file.data!;
-  const lessons = data.lessons.map((id) => deriveLesson(tree.lessons.get(`${file.courseId}/${file.classId}/${id}`)!));
+  const lessons = data.lessons.map((id) => deriveLesson(memo, tree.lesson(file.courseId, file.classId, id)!));
   const soon = data.soon ?? [];
-  return {
+  return memo.reuse(file, lessons, () => ({
     id: file.classId,
     course_id: file.courseId,
     name: data.name,
@@ -234,12 +273,12 @@ function deriveClass(tree: Tree, file: Of<'class'>): Klass {
     lessons_total: lessons.length + soon.length,
     exercises: lessons.reduce((sum, l) => sum + l.steps, 0),
     soon: [...soon],
-  };
+  }));
 }
 
-function deriveLesson(file: Of<'lesson'>): Lesson {
+function deriveLesson(memo: DerivationMemo, file: Of<'lesson'>): Lesson {
   const data = file.data!;
-  return {
+  return memo.reuse(file, [], () => ({
     id: file.lessonId,
     course_id: file.courseId,
     class_id: file.classId,
@@ -247,11 +286,16 @@ function deriveLesson(file: Of<'lesson'>): Lesson {
     blurb: data.blurb ?? null,
     lang: data.lang,
     steps: file.steps,
-  };
+  }));
 }
 
-function deriveChangelog(tree: Tree): Changelog {
-  const entries: ChangelogEntry[] = [...tree.entries.values()].map((file) => {
+function deriveChangelog(tree: Tree, memo: DerivationMemo): Changelog {
+  const files = [...tree.entries.values()];
+  return memo.reuse(CHANGELOG_KEY, files, () => changelogOf(files));
+}
+
+function changelogOf(files: readonly Of<'changelog'>[]): Changelog {
+  const entries: ChangelogEntry[] = files.map((file) => {
     const data = file.data!;
     return {
       id: file.entryId,
@@ -268,7 +312,11 @@ function deriveChangelog(tree: Tree): Changelog {
   return { entries };
 }
 
-function deriveRoadmap(tree: Tree): Roadmap {
+function deriveRoadmap(tree: Tree, memo: DerivationMemo): Roadmap {
+  return memo.reuse(ROADMAP_KEY, [tree.roadmap, ...tree.items], () => roadmapOf(tree));
+}
+
+function roadmapOf(tree: Tree): Roadmap {
   const byStage = new Map<string, { order: number | undefined; item: RoadmapItem }[]>();
   for (const file of tree.items) {
     const data = file.data!;

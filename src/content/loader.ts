@@ -5,9 +5,10 @@ import { closeSync, constants, fstatSync, lstatSync, openSync, readSync, statSyn
 import { join, posix, sep } from 'node:path';
 import type { ContentModel, LoadResult, Problem } from './model.js';
 import { buildModel } from './build-model.js';
+import { DerivationMemo } from './memo.js';
 import { parseFile, type ParsedFile } from './parse-file.js';
 import { entryKind, LINK_PROBLEM, listContentTree } from './read-tree.js';
-import { contentRevision } from './revision.js';
+import { gitState, revisionOf } from './revision.js';
 
 /** Longest stretch of synchronous reading before yielding to the event loop, in milliseconds. */
 const YIELD_EVERY_MS = 10;
@@ -27,7 +28,7 @@ export interface ContentLoaderOptions {
   displayRoot?: string;
   /**
    * The revision of every model this loader builds, when the caller knows it (the Git follower checks out one
-   * commit per folder). Default: {@link contentRevision} of the folder.
+   * commit per folder). Default: {@link revisionOf} the folder.
    */
   revision?: string;
 }
@@ -44,6 +45,8 @@ export class ContentLoader {
   private readonly displayRoot: string;
   private readonly revision: string | undefined;
   private readonly cache = new Map<string, CacheEntry>();
+  /** The derived objects of the last models: an unchanged part of the tree gives the very same object again. */
+  private readonly memo = new DerivationMemo();
   /**
    * Entries that cannot be content, reported until fixed: files that could not be read at the last attempt
    * (permissions, size) and symbolic links.
@@ -177,11 +180,13 @@ export class ContentLoader {
 
   /** The model of the files in the cache, or every problem. */
   private async finish(): Promise<LoadResult> {
+    // `git status` runs in its own process while the model is built here.
+    const git = this.revision === undefined ? gitState(this.dir) : undefined;
     const files: ParsedFile[] = [];
     for (const entry of this.cache.values()) files.push(entry.file);
     files.sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
 
-    const { problems, model } = buildModel(files);
+    const { problems, model } = buildModel(files, this.memo);
     const unreadable = [...this.unreadable.values()];
     if (problems.length > 0 || unreadable.length > 0 || !model) {
       return {
@@ -189,7 +194,7 @@ export class ContentLoader {
         problems: [...unreadable, ...problems.map((p) => ({ path: this.display(p.rel), line: p.line, column: p.column, message: p.message }))],
       };
     }
-    const revision = this.revision ?? (await contentRevision(this.dir, files));
+    const revision = this.revision ?? revisionOf(await git, files);
     const result: ContentModel = { revision, ...model };
     return { ok: true, model: result };
   }

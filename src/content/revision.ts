@@ -47,11 +47,11 @@ export async function gitState(dir: string): Promise<{ commit: string; dirty: bo
 }
 
 /**
- * The revision of the folder `dir` whose Markdown files are `files`.
+ * The revision of a folder in the Git state `git` ({@link gitState}: `undefined` outside a checkout) whose
+ * Markdown files are `files`.
  * @see the module comment for the three forms.
  */
-export async function contentRevision(dir: string, files: Iterable<{ rel: string; sha256: string }>): Promise<string> {
-  const git = await gitState(dir);
+export function revisionOf(git: { commit: string; dirty: boolean } | undefined, files: Iterable<{ rel: string; sha256: string }>): string {
   if (!git) return digestFiles(files);
   if (!git.dirty) return git.commit;
   return `${git.commit}-dirty-${digestFiles(files).slice('sha256:'.length, 'sha256:'.length + 12)}`;

@@ -9,7 +9,8 @@ import pLimit from 'p-limit';
 import { ROUTE_BODIES } from './bodies.js';
 import type { IndexCodec } from './codec.js';
 import { routeDeprecations, type RouteDeprecations } from './deprecation.js';
-import { buildOrReuse, compressRepresentation, needsCompression, type RepresentationSource } from './representation.js';
+import { sameItems } from '../content/memo.js';
+import { buildOrReuse, compressRepresentation, needsCompression, sameLabels, type RepresentationSource } from './representation.js';
 import type { CatalogIndex, Representation } from './types.js';
 
 /** What a renderer may know besides the model. */
@@ -30,10 +31,29 @@ export interface RenderContext {
 export type IndexEntry = readonly [path: string, source: RepresentationSource];
 
 /**
+ * What to serve at a path when the body is derived from parts of the model: the body is made (`render`) only when
+ * `inputs` differ from those the previous index's entry at the same path was made from. Inputs are compared by
+ * identity (`===`): parts of the model are shared between reloads when unchanged (`DerivationMemo` in
+ * `src/content/memo.ts`), strings and numbers by value. `render` must depend on nothing but its inputs.
+ */
+export interface DerivedSource extends Omit<RepresentationSource, 'body'> {
+  /** What the body is made from, e.g. `[lesson]` or `[course, stylesheetPath]`. */
+  readonly inputs: readonly unknown[];
+  /** The identity body. */
+  readonly render: () => string | Uint8Array;
+}
+
+/** An entry whose body is made only when its inputs changed (see {@link DerivedSource}). */
+export type DerivedEntry = readonly [path: string, source: DerivedSource];
+
+/**
  * Derives extra representations from the model (e.g. the HTML pages: `['/', {contentType: 'text/html; …', body}]`).
  * Called once per build; may be async. Paths must be absolute (`/…`) and must not collide with another entry.
  */
-export type Renderer = (model: ContentModel, ctx: RenderContext) => Iterable<IndexEntry> | Promise<Iterable<IndexEntry>>;
+export type Renderer = (
+  model: ContentModel,
+  ctx: RenderContext,
+) => Iterable<IndexEntry | DerivedEntry> | Promise<Iterable<IndexEntry | DerivedEntry>>;
 
 /** Options of {@link buildIndex}. */
 export interface BuildIndexOptions {
@@ -61,21 +81,43 @@ const COMPRESSION_CONCURRENCY = 8;
 const INDEX_ROUTES = (ROUTES as readonly RouteSpec[]).filter((r) => r.source === 'index');
 
 /**
- * The API's own entries: the 200 body of every index-backed route of the contract (`ROUTE_BODIES`), with the
- * route's `Cache-Control` and the deprecation fields of the route or path, if any.
+ * The entry made for each API body value, with the route and deprecation fields it was made with: a value the
+ * next build meets again (the model shares unchanged parts between reloads) gets the very same entry object,
+ * which the build recognises at a glance. Weak: an entry lives as long as its value.
  */
-export function apiEntries(model: ContentModel, deprecations: RouteDeprecations = new Map()): IndexEntry[] {
-  const out: IndexEntry[] = [];
+const apiEntryOf = new WeakMap<object, { route: RouteSpec; extra: Readonly<Record<string, string>> | undefined; entry: DerivedEntry }>();
+
+/**
+ * The API's own entries: the 200 body of every index-backed route of the contract (`ROUTE_BODIES`), with the
+ * route's `Cache-Control` and the deprecation fields of the route or path, if any. Each body is serialised only
+ * when its value is not the very object the previous index serialised at that path.
+ */
+export function apiEntries(model: ContentModel, deprecations: RouteDeprecations = new Map()): DerivedEntry[] {
+  const out: DerivedEntry[] = [];
   for (const route of INDEX_ROUTES) {
     const bodies = ROUTE_BODIES[route.name as IndexRouteName];
     const values: Iterable<readonly [string | undefined, unknown]> = 'one' in bodies ? [[undefined, bodies.one(model)]] : bodies.each(model);
     for (const [value, body] of values) {
+      const known = typeof body === 'object' && body !== null ? apiEntryOf.get(body) : undefined;
+      // Deprecation fields name a path or its route's template: the template's apply to every value.
+      if (known?.route === route && known.extra === (deprecations.get(known.entry[0]) ?? deprecations.get(route.path))) {
+        out.push(known.entry);
+        continue;
+      }
       const path = value === undefined ? route.path : routePath(route, value);
       const extra = deprecations.get(path) ?? deprecations.get(route.path);
-      out.push([
+      const entry: DerivedEntry = [
         path,
-        { contentType: 'application/json', body: JSON.stringify(body), cacheControl: route.cacheControl, ...(extra && { headers: extra }) },
-      ]);
+        {
+          contentType: 'application/json',
+          inputs: [body],
+          render: () => JSON.stringify(body),
+          cacheControl: route.cacheControl,
+          ...(extra && { headers: extra }),
+        },
+      ];
+      if (typeof body === 'object' && body !== null) apiEntryOf.set(body, { route, extra, entry });
+      out.push(entry);
     }
   }
   return out;
@@ -88,7 +130,35 @@ function mapLimited<T, R>(items: readonly T[], limit: number, fn: (item: T) => P
 }
 
 /**
- * Builds the immutable index of one content revision.
+ * The derived source each representation of an index was made from, by path: what the next build compares its
+ * own with. Beside the index rather than in it: it is bookkeeping of the builder, not something served.
+ */
+const derivedFrom = new WeakMap<CatalogIndex, ReadonlyMap<string, DerivedSource>>();
+
+/** Whether `source` may take `previous` (made from `before`) as it is: the same inputs and labels. */
+function unchanged(source: DerivedSource, previous: Representation | undefined, before: DerivedSource | undefined): boolean {
+  if (previous === undefined || before === undefined) return false;
+  return source === before || (sameItems(before.inputs, source.inputs) && sameLabels(previous, source));
+}
+
+/**
+ * `source` as the index serves it at `path`, with the route's `Cache-Control` when the producer gave none.
+ * @throws Error when `path` is not a path of a route the index serves.
+ */
+function checked<S extends RepresentationSource | DerivedSource>(path: string, source: S): S {
+  const route = matchRoute(path)?.route;
+  // `static` routes are answered from StaticRepresentations, `computed` ones per request.
+  if (route === undefined || route.source === 'computed' || route.source === 'static')
+    throw new Error(`index entry ${JSON.stringify(path)} is not a path of a route the index serves`);
+  // The route table states each route's Cache-Control; producers need not repeat it.
+  return source.cacheControl === undefined ? { ...source, cacheControl: route.cacheControl } : source;
+}
+
+/**
+ * Builds the immutable index of one content revision. With `previous`, an entry made from the same inputs as
+ * the previous index's entry at its path (a {@link DerivedSource}) takes that representation as it is, its
+ * compressed forms included, without being rendered, serialised or hashed again; other entries are built, and
+ * reuse the previous representation when their bytes turn out equal.
  * @throws Error when two entries claim the same path or a path is not one of a route the index serves (a bug in
  *   a producer, or duplicate ids the content validator should have rejected), or when a deprecation names no route.
  */
@@ -97,28 +167,52 @@ export async function buildIndex(model: ContentModel, opts: BuildIndexOptions): 
   const deprecations = routeDeprecations(model, opts.publicBaseUrl);
   const ctx: RenderContext = { publicBaseUrl: opts.publicBaseUrl, revision: model.revision, builtAt, deprecations, digest: opts.codec.digest };
 
-  const entries: IndexEntry[] = apiEntries(model, deprecations);
+  const entries: (IndexEntry | DerivedEntry)[] = apiEntries(model, deprecations);
   for (const render of opts.renderers ?? []) entries.push(...(await render(model, ctx)));
 
-  const seen = new Set<string>();
-  entries.forEach(([path, source], i) => {
-    const route = matchRoute(path)?.route;
-    // `static` routes are answered from StaticRepresentations, `computed` ones per request.
-    if (route === undefined || route.source === 'computed' || route.source === 'static')
-      throw new Error(`index entry ${JSON.stringify(path)} is not a path of a route the index serves`);
-    if (seen.has(path)) throw new Error(`two index entries for ${path}`);
-    seen.add(path);
-    // The route table states each route's Cache-Control; producers need not repeat it.
-    if (source.cacheControl === undefined) entries[i] = [path, { ...source, cacheControl: route.cacheControl }];
-  });
-
   const previous = opts.previous?.representations;
+  const before = opts.previous && derivedFrom.get(opts.previous);
+  const reps: (Representation | undefined)[] = [];
+  const sources = new Map<string, DerivedSource>();
+  const toBuild: { at: number; path: string; source: RepresentationSource }[] = [];
+  for (const entry of entries) {
+    const path = entry[0];
+    // A path the previous index served was checked then (the route table does not change).
+    const source = entry[1].cacheControl !== undefined && previous?.has(path) ? entry[1] : checked(path, entry[1]);
+    const rep = previous?.get(path);
+    if ('render' in source) {
+      sources.set(path, source);
+      if (unchanged(source, rep, before?.get(path))) {
+        reps.push(rep);
+        continue;
+      }
+    }
+    const body = 'render' in source ? source.render() : source.body;
+    toBuild.push({
+      at: reps.length,
+      path,
+      source: { contentType: source.contentType, body, cacheControl: source.cacheControl, headers: source.headers },
+    });
+    reps.push(undefined);
+  }
   const defer = opts.deferCompression ?? false;
-  const reps = await mapLimited(entries, COMPRESSION_CONCURRENCY, ([path, source]) => buildOrReuse(opts.codec, source, previous?.get(path), defer));
+  const built = await mapLimited(toBuild, COMPRESSION_CONCURRENCY, ({ path, source }) =>
+    buildOrReuse(opts.codec, source, previous?.get(path), defer),
+  );
+  toBuild.forEach(({ at }, i) => (reps[at] = built[i]));
   const representations = new Map<string, Representation>();
   entries.forEach(([path], i) => representations.set(path, reps[i]!));
+  if (representations.size !== entries.length) {
+    const seen = new Set<string>();
+    for (const [path] of entries) {
+      if (seen.has(path)) throw new Error(`two index entries for ${path}`);
+      seen.add(path);
+    }
+  }
 
-  return Object.freeze({ revision: model.revision, builtAt, model, representations, deprecations });
+  const index: CatalogIndex = Object.freeze({ revision: model.revision, builtAt, model, representations, deprecations });
+  derivedFrom.set(index, sources);
+  return index;
 }
 
 /**
@@ -137,5 +231,8 @@ export async function completeCompression(codec: IndexCodec, index: CatalogIndex
   });
   const representations = new Map(index.representations);
   pending.forEach(([path], i) => representations.set(path, compressed[i]!));
-  return Object.freeze({ ...index, representations });
+  const done: CatalogIndex = Object.freeze({ ...index, representations });
+  const sources = derivedFrom.get(index);
+  if (sources) derivedFrom.set(done, sources);
+  return done;
 }

@@ -4,6 +4,7 @@
  * HTTP-date the route stops being served) and `Link` to the entry (RFC 9745 §3, `rel="deprecation"`).
  */
 import type { ContentModel } from '../content/model.js';
+import type { Changelog } from '../schemas/types.generated.js';
 import { isDeprecatablePath } from '../contract/routes.js';
 
 /**
@@ -28,8 +29,20 @@ function utcMidnight(date: string): number {
  *   validator rejects both first; this guards the index's own invariant).
  */
 export function routeDeprecations(model: ContentModel, publicBaseUrl: string): RouteDeprecations {
+  // The same changelog gives the very same header records, so a reload can tell a resource's fields unchanged by identity.
+  const known = computed.get(model.changelog);
+  if (known?.publicBaseUrl === publicBaseUrl) return known.deprecations;
+  const deprecations = deprecationsOf(model.changelog, publicBaseUrl);
+  computed.set(model.changelog, { publicBaseUrl, deprecations });
+  return deprecations;
+}
+
+/** The deprecations last computed from each changelog (the model shares an unchanged changelog between reloads). */
+const computed = new WeakMap<Changelog, { publicBaseUrl: string; deprecations: RouteDeprecations }>();
+
+function deprecationsOf(changelog: Changelog, publicBaseUrl: string): RouteDeprecations {
   const chosen = new Map<string, { entryId: string; date: number; sunset: number }>();
-  for (const entry of model.changelog.entries) {
+  for (const entry of changelog.entries) {
     for (const dep of entry.deprecates) {
       if (!isDeprecatablePath(dep.path)) {
         throw new Error(`changelog entry ${entry.id} deprecates ${JSON.stringify(dep.path)}, which is not a route of the API`);

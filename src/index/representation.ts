@@ -90,6 +90,15 @@ function sameHeaders(a: Readonly<Record<string, string>>, b: Readonly<Record<str
   return ak.every((k) => a[k] === b[k]);
 }
 
+/** True when `rep` carries the labels `source` asks for: its type, `Cache-Control` and extra headers. */
+export function sameLabels(rep: Representation, source: Omit<RepresentationSource, 'body'>): boolean {
+  return (
+    rep.contentType === source.contentType &&
+    rep.cacheControl === (source.cacheControl ?? DEFAULT_CACHE_CONTROL) &&
+    sameHeaders(rep.headers, source.headers ?? {})
+  );
+}
+
 /**
  * {@link buildRepresentation}, reusing `previous` when it has the same body and labels: a reload that
  * changed one lesson recompresses one lesson (and the aggregates containing it), not the whole catalog.
@@ -104,9 +113,7 @@ export async function buildOrReuse(
   const body = typeof source.body === 'string' ? encoder.encode(source.body) : source.body;
   if (
     previous &&
-    previous.contentType === source.contentType &&
-    previous.cacheControl === (source.cacheControl ?? DEFAULT_CACHE_CONTROL) &&
-    sameHeaders(previous.headers, source.headers ?? {}) &&
+    sameLabels(previous, source) &&
     previous.body.byteLength === body.byteLength &&
     // Equal strong tags: equal bytes (SHA-256), found at native speed.
     previous.etag === strongEtag(codec, body)

@@ -68,9 +68,18 @@ export function shellAssets(digest: Digest): ShellAssets {
 
 /** The course colours of a catalog (`/assets/courses.<hash>.css`), or `undefined` when it has no course. */
 export function courseStylesheet(courses: readonly Pick<Course, 'id' | 'color'>[], digest: Digest): SiteAsset | undefined {
+  // Picking readable inks is most of a reload's page work, and a lesson edit never changes a colour: the last
+  // stylesheet is kept with what it was made from.
+  const key = courses.map(({ id, color }) => `${id} ${color}`).join('\n');
+  if (lastColours?.key === key && lastColours.digest === digest) return lastColours.asset;
   const rules = courseColorRules(courses);
-  return rules === '' ? undefined : hashedAsset('courses', 'css', CSS_TYPE, `/* Course colours */\n${rules}`, digest);
+  const asset = rules === '' ? undefined : hashedAsset('courses', 'css', CSS_TYPE, `/* Course colours */\n${rules}`, digest);
+  lastColours = { key, digest, asset };
+  return asset;
 }
+
+/** The last course stylesheet made, with the course ids and colours and the digest it was made from. */
+let lastColours: { key: string; digest: Digest; asset: SiteAsset | undefined } | undefined;
 
 /** What a page links: the base stylesheet, then the course colours if any, and the icon. */
 export function shellLinks(shell: ShellAssets, courses?: SiteAsset): ShellLinks {

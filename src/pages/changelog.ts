@@ -7,7 +7,7 @@ import type { RenderContext } from './common.js';
 import { formatDate, formatMonth, html, type SafeHtml } from './html.js';
 import { page } from './layout.js';
 import { API_PATHS, CHANGELOG_PATH, FEED_PATH } from './paths.js';
-import { markdownToHtml } from './markdown.js';
+import { bodyHtml } from './markdown.js';
 
 const KIND_LABELS: Readonly<Record<ChangelogEntry['kind'], string>> = {
   course: 'New course',
@@ -35,7 +35,7 @@ function entryItem(entry: ChangelogEntry): SafeHtml {
       </p>
       <h3 id="${entry.id}-title"><a href="#${entry.id}">${entry.title}</a></h3>
       <p class="blurb">${entry.blurb}</p>
-      <div class="prose">${markdownToHtml(entry.body)}</div>
+      <div class="prose">${bodyHtml(entry)}</div>
       ${deprecations}
     </article>
   </li>`;

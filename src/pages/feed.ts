@@ -8,7 +8,7 @@ import { Feed } from 'feed';
 import type { Changelog } from '../schemas/types.generated.js';
 import { normalizeBaseUrl } from './base-url.js';
 import { escapeHtml, parseDate } from './html.js';
-import { markdownToHtml } from './markdown.js';
+import { bodyHtml } from './markdown.js';
 
 import { FEED_PATH } from './paths.js';
 
@@ -57,7 +57,7 @@ export function renderAtomFeed(changelog: Changelog, publicBaseUrl: string): str
       link: `${origin}/changelog#${entry.id}`,
       date: parseDate(entry.date),
       description: cdataSafe(escapeHtml(entry.blurb)),
-      content: cdataSafe(markdownToHtml(entry.body).value),
+      content: cdataSafe(bodyHtml(entry).value),
       category: [{ term: entry.kind }],
     });
   }

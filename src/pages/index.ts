@@ -40,13 +40,29 @@ export interface RenderPagesOptions {
 }
 
 /**
- * Renders every page and site file of a model, keyed by request path: `/`, `/courses/{id}` for each course,
- * `/changelog`, `/changelog.atom`, `/roadmap`, `/assets/site.<hash>.css`, `/assets/courses.<hash>.css` (when there
- * are courses), `/assets/favicon.<hash>.svg`, `/favicon.ico`, `/robots.txt` and `/sitemap.xml`.
+ * A page or site file to be rendered: `render` makes its body from `inputs` alone (parts of the model, compared by
+ * identity, and strings), so the index renders it again only when they changed (`DerivedSource` in
+ * `src/index/build.ts`).
+ */
+export interface PageSource {
+  /** `Content-Type` header value. */
+  contentType: string;
+  /** Headers to send with it (security headers), already formatted. */
+  headers: Readonly<Record<string, string>>;
+  /** What the body is made from. */
+  inputs: readonly unknown[];
+  /** The identity body. */
+  render: () => string;
+}
+
+/**
+ * Every page and site file of a model, keyed by request path, not yet rendered: `/`, `/courses/{id}` for each
+ * course, `/changelog`, `/changelog.atom`, `/roadmap`, `/assets/site.<hash>.css`, `/assets/courses.<hash>.css`
+ * (when there are courses), `/assets/favicon.<hash>.svg`, `/favicon.ico`, `/robots.txt` and `/sitemap.xml`.
  * The same model and options always give the same bytes (no clock, no randomness), so ETags are stable.
  * @throws {TypeError} when `publicBaseUrl` is not an absolute http(s) URL.
  */
-export function renderPages(model: ContentModel, opts: RenderPagesOptions): [string, PageEntry][] {
+export function pageSources(model: ContentModel, opts: RenderPagesOptions): [string, PageSource][] {
   const publicBaseUrl = normalizeBaseUrl(opts.publicBaseUrl);
   const shell = shellAssets(opts.digest);
   // New course colours make a new stylesheet URL, so browsers fetch them at once. Named by the stylesheets' own
@@ -54,27 +70,53 @@ export function renderPages(model: ContentModel, opts: RenderPagesOptions): [str
   // recompresses only those pages. The base rules, the same for every catalog, keep their URL (and browsers their
   // cached copy) across content changes.
   const colours = courseStylesheet(model.catalog.courses, opts.digest);
-  const ctx: RenderContext = { publicBaseUrl, links: shellLinks(shell, colours) };
-  const htmlPages: [string, string][] = [
-    [HOME_PATH, renderHomePage(model.catalog, ctx)],
-    ...model.catalog.courses.map((course): [string, string] => [coursePath(course.id), renderCoursePage(course, ctx)]),
-    [CHANGELOG_PATH, renderChangelogPage(model.changelog, ctx)],
-    [ROADMAP_PATH, renderRoadmapPage(model.roadmap, model.changelog, ctx)],
+  const links = shellLinks(shell, colours);
+  const ctx: RenderContext = { publicBaseUrl, links };
+  // Every page shows the base URL and the asset links: one string stands for both among a page's inputs.
+  const shared = [publicBaseUrl, ...links.stylesheets, links.icon].join(' ');
+  const page = (inputs: readonly unknown[], render: () => string): PageSource => ({
+    contentType: HTML_TYPE,
+    headers: PAGE_HEADERS,
+    inputs: [...inputs, shared],
+    render,
+  });
+  const htmlPages: [string, PageSource][] = [
+    [HOME_PATH, page([model.catalog], () => renderHomePage(model.catalog, ctx))],
+    ...model.catalog.courses.map((course): [string, PageSource] => [coursePath(course.id), page([course], () => renderCoursePage(course, ctx))]),
+    [CHANGELOG_PATH, page([model.changelog], () => renderChangelogPage(model.changelog, ctx))],
+    [ROADMAP_PATH, page([model.roadmap, model.changelog], () => renderRoadmapPage(model.roadmap, model.changelog, ctx))],
   ];
-  const sitemap = renderSitemap(
-    publicBaseUrl,
-    htmlPages.map(([path]) => path),
-    siteLastModified(model.changelog),
-  );
-  const asset = (contentType: string, body: string): PageEntry => ({ contentType, body, headers: ASSET_HEADERS });
+  const pagePaths = htmlPages.map(([path]) => path);
+  const lastModified = siteLastModified(model.changelog);
+  const asset = (contentType: string, inputs: readonly unknown[], render: () => string): PageSource => ({
+    contentType,
+    headers: ASSET_HEADERS,
+    inputs,
+    render,
+  });
+  const file = (a: { contentType: string; body: string }): PageSource => asset(a.contentType, [a.body], () => a.body);
   return [
-    ...htmlPages.map(([path, body]): [string, PageEntry] => [path, { contentType: HTML_TYPE, body, headers: PAGE_HEADERS }]),
-    [FEED_PATH, asset(FEED_TYPE, renderAtomFeed(model.changelog, publicBaseUrl))],
-    ...[shell.stylesheet, shell.icon, ...(colours ? [colours] : [])].map((a): [string, PageEntry] => [a.path, asset(a.contentType, a.body)]),
+    ...htmlPages,
+    [FEED_PATH, asset(FEED_TYPE, [model.changelog, publicBaseUrl], () => renderAtomFeed(model.changelog, publicBaseUrl))],
+    ...[shell.stylesheet, shell.icon, ...(colours ? [colours] : [])].map((a): [string, PageSource] => [a.path, file(a)]),
     // The icon's bytes themselves, not a redirect to its hashed name: one round trip, and no permanently cached
     // redirect left pointing at a name a later release no longer serves.
-    [FAVICON_PATH, asset(shell.icon.contentType, shell.icon.body)],
-    [ROBOTS_PATH, asset(ROBOTS_TYPE, renderRobotsTxt(publicBaseUrl))],
-    [SITEMAP_PATH, asset(SITEMAP_TYPE, sitemap)],
+    [FAVICON_PATH, file(shell.icon)],
+    [ROBOTS_PATH, asset(ROBOTS_TYPE, [publicBaseUrl], () => renderRobotsTxt(publicBaseUrl))],
+    [
+      SITEMAP_PATH,
+      asset(SITEMAP_TYPE, [publicBaseUrl, pagePaths.join(' '), lastModified], () => renderSitemap(publicBaseUrl, pagePaths, lastModified)),
+    ],
   ];
+}
+
+/**
+ * Renders every page and site file of a model ({@link pageSources}, each rendered now).
+ * @throws {TypeError} when `publicBaseUrl` is not an absolute http(s) URL.
+ */
+export function renderPages(model: ContentModel, opts: RenderPagesOptions): [string, PageEntry][] {
+  return pageSources(model, opts).map(([path, { contentType, headers, render }]): [string, PageEntry] => [
+    path,
+    { contentType, headers, body: render() },
+  ]);
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { markdownToHtml } from './markdown.js';
+import { bodyHtml, markdownToHtml } from './markdown.js';
 
 describe('markdownToHtml', () => {
   it('renders inline Markdown to HTML', () => {
@@ -20,5 +20,15 @@ describe('markdownToHtml', () => {
     expect(out).toContain('pixel');
     expect(out).toContain('proto');
     expect(out).toContain('<img src="/assets/favicon.svg" alt="logo">');
+  });
+});
+
+describe('bodyHtml', () => {
+  it("renders an entry's body once, as markdownToHtml does", () => {
+    const entry = { body: 'Loop over *lists*.' };
+    const html = bodyHtml(entry);
+    expect(html.value).toBe(markdownToHtml(entry.body).value);
+    expect(bodyHtml(entry)).toBe(html);
+    expect(bodyHtml({ body: 'Other **text**.' }).value).toBe('<p>Other <strong>text</strong>.</p>');
   });
 });

@@ -35,3 +35,16 @@ const processor = unified().use(remarkParse).use(remarkRehype).use(sameOriginIma
 export function markdownToHtml(markdown: string): SafeHtml {
   return new SafeHtml(String(processor.processSync(markdown)).trim());
 }
+
+/** The HTML of each changelog entry or roadmap item body, made once per body object. */
+const bodies = new WeakMap<{ readonly body: string }, SafeHtml>();
+
+/**
+ * {@link markdownToHtml} of `owner.body`, once per `owner`: the changelog page and the Atom feed show the same
+ * entries, and each Markdown body costs milliseconds.
+ */
+export function bodyHtml(owner: { readonly body: string }): SafeHtml {
+  let out = bodies.get(owner);
+  if (out === undefined) bodies.set(owner, (out = markdownToHtml(owner.body)));
+  return out;
+}

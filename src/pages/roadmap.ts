@@ -7,7 +7,7 @@ import type { RenderContext } from './common.js';
 import { formatDate, html, type SafeHtml } from './html.js';
 import { page } from './layout.js';
 import { API_PATHS, CHANGELOG_PATH, ROADMAP_PATH } from './paths.js';
-import { markdownToHtml } from './markdown.js';
+import { bodyHtml } from './markdown.js';
 
 function itemCard(item: RoadmapItem, changelog: Changelog): SafeHtml {
   let shipped: SafeHtml | '' = '';
@@ -20,7 +20,7 @@ function itemCard(item: RoadmapItem, changelog: Changelog): SafeHtml {
   return html`<li class="item" id="item-${item.id}" data-item="${item.id}">
     <h3>${item.title}</h3>
     <span class="chip" data-theme="${item.theme}"><span class="visually-hidden">Theme: </span>${item.theme}</span>
-    <div class="prose">${markdownToHtml(item.body)}</div>
+    <div class="prose">${bodyHtml(item)}</div>
     ${shipped}
   </li>`;
 }

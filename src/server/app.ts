@@ -18,7 +18,7 @@ import { StaticRepresentations } from '../index/static-representations.js';
 import type { CatalogIndex } from '../index/types.js';
 import { HTML_TYPE, PAGE_HEADERS, renderNotFoundPage, renderServerErrorPage, renderTooManyRequestsPage } from '../pages/errors.js';
 import { shellAssets, shellLinks } from '../pages/assets.js';
-import { renderPages } from '../pages/index.js';
+import { pageSources } from '../pages/index.js';
 import { createNodeSignatureVerifier } from '../signatures/index.js';
 import type { NonceStore } from '../signatures/nonce-store.js';
 import type { RefusalReason } from '../signatures/refusals.js';
@@ -139,7 +139,7 @@ export function composeApp(config: Config, parts: AppParts): HattipHandler {
 }
 
 /** The model-derived renderers: the web pages (and Atom feed) from the same model as the API. */
-const RENDERERS: readonly Renderer[] = [(model, ctx) => renderPages(model, { publicBaseUrl: ctx.publicBaseUrl, digest: ctx.digest })];
+const RENDERERS: readonly Renderer[] = [(model, ctx) => pageSources(model, { publicBaseUrl: ctx.publicBaseUrl, digest: ctx.digest })];
 
 /** Content-independent entries: `/openapi.json`, `/docs` and its assets (reads the Swagger UI files). */
 function staticEntries(config: Config): IndexEntry[] {
