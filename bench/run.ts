@@ -3,9 +3,9 @@
  * reload at scale (generated lessons and real Markdown), memory under an address flood; writes docs/performance.md
  * and docs/performance.json.
  *
- *   npm run bench                     the full run (about 10 minutes; run it on an otherwise idle machine)
- *   npm run bench -- --quick          a smoke run in about two minutes, plus the content section's 10,000 lessons of
- *                                     real Markdown (written to bench/out/ unless --out is given)
+ *   npm run bench                     the full run (about half an hour; run it on an otherwise idle machine)
+ *   npm run bench -- --quick          a smoke run in a few minutes, 1,000 lessons of each corpus (written to bench/out/
+ *                                     unless --out is given)
  *   npm run bench -- --only http,content   some sections only: http, hosts, content, flood, signatures
  *   npm run bench -- --out path/base  write <base>.md and <base>.json
  *   npm run bench -- --render         re-render docs/performance.md from docs/performance.json (after editing
@@ -59,8 +59,8 @@ const settings = quick
       connections: 32,
       sizes: [1000],
       reloadSize: 1000,
-      realSizes: [10_000],
-      realReloadSize: 10_000,
+      realSizes: [1000],
+      realReloadSize: 1000,
       singleTrials: 2,
       burstFiles: 100,
       floodTotal: 20_000,
