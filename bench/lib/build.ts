@@ -1,19 +1,20 @@
 /**
- * Compiles the processes the benchmark starts to plain JavaScript (bench/out/js/, git-ignored), file by file
- * with the source layout kept (like `tsc`, but without type-checking, so others' work in progress cannot stop a
- * run), so servers run as in production: compiled code in a bare Node process, with no TypeScript loader
- * thread adding start-up time or memory. Not bundled: modules that compare `import.meta.url` with the entry
- * script (the content CLI) would otherwise run inside the server.
+ * Builds what the benchmark starts: the service exactly as production runs it (the `npm run build` bundle,
+ * `dist/server.js` with its precompiled validators, built by the same `buildDist` into the benchmark's own folder),
+ * and the host comparison and rival apps compiled file by file to plain JavaScript (bench/out/js/, git-ignored;
+ * like `tsc`, but without type-checking, so others' work in progress cannot stop a run), in a bare Node process
+ * with no TypeScript loader thread adding start-up time or memory.
  */
 import { cp, readdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { buildDist } from '../../scripts/build.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 
 /** Paths of the compiled entry points. */
 export interface Bundles {
-  /** The service entry, `src/server/main.ts` (what `npm start` runs). */
+  /** The service: the production bundle's `server.js` (what `npm start` runs). */
   server: string;
   /** `bench/hosts-app.ts`: the app on either host. */
   hostsApp: string;
@@ -26,7 +27,7 @@ export interface Bundles {
 }
 
 /**
- * Compiles `src/` (tests excluded), the host app and the rival apps (a second or two).
+ * Builds the production bundle and compiles `src/` (tests excluded), the host app and the rival apps (a few seconds).
  * @param outdir where to write, inside the repository so that packages and `schemas/` resolve (default bench/out/js).
  * @throws Error when esbuild fails.
  */
@@ -47,10 +48,11 @@ export async function buildBundles(outdir = `${root}bench/out/js`): Promise<Bund
     supported: { 'import-attributes': true },
     logLevel: 'warning',
   });
+  await buildDist(`${outdir}/dist`);
   // Modules import schemas/*.json relative to themselves (`with { type: 'json' }`), as tsc's dist/ has them.
   await cp(`${root}schemas`, `${outdir}/schemas`, { recursive: true });
   return {
-    server: `${outdir}/src/server/main.js`,
+    server: `${outdir}/dist/server.js`,
     hostsApp: `${outdir}/bench/hosts-app.js`,
     baseline: `${root}bench/raw-baseline.js`,
     fastifyApp: `${outdir}/bench/rivals/fastify-app.js`,
