@@ -93,16 +93,26 @@ export class ServiceMetrics {
     for (const reason of REFUSAL_REASONS) this.#signatureRefusals.inc({ reason }, 0);
   }
 
+  /**
+   * The request counter's and histogram's series of each label set seen, so a request costs one map lookup instead
+   * of prom-client hashing its labels twice. Bounded like the labels themselves (route templates, methods, statuses,
+   * kinds).
+   */
+  readonly #series = new Map<string, { requests: { inc(): void }; duration: { observe(value: number): void } }>();
+
   /** The observer of every public request (feeds the request counter, the histogram and the refusals). */
   readonly observeRequest: RequestObserver = (r) => {
-    const labels = {
-      route: r.route ?? 'unmatched',
-      method: KNOWN_METHODS.has(r.method) ? r.method : 'other',
-      status: String(r.status),
-      client_kind: r.clientKind,
-    };
-    this.#requests.inc(labels);
-    this.#duration.observe(labels, r.durationMs / 1000);
+    const route = r.route ?? 'unmatched';
+    const method = KNOWN_METHODS.has(r.method) ? r.method : 'other';
+    const key = `${route} ${method} ${r.status} ${r.clientKind}`;
+    let series = this.#series.get(key);
+    if (series === undefined) {
+      const labels = { route, method, status: String(r.status), client_kind: r.clientKind };
+      series = { requests: this.#requests.labels(labels), duration: this.#duration.labels(labels) };
+      this.#series.set(key, series);
+    }
+    series.requests.inc();
+    series.duration.observe(r.durationMs / 1000);
     if (r.status === 429) this.#refusals.inc({ client_kind: r.clientKind });
   };
 
