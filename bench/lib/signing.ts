@@ -4,7 +4,7 @@
  * whole run. Without a nonce the same signature may be replayed until it expires, so wrk can send it unchanged;
  * the service fetches the directory on the first request and serves the rest from its cache.
  */
-import { createHash, webcrypto } from 'node:crypto';
+import { createHash, KeyObject, sign as cryptoSign, webcrypto } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { createSignature, webcrypto as sigCrypto } from 'http-message-sig';
 
@@ -21,6 +21,11 @@ export interface BenchAgent {
    * for `lifetimeSeconds` (at most 24 h). Returns the header fields to send.
    */
   sign(targetUrl: string, lifetimeSeconds: number): Promise<Record<string, string>>;
+  /**
+   * `count` (at most 50,000) distinct signatures of a GET of `targetUrl` (as {@link BenchAgent.sign}, each with
+   * another `expires` within a day), as `Signature-Input<TAB>Signature` lines for bench/fresh-signatures.lua.
+   */
+  signMany(targetUrl: string, count: number): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -42,7 +47,13 @@ export async function startBenchAgent(): Promise<BenchAgent> {
   const origin = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
   const signatureAgent = `sig1="${origin}"`;
 
-  const sign = async (targetUrl: string, lifetimeSeconds: number): Promise<Record<string, string>> => {
+  // node:crypto signs synchronously: tens of thousands of signatures take seconds, not minutes.
+  const privateKeyObject = KeyObject.from(privateKey);
+  const fastSigner = {
+    algorithm: 'ed25519' as const,
+    sign: (data: Uint8Array) => Promise.resolve(new Uint8Array(cryptoSign(null, data, privateKeyObject))),
+  };
+  const sign = async (targetUrl: string, lifetimeSeconds: number, signer: typeof fastSigner = fastSigner): Promise<Record<string, string>> => {
     const created = Math.floor(Date.now() / 1000);
     const { signature, signatureInput } = await createSignature(
       { kind: 'request', method: 'GET', targetUri: targetUrl, fields: [{ name: 'signature-agent', value: signatureAgent }] },
@@ -50,7 +61,7 @@ export async function startBenchAgent(): Promise<BenchAgent> {
         label: 'sig1',
         components: ['@authority', { name: 'signature-agent', parameters: { key: 'sig1' } }],
         parameters: { created, expires: created + Math.min(lifetimeSeconds, 86_400), keyid, tag: 'web-bot-auth' },
-        signer: sigCrypto.signer(privateKey),
+        signer,
       },
     );
     return { 'Signature-Agent': signatureAgent, 'Signature-Input': signatureInput, Signature: signature };
@@ -59,7 +70,17 @@ export async function startBenchAgent(): Promise<BenchAgent> {
     origin,
     keyid,
     directoryHits: () => hits,
-    sign,
+    sign: (targetUrl, lifetimeSeconds) => sign(targetUrl, lifetimeSeconds, sigCrypto.signer(privateKey) as typeof fastSigner),
+    async signMany(targetUrl, count) {
+      if (count > 50_000) throw new RangeError('at most 50,000 distinct lifetimes fit under 24 h');
+      const lines: string[] = [];
+      for (let i = 0; i < count; i++) {
+        // Lifetimes of 10 h + i seconds (under 24 h): every Signature-Input differs.
+        const fields = await sign(targetUrl, 36_000 + i);
+        lines.push(`${fields['Signature-Input']}\t${fields.Signature}\n`);
+      }
+      return lines.join('');
+    },
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections();
