@@ -10,6 +10,7 @@ import type { HattipHandler } from '@hattip/core';
 import type { CatalogIndex } from '../index/types.js';
 import { accessLog, type AppLogger } from './access-log.js';
 import { corsPreflightStep } from './cors.js';
+import { directApp, type DirectApp } from './direct.js';
 import { errorBoundaryStep } from './error-boundary.js';
 import type { HealthReport } from './health.js';
 import type { ErrorAnswers } from './html-errors.js';
@@ -62,18 +63,23 @@ const everyoneAnonymous: RequestHandler = (ctx) => {
   ctx.locals.clientKind = 'anonymous';
 };
 
+/** The application handler, and the same steps for a host's direct path. */
+export type AppHandler = HattipHandler & { direct: DirectApp };
+
 /** Composes the application handler. */
-export function createApp(options: AppOptions): HattipHandler {
-  return compose(
-    requestIdStep(),
-    observeStep([accessLog(options.logger), ...(options.observers ?? [])]),
-    errorBoundaryStep(options.logger, options.errors),
+export function createApp(options: AppOptions): AppHandler {
+  const requestId = requestIdStep();
+  const observers = [accessLog(options.logger), ...(options.observers ?? [])];
+  // Behind the error boundary, in order: both paths run exactly these.
+  const steps = [
     options.clientAddress ?? socketPeerAddress,
     options.clientKind ?? everyoneAnonymous,
-    options.rateLimit,
+    ...(options.rateLimit ? [options.rateLimit] : []),
     corsPreflightStep(),
     routerStep(options),
     ...(options.extraHandlers ?? []),
     notFoundStep(options.errors),
-  );
+  ];
+  const handler = compose(requestId, observeStep(observers), errorBoundaryStep(options.logger, options.errors), ...steps);
+  return Object.assign(handler, { direct: directApp({ requestId, observers, steps, logger: options.logger, errors: options.errors }) });
 }

@@ -100,19 +100,21 @@ export interface ClientKindOptions {
 export function clientKindStep(options: ClientKindOptions = {}): RequestHandler {
   const { verify, onVerifierError } = options;
   const targetOf = options.target ?? (() => ({}));
-  return async (ctx) => {
-    const headers = ctx.request.headers;
-    if (verify && headers.has('signature') && headers.has('signature-input')) {
-      try {
-        const result = await verify(ctx.request, { clientAddress: ctx.locals.clientAddress, ...targetOf(ctx) });
-        if (result.verified) {
-          ctx.locals.clientKind = 'verified';
-          return;
-        }
-      } catch (error) {
-        onVerifierError?.(error, ctx);
+  const classifySigned = async (ctx: RequestContext, verifier: SignatureVerifier): Promise<void> => {
+    try {
+      if ((await verifier(ctx.request, { clientAddress: ctx.locals.clientAddress, ...targetOf(ctx) })).verified) {
+        ctx.locals.clientKind = 'verified';
+        return;
       }
+    } catch (error) {
+      onVerifierError?.(error, ctx);
     }
+    ctx.locals.clientKind = classifyUserAgentCached(ctx.request.headers.get('user-agent'));
+  };
+  // Unsigned requests (nearly all) are classified at once: no promise, no microtask.
+  return (ctx) => {
+    const headers = ctx.request.headers;
+    if (verify && headers.has('signature') && headers.has('signature-input')) return classifySigned(ctx, verify);
     ctx.locals.clientKind = classifyUserAgentCached(headers.get('user-agent'));
   };
 }

@@ -9,7 +9,7 @@ import type { ErrorAnswers } from './html-errors.js';
 import { completeResponse } from './respond.js';
 
 /** The `500` answer, after logging the error with the request id. */
-function internalError(ctx: RequestContext, logger: AppLogger, errors: ErrorAnswers, error: unknown): Response {
+export function internalError(ctx: RequestContext, logger: AppLogger, errors: ErrorAnswers, error: unknown): Response {
   logger.error(
     { err: error instanceof Error ? error : new Error(String(error)), request_id: ctx.locals.requestId, method: ctx.method, path: ctx.url.pathname },
     'unhandled error while answering a request',

@@ -4,6 +4,8 @@
  */
 
 import type {} from '@hattip/compose';
+import type { RouteSpec } from '../contract/routes.js';
+import type { PlainAnswer } from './respond.js';
 /** The kinds of client the fair-use budgets distinguish (contract §5). */
 export type ClientKind = 'verified' | 'declared' | 'browser' | 'anonymous';
 
@@ -33,5 +35,12 @@ declare module '@hattip/compose' {
     revision?: string;
     /** Body bytes of the response `respond` built (0 for HEAD, 304); unset for a response built elsewhere. */
     bodyBytes?: number;
+    /** The route of the table the path matched, once known (set by the router, so later readers need not match again). */
+    route?: RouteSpec;
+    /**
+     * Set (to `null`) by a host's direct path before the steps run: `respond` then leaves its answer here as plain
+     * data instead of building a `Response`. Absent on the general path.
+     */
+    plainAnswer?: PlainAnswer | null;
   }
 }

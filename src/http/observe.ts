@@ -2,7 +2,7 @@
  * The observation step: measures each request once, after its response is ready, and hands one
  * {@link RequestRecord} to every observer (the access log, the metrics). Runtime-neutral: observers are injected.
  */
-import type { RequestHandler } from '@hattip/compose';
+import type { RequestContext, RequestHandler } from '@hattip/compose';
 import { routeFor } from '../contract/routes.js';
 import { MAX_USER_AGENT_LENGTH } from './user-agents.js';
 
@@ -41,31 +41,48 @@ export interface ObserverGate {
 
 const isEnabled = (observer: ObserverGate): boolean => observer.enabled?.() ?? true;
 
+/** The record of an answered request, from what the steps left on `ctx` (`start`: `performance.now()` at its start). */
+export function requestRecord(ctx: RequestContext, status: number, start: number): RequestRecord {
+  const path = ctx.url.pathname;
+  const userAgent = ctx.request.headers.get('user-agent');
+  const locals = ctx.locals;
+  return {
+    method: ctx.method,
+    path: path.length > MAX_RECORDED_PATH ? `${path.slice(0, MAX_RECORDED_PATH)}…` : path,
+    route: (locals.route ?? routeFor(path))?.path,
+    status,
+    bytes: locals.bodyBytes,
+    durationMs: performance.now() - start,
+    clientKind: locals.clientKind ?? 'unclassified',
+    clientAddress: locals.clientAddress,
+    userAgent: userAgent === null ? undefined : userAgent.slice(0, MAX_USER_AGENT_LENGTH),
+    requestId: locals.requestId,
+    revision: locals.revision,
+  };
+}
+
+/** The observers to tell, or `undefined` when none is enabled (then nothing is measured). */
+export function enabledObservers(
+  observers: ReadonlyArray<RequestObserver & ObserverGate>,
+): ReadonlyArray<RequestObserver & ObserverGate> | undefined {
+  return observers.some(isEnabled) ? observers : undefined;
+}
+
+/** Hands `record` to every enabled observer. */
+export function notifyObservers(observers: ReadonlyArray<RequestObserver & ObserverGate>, record: RequestRecord): void {
+  for (const observe of observers) if (isEnabled(observe)) observe(record);
+}
+
 /**
  * Records each request for `observers`; runs right after the request-id step so it measures (almost)
  * everything. With no enabled observer the step only calls `next()`.
  */
 export function observeStep(observers: ReadonlyArray<RequestObserver & ObserverGate>): RequestHandler {
   return async (ctx) => {
-    if (!observers.some(isEnabled)) return;
+    if (enabledObservers(observers) === undefined) return;
     const start = performance.now();
     const res = await ctx.next();
-    const path = ctx.url.pathname;
-    const userAgent = ctx.request.headers.get('user-agent');
-    const record: RequestRecord = {
-      method: ctx.method,
-      path: path.length > MAX_RECORDED_PATH ? `${path.slice(0, MAX_RECORDED_PATH)}…` : path,
-      route: routeFor(path)?.path,
-      status: res.status,
-      bytes: ctx.locals.bodyBytes,
-      durationMs: performance.now() - start,
-      clientKind: ctx.locals.clientKind ?? 'unclassified',
-      clientAddress: ctx.locals.clientAddress,
-      userAgent: userAgent === null ? undefined : userAgent.slice(0, MAX_USER_AGENT_LENGTH),
-      requestId: ctx.locals.requestId,
-      revision: ctx.locals.revision,
-    };
-    for (const observe of observers) if (isEnabled(observe)) observe(record);
+    notifyObservers(observers, requestRecord(ctx, res.status, start));
     return res;
   };
 }

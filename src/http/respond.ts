@@ -32,6 +32,21 @@ export const JSON_TYPE = 'application/json';
 /** Responses assembled by {@link respond}: they need no completion. */
 const assembled = new WeakSet<Response>();
 
+/** An answer as plain data: what a host's direct path writes without building a `Response` (see `direct.ts`). */
+export interface PlainAnswer {
+  status: number;
+  /** Every header field, the common ones included, in the order they are written. */
+  headers: HeaderRecord;
+  /** Bytes to send, or `null` (HEAD, 204, 304). */
+  body: Uint8Array | null;
+}
+
+/**
+ * What {@link respond} returns to a request answered on the direct path (`ctx.locals.plainAnswer` set): a
+ * placeholder, never sent; the answer itself is left in `ctx.locals.plainAnswer`.
+ */
+export const PLAIN_ANSWER_PLACEHOLDER: Response = new Response(null, { status: 204 });
+
 /**
  * Adds the headers every response carries to `headers` (mutates and returns it): CORS, the request id, the
  * RateLimit fields (draft-ietf-httpapi-ratelimit-headers-06) of `ctx.locals.rateLimit` and, on a 429, `Retry-After`
@@ -58,7 +73,12 @@ function addCommonHeaders(ctx: RequestContext, status: number, headers: HeaderRe
  * @param body bytes to send, or `null` (HEAD, 204, 304).
  */
 export function respond(ctx: RequestContext, status: number, body: Uint8Array | null, headers: HeaderRecord): Response {
-  ctx.locals.bodyBytes = body === null ? 0 : body.byteLength;
+  const locals = ctx.locals;
+  locals.bodyBytes = body === null ? 0 : body.byteLength;
+  if (locals.plainAnswer !== undefined) {
+    locals.plainAnswer = { status, headers: addCommonHeaders(ctx, status, headers), body };
+    return PLAIN_ANSWER_PLACEHOLDER;
+  }
   const res = new Response(body as BodyInit | null, { status, headers: addCommonHeaders(ctx, status, headers) });
   assembled.add(res);
   return res;

@@ -98,6 +98,7 @@ export function routerStep(options: RouterOptions): RequestHandler {
     const match = matchRoute(path);
     if (match === undefined) return;
     const { route } = match;
+    ctx.locals.route = route;
     // `/health` touches nothing but its own body: not even the index.
     const index = route.source === 'computed' && !route.deprecatable ? undefined : getIndex();
     if (index !== undefined) ctx.locals.revision = index.revision;

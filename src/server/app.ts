@@ -2,10 +2,9 @@
  * The production app and index, composed once: `startServer` serves them, and the benchmark (`bench/hosts-app.ts`)
  * builds exactly the same, so it measures what runs.
  */
-import type { HattipHandler } from '@hattip/core';
 import type { Logger } from 'pino';
 import type { ContentModel } from '../content/model.js';
-import { createApp } from '../http/app.js';
+import { createApp, type AppHandler } from '../http/app.js';
 import { clientAddressStep, compileTrust } from '../http/client-address.js';
 import { clientKindStep, type SignatureVerifier } from '../http/client-kind.js';
 import { effectiveTarget } from '../http/forwarded-target.js';
@@ -114,7 +113,7 @@ export interface AppParts {
 }
 
 /** The HatTip app with every step as production runs it: client address, kind, budgets, router, error pages. */
-export function composeApp(config: Config, parts: AppParts): HattipHandler {
+export function composeApp(config: Config, parts: AppParts): AppHandler {
   const errors = errorAnswers(ERROR_PAGES);
   const { logger } = parts;
   const verify = parts.verifySignature ?? webBotAuthVerifier(config, logger, parts.signatureEvents ?? {}, parts.nonceStore);

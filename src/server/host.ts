@@ -11,6 +11,8 @@ import type { AddressInfo, Socket } from 'node:net';
 import { getRequestListener, type HttpBindings } from '@hono/node-server';
 import type { AdapterRequestContext, HattipHandler } from '@hattip/core';
 import type { AppLogger } from '../http/access-log.js';
+import type { DirectApp } from '../http/direct.js';
+import { answerDirectly } from './direct-path.js';
 
 /** Limits on the Node server (milliseconds and bytes). */
 export const HOST_LIMITS = {
@@ -50,6 +52,11 @@ export interface HostOptions {
    * clients. Default none.
    */
   isTrustedPeer?: (address: string) => boolean;
+  /**
+   * Answer GET and HEAD of the route table's index and computed routes on the direct path (`direct-path.ts`)
+   * when the handler offers one (`createApp`'s does). Default true; false sends every request through HatTip.
+   */
+  direct?: boolean;
 }
 
 /** A listening host. */
@@ -96,7 +103,7 @@ function limitConnectionsPerAddress(server: Server, max: number, exempt: (addres
 }
 
 /** Starts listening. @throws Error when the address cannot be bound (e.g. EADDRINUSE). */
-export async function startHost(handler: HattipHandler<HttpBindings>, opts: HostOptions): Promise<Host> {
+export async function startHost(handler: HattipHandler<HttpBindings> & { direct?: DirectApp }, opts: HostOptions): Promise<Host> {
   const { logger } = opts;
   const limits: HostLimits = { ...HOST_LIMITS, ...opts.limits };
   const waitUntil = (promise: Promise<unknown>): void => {
@@ -128,6 +135,8 @@ export async function startHost(handler: HattipHandler<HttpBindings>, opts: Host
     },
   );
 
+  const direct = opts.direct === false ? undefined : handler.direct;
+  const onDirectError = (error: unknown): void => logger.error({ err: error }, 'unhandled error in the HTTP host');
   let draining = false;
   const server = createServer(
     {
@@ -140,6 +149,7 @@ export async function startHost(handler: HattipHandler<HttpBindings>, opts: Host
     (req: IncomingMessage, res: ServerResponse) => {
       // While draining, tell keep-alive clients not to send another request on this connection.
       if (draining) res.setHeader('Connection', 'close');
+      if (direct !== undefined && answerDirectly(direct, req, res, onDirectError)) return;
       void listener(req, res);
     },
   );

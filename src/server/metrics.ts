@@ -18,11 +18,23 @@ export type ReloadResult = 'applied' | 'rejected' | 'failed';
 /** The metrics of one process and the hooks that feed them. */
 export class ServiceMetrics {
   readonly registry = new Registry();
+  /**
+   * Requests counted since the last scrape, per label set (the key joins the four labels): a request costs one map
+   * lookup and an increment; prom-client's own `inc` (hashing the labels) runs once per label set and scrape.
+   */
+  readonly #uncounted = new Map<string, { labels: Record<'route' | 'method' | 'status' | 'client_kind', string>; count: number }>();
   readonly #requests = new Counter({
     name: 'syllabus_http_requests_total',
     help: 'Requests answered on the public port, by route template, method, status and client kind.',
     labelNames: ['route', 'method', 'status', 'client_kind'] as const,
     registers: [this.registry],
+    collect: () => {
+      for (const series of this.#uncounted.values()) {
+        if (series.count === 0) continue;
+        this.#requests.inc(series.labels, series.count);
+        series.count = 0;
+      }
+    },
   });
   readonly #duration = new Histogram({
     name: 'syllabus_http_request_duration_seconds',
@@ -93,16 +105,25 @@ export class ServiceMetrics {
     for (const reason of REFUSAL_REASONS) this.#signatureRefusals.inc({ reason }, 0);
   }
 
+  /** The histogram's series of each label set seen (prom-client's child; the labels are bounded sets). */
+  readonly #durations = new Map<string, { observe(value: number): void }>();
+
   /** The observer of every public request (feeds the request counter, the histogram and the refusals). */
   readonly observeRequest: RequestObserver = (r) => {
-    const labels = {
-      route: r.route ?? 'unmatched',
-      method: KNOWN_METHODS.has(r.method) ? r.method : 'other',
-      status: String(r.status),
-      client_kind: r.clientKind,
-    };
-    this.#requests.inc(labels);
-    this.#duration.observe(labels, r.durationMs / 1000);
+    const route = r.route ?? 'unmatched';
+    const method = KNOWN_METHODS.has(r.method) ? r.method : 'other';
+    const key = `${route} ${method} ${r.status} ${r.clientKind}`;
+    let counted = this.#uncounted.get(key);
+    let duration = this.#durations.get(key);
+    if (counted === undefined || duration === undefined) {
+      const labels = { route, method, status: String(r.status), client_kind: r.clientKind };
+      counted = { labels, count: 0 };
+      duration = this.#duration.labels(labels);
+      this.#uncounted.set(key, counted);
+      this.#durations.set(key, duration);
+    }
+    counted.count++;
+    duration.observe(r.durationMs / 1000);
     if (r.status === 429) this.#refusals.inc({ client_kind: r.clientKind });
   };
 

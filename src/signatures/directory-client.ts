@@ -51,6 +51,8 @@ export type DirectoryFetcher = (url: string, requestHeaders?: Readonly<Record<st
 export interface KeyDirectoryClientOptions {
   /** Performs the network fetch. */
   fetchDirectory: DirectoryFetcher;
+  /** Makes the verifier of a directory key, once per key and algorithm. Default WebCrypto's ({@link importKeyVerifier}). */
+  importKey?: (jwk: JsonWebKey, algorithm: SignatureAlgorithm) => Promise<KeyVerifier>;
   /** Most keys a directory may hold; a larger one is a failed directory. Default 64. */
   maxKeys?: number;
   /** Lower clamp of the HTTP freshness lifetime (`max-age`, `Expires`; `no-cache` gives this), seconds. Default 60. */
@@ -141,6 +143,7 @@ export class KeyDirectoryClient {
   readonly #maxStale: number;
   readonly #maxInFlight: number;
   readonly #now: () => number;
+  readonly #importKey: NonNullable<KeyDirectoryClientOptions['importKey']>;
   readonly #onFetch: ((result: 'ok' | 'refused' | 'error') => void) | undefined;
   readonly #unknownKeyRefetch: number;
   readonly #directories: LRUCache<string, CachedDirectory>;
@@ -158,6 +161,7 @@ export class KeyDirectoryClient {
     this.#maxStale = options.maxStaleSeconds ?? 86_400;
     this.#maxInFlight = options.maxInFlight ?? 32;
     this.#now = options.now ?? (() => Date.now() / 1000);
+    this.#importKey = options.importKey ?? importKeyVerifier;
     this.#onFetch = options.onFetch;
     this.#unknownKeyRefetch = options.unknownKeyRefetchSeconds ?? 60;
     const maxDirectories = options.maxDirectories ?? 1_000;
@@ -196,7 +200,7 @@ export class KeyDirectoryClient {
     if (!chosen.ok) return { ok: false, code: 'unsupported', reason: chosen.reason };
     let verifier = cached.verifiers.get(chosen.algorithm);
     if (verifier === undefined) {
-      verifier = importKeyVerifier(cached.key.jwk, chosen.algorithm);
+      verifier = this.#importKey(cached.key.jwk, chosen.algorithm);
       cached.verifiers.set(chosen.algorithm, verifier);
     }
     try {

@@ -1,10 +1,11 @@
 /**
  * Verified agents (Web Bot Auth): RFC 9421 HTTP Message Signatures whose key is published in the
  * `Signature-Agent` key directory. This entry point is for Node: it wires the guarded `node:https` directory
- * fetcher. The http layer receives only the resulting `verify` function, so it stays runtime-neutral;
- * other runtimes can call `createSignatureVerifier` (verifier.ts) with their own `DirectoryFetcher`.
+ * fetcher and node:crypto's Ed25519 check (node-key-verifier.ts). The http layer receives only the resulting
+ * `verify` function, so it stays runtime-neutral; other runtimes can call `createSignatureVerifier` (verifier.ts) with their own `DirectoryFetcher`.
  */
 import { createGuardedFetcher, type GuardedFetcherOptions } from './node-fetcher.js';
+import { importNodeKeyVerifier } from './node-key-verifier.js';
 import { createSignatureVerifier, type SignatureVerifier, type SignatureVerifierOptions } from './verifier.js';
 import type { KeyDirectoryClient, KeyDirectoryClientOptions } from './directory-client.js';
 
@@ -27,6 +28,6 @@ export function createNodeSignatureVerifier(options: NodeSignatureVerifierOption
   const allowInsecure = options.allowInsecureDirectories ?? false;
   return createSignatureVerifier({
     ...options,
-    directory: { ...options.directory, fetchDirectory: createGuardedFetcher({ ...options.fetch, allowInsecure }) },
+    directory: { importKey: importNodeKeyVerifier, ...options.directory, fetchDirectory: createGuardedFetcher({ ...options.fetch, allowInsecure }) },
   });
 }

@@ -74,6 +74,29 @@ export function addressCeiling(limits: BudgetLimits, kind: ClientKind): number {
   return kind === 'verified' ? Math.max(limits.verified, unverified) : unverified;
 }
 
+/** The two store options, shared by every request. */
+const SPEND = Object.freeze({ spend: true });
+const READ_ONLY = Object.freeze({ spend: false });
+
+const isPromise = <T>(value: T | Promise<T>): value is Promise<T> => typeof (value as { then?: unknown }).then === 'function';
+
+/**
+ * The decision over a read's two budgets (its kind's and its address's ceiling): as {@link decideAll} decides over
+ * any list, without building one.
+ */
+function decideRead(kindLimit: number, ceiling: number, spend: boolean, kindHit: HitResult, addressHit: HitResult): Decision {
+  const kind = budgetState(kindLimit, READ_WINDOW_SECONDS, kindHit);
+  const address = budgetState(ceiling, READ_WINDOW_SECONDS, addressHit);
+  if (spend && (kind.exceeded || address.exceeded)) {
+    // Both ran out: the later reset (on a tie the kind's, as the stable sort of decideAll keeps it first).
+    const out = !address.exceeded || (kind.exceeded && kind.resetSeconds >= address.resetSeconds) ? kind : address;
+    return { allowed: false, state: publicState(out) };
+  }
+  const closest =
+    kind.remaining < address.remaining || (kind.remaining === address.remaining && kind.resetSeconds >= address.resetSeconds) ? kind : address;
+  return { allowed: true, state: publicState(closest) };
+}
+
 /**
  * Counts one request and decides it.
  *
@@ -81,8 +104,26 @@ export function addressCeiling(limits: BudgetLimits, kind: ClientKind): number {
  * ({@link addressCeiling}); a referral lookup also in the referral budget. The headers report the budget closest to
  * running out (fewer remaining; on a tie the later reset), and a 429 reports the budget that ran out (if several
  * did, the one that resets later, so that honouring `Retry-After` avoids the next 429).
+ * @returns the decision, at once when the store answers at once (the memory store), else a promise.
  */
-export async function decide(store: RateLimitStore, limits: BudgetLimits, who: RequestIdentity): Promise<Decision> {
+export function decide(store: RateLimitStore, limits: BudgetLimits, who: RequestIdentity): Decision | Promise<Decision> {
+  const spend = who.pathClass !== 'exempt';
+  // A referral lookup, or a store that counts several buckets atomically (Redis): the general way.
+  if (who.pathClass === 'referral' || (spend && store.hitMany)) return decideAll(store, limits, who);
+  const windowMs = READ_WINDOW_SECONDS * 1000;
+  const options = spend ? SPEND : READ_ONLY;
+  const kindHit = store.hit(`read:${who.kind}:${who.bucket}`, windowMs, options);
+  const addressHit = store.hit(`read:address:${who.bucket}`, windowMs, options);
+  const kindLimit = limits[who.kind];
+  const ceiling = addressCeiling(limits, who.kind);
+  if (isPromise(kindHit) || isPromise(addressHit)) {
+    return Promise.all([kindHit, addressHit]).then(([k, a]) => decideRead(kindLimit, ceiling, spend, k, a));
+  }
+  return decideRead(kindLimit, ceiling, spend, kindHit, addressHit);
+}
+
+/** {@link decide} over every budget the request spends, as a list. */
+async function decideAll(store: RateLimitStore, limits: BudgetLimits, who: RequestIdentity): Promise<Decision> {
   const spend = who.pathClass !== 'exempt';
   const readWindowMs = READ_WINDOW_SECONDS * 1000;
   const budgets: Array<{ key: string; windowMs: number; limit: number; windowSeconds: number }> = [

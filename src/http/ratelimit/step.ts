@@ -7,7 +7,7 @@ import type { RequestContext, RequestHandler } from '@hattip/compose';
 import { addressBucket } from '../../net/address-bucket.js';
 import type { RateLimitState } from '../locals.js';
 import { budgetOf, type Budget } from '../../contract/routes.js';
-import { decide, type BudgetLimits } from './budgets.js';
+import { decide, type BudgetLimits, type Decision } from './budgets.js';
 import { tooManyRequests } from './headers.js';
 import type { RateLimitStore } from './store.js';
 
@@ -31,14 +31,19 @@ export function rateLimitStep(options: RateLimitStepOptions): RequestHandler {
   const { store, limits } = options;
   const classify = options.classify ?? budgetOf;
   const refuse = options.refuse ?? tooManyRequests;
-  return async (ctx) => {
-    const decision = await decide(store, limits, {
+  const apply = (ctx: RequestContext, decision: Decision): Response | Promise<Response> | undefined => {
+    ctx.locals.rateLimit = decision.state;
+    if (!decision.allowed) return refuse(ctx, decision.state);
+    return undefined;
+  };
+  return (ctx) => {
+    const decision = decide(store, limits, {
       bucket: addressBucket(ctx.locals.clientAddress),
       kind: ctx.locals.clientKind,
       // A CORS preflight is no read (a browser sends it on its own): it reports the budget without spending it.
       pathClass: ctx.method === 'OPTIONS' ? 'exempt' : classify(ctx.url.pathname),
     });
-    ctx.locals.rateLimit = decision.state;
-    if (!decision.allowed) return refuse(ctx, decision.state);
+    // The memory store decides at once: no promise, no microtask.
+    return decision instanceof Promise ? decision.then((d) => apply(ctx, d)) : apply(ctx, decision);
   };
 }
