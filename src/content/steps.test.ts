@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
+import { createHash } from 'node:crypto';
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { createRequire } from 'node:module';
 import { countSteps, countStepsFast, countStepsOnTree } from './steps.js';
+
+/** The CommonMark 0.31.2 spec's examples (the package has no type declarations). */
+const require = createRequire(import.meta.url);
+const specExamples = (require('commonmark-spec') as { tests: { markdown: string; number: number }[] }).tests;
 
 const cases: [string, string, number][] = [
   ['atx headings', '## One\n\ntext\n\n## Two\n', 2],
@@ -26,6 +34,20 @@ const cases: [string, string, number][] = [
   ['fenced code in a list item', '- item\n\n  ```\n  ## x\n  ```\n## y\n', 1],
   ['tab after ##', '##\tTab\n', 1],
   ['no steps', 'Just a paragraph.\n', 0],
+  ['comment block hides a heading until -->', '<!--\n## x\n-->\n## y\n', 1],
+  ['comment closed on its own line', '<!-- c -->\n## y\n', 1],
+  ['pre block ends at its closing tag', '<pre>\n## x\n\n## x\n</pre>\n## y\n', 1],
+  ['block tag ends at a blank line', '<p align="center">\n## x\n\n## y\n', 1],
+  ['type 7 tag starts a block', '<img src="x">\n## x\n', 0],
+  ['type 7 tag cannot interrupt a paragraph', 'text\n<img src="x">\n## y\n', 1],
+  ['inline HTML starts a paragraph', '<span>a</span> text\n---\n', 1],
+  ['setext level 2 under a top-level paragraph', 'Title\n---\n', 1],
+  ['one dash is an underline too', 'Title\n-\n', 1],
+  ['thematic break with no paragraph', '## a\n---\n', 1],
+  ['=== then --- is a level-2 heading', '===\n---\n', 1],
+  ['definition only: thematic break', '[a]: /u\n---\n', 0],
+  ['definition then text: heading', '[a]: /u\nb\n---\n', 1],
+  ['lazy line in a list: thematic break', '- a\nb\n---\n', 0],
 ];
 
 describe('countSteps', () => {
@@ -113,6 +135,28 @@ describe('countSteps', () => {
       '  > ## deep',
       '1. ## num',
       '-\t## tab list',
+      '--',
+      '=',
+      '---  ',
+      '<pre>',
+      '</pre>',
+      '<script src="x">',
+      '<!--',
+      '-->',
+      '<?php',
+      '?>',
+      '<!DOCTYPE html>',
+      '<![CDATA[',
+      ']]>',
+      '<a href="x">',
+      '</a>',
+      '<p align="center">',
+      '<img src="x" />',
+      '<span>text</span>',
+      '<br/>',
+      '[![b](i)](l)',
+      '[a]: /u',
+      '| a | b |',
     ];
     let seed = 7;
     const random = (): number => {
@@ -123,12 +167,48 @@ describe('countSteps', () => {
     for (let n = 0; n < 3000; n++) {
       const lines = Array.from({ length: 1 + Math.floor(random() * 12) }, () => pool[Math.floor(random() * pool.length)]!);
       const markdown = lines.join(random() < 0.1 ? '\r\n' : '\n');
+      const reference = countStepsOnTree(markdown);
       const fast = countStepsFast(markdown);
       if (fast === undefined) continue;
       answered++;
-      expect({ markdown, count: fast }).toEqual({ markdown, count: countStepsOnTree(markdown) });
+      expect({ markdown, count: fast }).toEqual({ markdown, count: reference });
     }
     // The comparison must actually exercise the fast path.
     expect(answered).toBeGreaterThan(300);
+  });
+
+  // The reference is remark; the scanner must agree with it on every input it answers for, not on most.
+  it('agrees with remark on every example of the CommonMark spec', () => {
+    for (const { markdown, number: example } of specExamples) {
+      const reference = countStepsOnTree(markdown);
+      const fast = countStepsFast(markdown);
+      if (fast !== undefined) expect({ example, markdown, count: fast }).toEqual({ example, markdown, count: reference });
+    }
+  });
+
+  it('agrees with remark on every distinct Markdown document in node_modules', { timeout: 180_000 }, async () => {
+    const root = join(import.meta.dirname, '../../node_modules');
+    const seen = new Set<string>();
+    const utf8 = new TextDecoder('utf-8', { fatal: true });
+    let documents = 0;
+    for (const entry of await readdir(root, { recursive: true, withFileTypes: true })) {
+      if (!entry.isFile() || !entry.name.endsWith('.md')) continue;
+      const path = join(entry.parentPath, entry.name);
+      const bytes = await readFile(path);
+      const digest = createHash('sha256').update(bytes).digest('hex');
+      if (seen.has(digest)) continue;
+      seen.add(digest);
+      let markdown: string;
+      try {
+        markdown = utf8.decode(bytes);
+      } catch {
+        continue;
+      }
+      documents++;
+      const reference = countStepsOnTree(markdown);
+      const fast = countStepsFast(markdown);
+      if (fast !== undefined) expect({ path, count: fast }).toEqual({ path, count: reference });
+    }
+    expect(documents).toBeGreaterThan(100);
   });
 });

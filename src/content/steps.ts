@@ -1,16 +1,18 @@
 /**
- * Counts a lesson's steps: its level-2 headings (`## …` or a `---` setext underline), on the Markdown syntax
- * tree, anywhere in the document (also inside lists and block quotes). A `##` inside a code block or an HTML
- * block is not a heading. The step content itself is never kept.
+ * Counts a lesson's steps: its level-2 headings (`## …` or a `---` setext underline), anywhere in the document
+ * (also inside lists and block quotes), exactly as CommonMark 0.31 (remark-parse, no extensions) has them. A `##`
+ * inside a code block or an HTML block is not a heading. The step content itself is never kept.
  */
+import { htmlBlockNames, htmlRawNames } from 'micromark-util-html-tag-name';
 import type { Nodes } from 'mdast';
 import { parseMarkdown } from './markdown.js';
 
 /**
  * The number of level-2 headings in `markdown`, exactly as the remark syntax tree has them.
  *
- * A line scanner answers for the common shape of a lesson (top-level headings and fenced code blocks, prose,
- * lists); as soon as a line could change the answer in a way it does not model, the document goes to remark.
+ * A line scanner answers for the common shape of a lesson; as soon as a line could change the answer in a way it
+ * does not model, the document goes to remark. (markdown-it's block parser is 40 times faster than remark but
+ * counts differently from it on some HTML and link reference definition edge cases, so it cannot stand in.)
  */
 export function countSteps(markdown: string): number {
   return countStepsFast(markdown) ?? countStepsOnTree(markdown);
@@ -30,21 +32,37 @@ export function countStepsOnTree(markdown: string): number {
 // Container prefixes that may precede a block: indentation, block quote markers, list markers.
 const CONTAINER_PREFIX = /^(?:[ \t]*(?:>|[-+*][ \t]|\d{1,9}[.)][ \t]))*[ \t]*/;
 const ATX_LEVEL_2_AT_START = /^##(?:[ \t]|$)/;
+const ATX_HEADING = /^#{1,6}(?:[ \t]|$)/;
+/** A line of only `-` or only `=` (and trailing spaces): a setext underline, a thematic break or paragraph text. */
+const DASHES_OR_EQUALS = /^(?:-+|=+)[ \t]*$/;
+
+/** What is known at a line's start about the paragraph the previous lines left open. */
+const enum Paragraph {
+  /** None: after a blank line, a heading, a fence, an HTML block or a thematic break. */
+  None,
+  /** A paragraph of the document itself (in no container), with text that is not only link reference definitions. */
+  TopLevel,
+  /** Maybe one, maybe in a container: a setext underline or an HTML block start of type 7 cannot be judged. */
+  Unknown,
+}
 
 /**
  * The fast path: the count when the document only uses constructs whose effect on level-2 headings is
  * certain from single lines, otherwise `undefined`.
  *
  * What it relies on (CommonMark 0.31): a line starting at column 0 ends every open container unless it is a
- * lazy paragraph continuation, which a heading or a fence never is; so a column-0 `## ` line is a level-2
- * heading unless it is inside a top-level fenced code block (tracked exactly) or a top-level HTML block.
- * It gives up on every line that, once indentation and container markers are stripped, could start an
- * HTML block, a fence, a `##` heading or a setext underline not at column 0 of the document.
+ * lazy paragraph continuation, which a heading, a fence, a setext underline or an HTML block start of types 1–6
+ * never is; so at column 0 it tracks fenced code blocks and HTML blocks exactly, and setext underlines when the
+ * paragraph above is known to be a top-level one. It gives up on every line that, once indentation and container
+ * markers are stripped, could start an HTML block, a fence, a `##` heading or a setext underline inside a
+ * container, and on column-0 lines whose meaning depends on a paragraph it did not track.
  */
 export function countStepsFast(markdown: string): number | undefined {
   let count = 0;
   let fenceChar = 0; // 0: not in a fenced code block; otherwise the char code of its marker
   let fenceLength = 0;
+  let html: HtmlEnd | undefined; // in an HTML block: how it ends
+  let paragraph = Paragraph.None;
   const length = markdown.length;
   // A lone CR is a line ending too (CommonMark §2.1): leave such documents to the parser.
   if (markdown.includes('\r') && /\r(?!\n)/.test(markdown)) return undefined;
@@ -60,15 +78,28 @@ export function countStepsFast(markdown: string): number | undefined {
       if (closesFence(markdown, lineStart, lineEnd, fenceChar, fenceLength)) fenceChar = 0;
       continue;
     }
-    if (lineEnd === lineStart) continue;
+    if (html !== undefined) {
+      if (html === BLANK_LINE ? isBlank(markdown, lineStart, lineEnd) : endsHtml(markdown.slice(lineStart, lineEnd), html)) html = undefined;
+      continue;
+    }
+    if (isBlank(markdown, lineStart, lineEnd)) {
+      paragraph = Paragraph.None;
+      continue;
+    }
     const first = markdown.charCodeAt(lineStart);
     if (first === 35 /* # */) {
       const after = lineStart + 2 < lineEnd ? markdown.charCodeAt(lineStart + 2) : -1;
       if (markdown.charCodeAt(lineStart + 1) === 35 && (after === -1 || after === 32 || after === 9)) {
         count++;
+        paragraph = Paragraph.None;
         continue;
       }
-      // `#` not followed by a second `#` and a space: a level-1 heading or a paragraph, never level 2.
+      // Any other `#` line: a heading of another level, or paragraph text; never level 2.
+      paragraph = ATX_HEADING.test(markdown.slice(lineStart, Math.min(lineEnd, lineStart + 8)))
+        ? Paragraph.None
+        : paragraph === Paragraph.None
+          ? Paragraph.TopLevel
+          : paragraph;
       continue;
     }
     if (first === 96 /* ` */ || first === 126 /* ~ */) {
@@ -79,27 +110,88 @@ export function countStepsFast(markdown: string): number | undefined {
         if (first === 96 && markdown.slice(lineStart + run, lineEnd).includes('`')) return undefined;
         fenceChar = first;
         fenceLength = run;
+        paragraph = Paragraph.None;
         continue;
       }
     }
-    // Letters, digits and most punctuation at column 0 start a paragraph line or a harmless block.
-    if (isPlainStart(first)) continue;
+    if (first === 60 /* < */) {
+      const line = markdown.slice(lineStart, lineEnd);
+      const start = htmlStart(line);
+      if (start === undefined || (start === TYPE_7 && paragraph === Paragraph.TopLevel)) {
+        paragraph = paragraph === Paragraph.None ? Paragraph.TopLevel : paragraph; // text of a paragraph
+      } else if (start === TYPE_7 && paragraph === Paragraph.Unknown) {
+        return undefined; // an HTML block, or a lazy continuation of a paragraph in a container
+      } else {
+        paragraph = Paragraph.None;
+        if (start === TYPE_7 || start === BLANK_LINE) html = BLANK_LINE;
+        else if (!endsHtml(line, start)) html = start;
+      }
+      continue;
+    }
+    if (first === 45 /* - */ || first === 61 /* = */) {
+      const line = markdown.slice(lineStart, lineEnd);
+      if (DASHES_OR_EQUALS.test(line)) {
+        if (paragraph === Paragraph.TopLevel) {
+          if (first === 45) count++; // a setext underline: level 2 with `-`, 1 with `=`
+          paragraph = Paragraph.None;
+        } else if (paragraph === Paragraph.Unknown) {
+          if (first === 45) return undefined;
+        } else if (first === 61 || (line.startsWith('--') && !line.startsWith('---'))) {
+          paragraph = Paragraph.TopLevel; // `===` or `--` with no paragraph above: paragraph text
+        } else if (line.startsWith('---')) {
+          paragraph = Paragraph.None; // a thematic break
+        } else return undefined; // `-`: an empty list item
+        continue;
+      }
+    }
     if (isRisky(markdown.slice(lineStart, lineEnd))) return undefined;
+    paragraph = nextParagraph(paragraph, markdown, lineStart, lineEnd);
   }
   return count;
 }
 
-/** A character that, at column 0, can only begin paragraph text (no container, HTML, fence, break or underline). */
-function isPlainStart(code: number): boolean {
-  return (
-    (code >= 97 && code <= 122) ||
-    (code >= 65 && code <= 90) ||
-    code === 40 /* ( */ ||
-    code === 91 /* [ */ ||
-    code === 33 /* ! */ ||
-    code === 34 /* " */ ||
-    code === 39
-  ); /* ' */
+/**
+ * The paragraph state after a line that starts no block the scanner tracks: paragraph text at column 0 starts or
+ * continues a top-level paragraph, anything else (a list item, a block quote, indentation) is left unknown.
+ */
+function nextParagraph(paragraph: Paragraph, text: string, start: number, end: number): Paragraph {
+  if (paragraph === Paragraph.Unknown || !isParagraphTextStart(text.charCodeAt(start))) return Paragraph.Unknown;
+  if (paragraph === Paragraph.TopLevel) return paragraph;
+  // A paragraph that may open with link reference definitions may be none at all (`[a]: /url` then `---`).
+  if (text.charCodeAt(start) === 91 /* [ */ && !NOT_A_DEFINITION.test(text.slice(start, end))) return Paragraph.Unknown;
+  return Paragraph.TopLevel;
+}
+
+/** A `[` line whose first label ends on it and is not followed by `:`, or holds a `[`: no link reference definition. */
+const NOT_A_DEFINITION = /^\[(?:[^\]\\[]|\\.)*(?:\[|\](?!:))/;
+
+/** A character that, at column 0, can only begin paragraph text (no container, HTML, fence, heading, break or underline). */
+function isParagraphTextStart(code: number): boolean {
+  switch (code) {
+    case 32: // space
+    case 9: // tab
+    case 62: // >
+    case 45: // -
+    case 43: // +
+    case 42: // *
+    case 95: // _
+    case 61: // =
+    case 35: // #
+    case 96: // `
+    case 126: // ~
+    case 60: // <
+      return false;
+    default:
+      return code < 48 || code > 57; // digits: an ordered list item
+  }
+}
+
+function isBlank(text: string, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) {
+    const c = text.charCodeAt(i);
+    if (c !== 32 && c !== 9) return false;
+  }
+  return true;
 }
 
 function closesFence(text: string, start: number, end: number, char: number, length: number): boolean {
@@ -124,6 +216,38 @@ function isRisky(line: string): boolean {
   if (c === '<') return true; // an HTML block hides the lines that follow
   if (c === '`' || c === '~') return rest.startsWith('```') || rest.startsWith('~~~'); // a fence inside a container
   if (c === '#') return prefix.length > 0 && ATX_LEVEL_2_AT_START.test(rest); // an indented or nested `##`
-  if (c === '-' || c === '=') return /^(?:-+|=+)[ \t]*$/.test(rest); // a setext underline
+  if (c === '-' || c === '=') return DASHES_OR_EQUALS.test(rest); // a setext underline
   return false;
+}
+
+// HTML blocks (CommonMark 0.31 §4.6): the start conditions 1–7 on a line beginning with `<`, and what ends each.
+/** Types 1–5 end on a line that contains this text (type 1 in any letter case). */
+type HtmlEnd = RegExp | string;
+/** Types 6 and 7 end at a blank line. */
+const BLANK_LINE = 'blank line';
+const TYPE_7 = 'type 7';
+const RAW_NAMES = htmlRawNames.join('|');
+const TYPE_1_START = new RegExp(`^<(?:${RAW_NAMES})(?:[ \\t>]|$)`, 'i');
+const TYPE_1_END = new RegExp(`</(?:${RAW_NAMES})>`, 'i');
+const TYPE_6_START = /^<\/?([A-Za-z][A-Za-z0-9-]*)(?:[ \t>]|\/>|$)/;
+const BLOCK_NAMES = new Set(htmlBlockNames);
+const ATTRIBUTE = `[ \\t]+[A-Za-z_:][A-Za-z0-9_.:-]*(?:[ \\t]*=[ \\t]*(?:[^ \\t"'=<>\`]+|'[^']*'|"[^"]*"))?`;
+const TYPE_7_START = new RegExp(`^(?:<[A-Za-z][A-Za-z0-9-]*(?:${ATTRIBUTE})*[ \\t]*/?>|</[A-Za-z][A-Za-z0-9-]*[ \\t]*>)[ \\t]*$`);
+
+/** How the HTML block that `line` starts ends ({@link TYPE_7} for a type-7 start), or `undefined` if it starts none. */
+function htmlStart(line: string): HtmlEnd | undefined {
+  if (TYPE_1_START.test(line)) return TYPE_1_END;
+  if (line.startsWith('<!--')) return '-->';
+  if (line.startsWith('<?')) return '?>';
+  if (line.startsWith('<![CDATA[')) return ']]>';
+  if (/^<![A-Za-z]/.test(line)) return '>';
+  const name = TYPE_6_START.exec(line)?.[1];
+  if (name !== undefined && BLOCK_NAMES.has(name.toLowerCase())) return BLANK_LINE;
+  // remark (micromark) also takes `</pre>` and the other raw names' closing tags for type 7, unlike the spec.
+  return TYPE_7_START.test(line) ? TYPE_7 : undefined;
+}
+
+/** Whether `line` holds the end of an HTML block of types 1–5 (the start line counts). */
+function endsHtml(line: string, end: HtmlEnd): boolean {
+  return typeof end === 'string' ? line.includes(end) : end.test(line);
 }
