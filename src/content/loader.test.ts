@@ -1,4 +1,7 @@
+import { spawnSync } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdir, rename, rm, symlink, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { removeTree, writeContentFixture } from '../../test/helpers/content-fixture.js';
@@ -63,5 +66,25 @@ describe('ContentLoader.loadChanged', () => {
       expect(broken.problems).toContainEqual({ path: `${dir}/${LESSON}`, line: 1, column: 1, message: 'the file is larger than 8 MiB' });
     await writeFile(abs, original);
     expect((await loader.loadChanged([LESSON])).ok).toBe(true);
+  });
+
+  it('never opens a FIFO, socket or folder named like a lesson for reading: it is not content, and the load does not block', async () => {
+    const extra = [
+      'courses/python-basics/first-steps/pipe.md',
+      'courses/python-basics/first-steps/socket.md',
+      'courses/python-basics/first-steps/folder.md',
+    ];
+    expect(spawnSync('mkfifo', [join(dir, extra[0]!)]).status).toBe(0);
+    const server = createServer().listen(join(dir, extra[1]!));
+    await once(server, 'listening');
+    await mkdir(join(dir, extra[2]!));
+    try {
+      const before = await new ContentLoader(dir).load();
+      const incremental = await loader.loadChanged(extra);
+      expect(incremental.ok).toBe(true);
+      expect(incremental).toEqual(before); // the full listing skips them too
+    } finally {
+      server.close();
+    }
   });
 });
