@@ -167,7 +167,8 @@ describe('RATE_LIMIT_STORE=redis://… across processes', () => {
     const down = JSON.parse((await getFresh(svc.url, '/health')).body) as Record<string, string>;
     expect(down.status).toBe('ok');
     expect(down.rate_limit_store_status).toBe('unavailable');
-    expect(svc.logs.filter((l) => String(l.msg).startsWith('rate-limit store unreachable'))).toHaveLength(1);
+    // The service writes its log in batches, flushed at least every 100 ms.
+    await expect.poll(() => svc.logs.filter((l) => String(l.msg).startsWith('rate-limit store unreachable')).length).toBe(1);
 
     await redis.restart();
     const deadline = Date.now() + 15_000;
@@ -177,7 +178,7 @@ describe('RATE_LIMIT_STORE=redis://… across processes', () => {
       health = JSON.parse((await getFresh(svc.url, '/health')).body) as Record<string, string>;
     }
     expect(health.rate_limit_store_status).toBe('ok');
-    expect(svc.logs.filter((l) => String(l.msg).startsWith('rate-limit store reachable again'))).toHaveLength(1);
+    await expect.poll(() => svc.logs.filter((l) => String(l.msg).startsWith('rate-limit store reachable again')).length).toBe(1);
     // Counting is in (the restarted, empty) Redis again.
     const after = await getFresh(svc.url, '/v1/catalog');
     expect(after.headers['ratelimit-remaining']).toBe('99999');
