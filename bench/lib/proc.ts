@@ -55,10 +55,11 @@ function installCleanup(): void {
  * Starts `node <args>` (pinned to `cpu` when given).
  * @param options.discardStdout send stdout to /dev/null (e.g. a busy access log that this process should not
  *   spend CPU reading); `output()` and `onLine` then see stderr only.
+ * @param options.onLine a listener of stdout lines attached before the process starts, so it sees the first line.
  */
 export function startNode(
   args: string[],
-  options: { cpu?: number; env?: Record<string, string>; cwd?: string; discardStdout?: boolean } = {},
+  options: { cpu?: number; env?: Record<string, string>; cwd?: string; discardStdout?: boolean; onLine?: (line: string) => void } = {},
 ): Child {
   const [command, argv] = pinned(options.cpu, process.execPath, args);
   const child = spawn(command, argv, {
@@ -68,7 +69,8 @@ export function startNode(
   });
   let out = '';
   let partial = '';
-  const listeners: ((line: string) => void)[] = [];
+  // A listener given at start sees every line; output() keeps only the last 64 KB (a busy log pushes out the first).
+  const listeners: ((line: string) => void)[] = options.onLine ? [options.onLine] : [];
   const keep = (chunk: Buffer): void => {
     out = (out + chunk.toString()).slice(-65536);
   };

@@ -50,6 +50,8 @@ export interface ServiceOptions {
   nodeFlags?: string[];
   /** Send the process's stdout (its log) to /dev/null. */
   discardStdout?: boolean;
+  /** Called with every stdout line from the first (`output()` keeps only the last 64 KB). */
+  onLine?: (line: string) => void;
 }
 
 /**
@@ -70,6 +72,7 @@ export async function startServerProcess(
     env,
     cwd: repoRoot,
     discardStdout: options.discardStdout,
+    onLine: options.onLine,
   });
   try {
     const servingAt = await waitUntilServing(
