@@ -11,6 +11,7 @@ import type { AppLogger } from './access-log.js';
 import { internalError } from './error-boundary.js';
 import type { ErrorAnswers } from './html-errors.js';
 import { enabledObservers, notifyObservers, requestRecord, type ObserverGate, type RequestObserver, type RequestRecord } from './observe.js';
+import { isPromise } from './maybe-async.js';
 import { completeResponse, PLAIN_ANSWER_PLACEHOLDER, type PlainAnswer } from './respond.js';
 
 /** The app's steps as the direct path runs them. */
@@ -47,8 +48,6 @@ export interface DirectAppParts {
 }
 
 type StepResult = Response | undefined | Promise<Response | undefined>;
-
-const isPromise = <T>(value: unknown): value is Promise<T> => typeof (value as { then?: unknown } | undefined)?.then === 'function';
 
 /** Runs `steps` from `i` as HatTip's compose would: the first one that returns a response answers. */
 function runSteps(ctx: RequestContext, steps: readonly RequestHandler[], i: number): StepResult {

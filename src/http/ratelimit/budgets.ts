@@ -4,6 +4,7 @@
  */
 import type { Budget } from '../../contract/routes.js';
 import type { ClientKind, RateLimitState } from '../locals.js';
+import { isPromise } from '../maybe-async.js';
 import type { HitResult, RateLimitStore } from './store.js';
 
 /** Requests allowed per window, by budget (the configuration's `RATE_LIMIT_*`). */
@@ -77,8 +78,6 @@ export function addressCeiling(limits: BudgetLimits, kind: ClientKind): number {
 /** The two store options, shared by every request. */
 const SPEND = Object.freeze({ spend: true });
 const READ_ONLY = Object.freeze({ spend: false });
-
-const isPromise = <T>(value: T | Promise<T>): value is Promise<T> => typeof (value as { then?: unknown }).then === 'function';
 
 /**
  * The decision over a read's two budgets (its kind's and its address's ceiling): as {@link decideAll} decides over
