@@ -11,6 +11,7 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import type { RequestContext } from '@hattip/compose';
+import { DETAIL, detailBody } from '../contract/errors.js';
 import type { DirectApp } from '../http/direct.js';
 import type { PlainAnswer } from '../http/respond.js';
 
@@ -18,8 +19,6 @@ import type { PlainAnswer } from '../http/respond.js';
 const VERBATIM_TARGET = /^\/[!$&-;=?-[\]_a-z~]*$/;
 const DOT_SEGMENT = /\/\.\.?(?:[/?#]|$)/;
 const VERBATIM_HOST = /^[a-z0-9._-]+(?::(?:[1-5]\d{3,4}|[6-9]\d{3}))?$/;
-
-const INTERNAL_ERROR_BODY = '{"detail":"Internal Server Error"}';
 
 /** The request's fields, as Fetch's `Headers` answers `get` and `has` (names are lowercase in Node). */
 class NodeRequestHeaders {
@@ -181,7 +180,7 @@ export function answerDirectly(app: DirectApp, req: IncomingMessage, res: Server
       if (record !== undefined) app.notify(observers!, record);
     } catch (error) {
       onError(error);
-      if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'application/json' }).end(INTERNAL_ERROR_BODY);
+      if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'application/json' }).end(detailBody(DETAIL.internal));
       else res.destroy();
     }
   };
