@@ -19,20 +19,24 @@ export type ReloadResult = 'applied' | 'rejected' | 'failed';
 export class ServiceMetrics {
   readonly registry = new Registry();
   /**
-   * Requests counted since the last scrape, per label set (the key joins the four labels): a request costs one map
-   * lookup and an increment; prom-client's own `inc` (hashing the labels) runs once per label set and scrape.
+   * Each label set seen (the key joins the four labels; each is a bounded set): its labels, the requests counted
+   * since the last scrape and its histogram child. A request costs one map lookup, an increment and an observation;
+   * prom-client's own `inc` (hashing the labels) runs once per label set and scrape.
    */
-  readonly #uncounted = new Map<string, { labels: Record<'route' | 'method' | 'status' | 'client_kind', string>; count: number }>();
+  readonly #series = new Map<
+    string,
+    { labels: Record<'route' | 'method' | 'status' | 'client_kind', string>; uncounted: number; duration: { observe(value: number): void } }
+  >();
   readonly #requests = new Counter({
     name: 'syllabus_http_requests_total',
     help: 'Requests answered on the public port, by route template, method, status and client kind.',
     labelNames: ['route', 'method', 'status', 'client_kind'] as const,
     registers: [this.registry],
     collect: () => {
-      for (const series of this.#uncounted.values()) {
-        if (series.count === 0) continue;
-        this.#requests.inc(series.labels, series.count);
-        series.count = 0;
+      for (const series of this.#series.values()) {
+        if (series.uncounted === 0) continue;
+        this.#requests.inc(series.labels, series.uncounted);
+        series.uncounted = 0;
       }
     },
   });
@@ -105,25 +109,19 @@ export class ServiceMetrics {
     for (const reason of REFUSAL_REASONS) this.#signatureRefusals.inc({ reason }, 0);
   }
 
-  /** The histogram's series of each label set seen (prom-client's child; the labels are bounded sets). */
-  readonly #durations = new Map<string, { observe(value: number): void }>();
-
   /** The observer of every public request (feeds the request counter, the histogram and the refusals). */
   readonly observeRequest: RequestObserver = (r) => {
     const route = r.route ?? 'unmatched';
     const method = KNOWN_METHODS.has(r.method) ? r.method : 'other';
     const key = `${route} ${method} ${r.status} ${r.clientKind}`;
-    let counted = this.#uncounted.get(key);
-    let duration = this.#durations.get(key);
-    if (counted === undefined || duration === undefined) {
+    let series = this.#series.get(key);
+    if (series === undefined) {
       const labels = { route, method, status: String(r.status), client_kind: r.clientKind };
-      counted = { labels, count: 0 };
-      duration = this.#duration.labels(labels);
-      this.#uncounted.set(key, counted);
-      this.#durations.set(key, duration);
+      series = { labels, uncounted: 0, duration: this.#duration.labels(labels) };
+      this.#series.set(key, series);
     }
-    counted.count++;
-    duration.observe(r.durationMs / 1000);
+    series.uncounted++;
+    series.duration.observe(r.durationMs / 1000);
     if (r.status === 429) this.#refusals.inc({ client_kind: r.clientKind });
   };
 
