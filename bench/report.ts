@@ -12,6 +12,7 @@ import type { SignatureBenchResult } from './signatures.js';
 import { RIVALS, type HostsResult, type RivalName, type ScenarioResult } from './http.js';
 import type { ProfileSummary } from './lib/profile.js';
 import { canPin } from './lib/proc.js';
+import { thousands as n } from './lib/stats.js';
 import { beatsRivals, contentCorpora, judgeTargets } from './targets.js';
 
 /** Where and how the run was made. */
@@ -66,7 +67,6 @@ export function runInfo(quick: boolean, settings: RunInfo['settings']): RunInfo 
   };
 }
 
-const n = (v: number): string => v.toLocaleString('en-US');
 const met = (ok: boolean): string => (ok ? '**met**' : '**missed**');
 
 /** How the report names each rival app. */

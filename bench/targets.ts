@@ -6,6 +6,7 @@
 import { RIVALS, type ScenarioResult } from './http.js';
 import type { CorpusResult } from './content-serve.js';
 import type { BenchResults } from './report.js';
+import { round, thousands as n } from './lib/stats.js';
 
 /** The goals, as numbers. Ratios are ours ÷ the raw `node:http` baseline of the same run unless said otherwise. */
 export const GOALS = {
@@ -56,8 +57,6 @@ export interface TargetRow {
   met: boolean;
 }
 
-const n = (x: number): string => x.toLocaleString('en-US');
-
 /** The rows this run measured (a section left out of the run gives none). */
 export function judgeTargets(r: BenchResults): TargetRow[] {
   const rows: TargetRow[] = [];
@@ -65,7 +64,7 @@ export function judgeTargets(r: BenchResults): TargetRow[] {
 
   const catalog = scenario('catalog');
   if (catalog) {
-    const cpu = Math.round((catalog.ours.cpuUsPerRequest / catalog.baseline.cpuUsPerRequest) * 100) / 100;
+    const cpu = round(catalog.ours.cpuUsPerRequest / catalog.baseline.cpuUsPerRequest, 2);
     rows.push(
       {
         target: '`/v1/catalog` requests/s (every step on, access log at `info`)',
@@ -123,7 +122,7 @@ export function judgeTargets(r: BenchResults): TargetRow[] {
   const first = flood?.samples[0];
   const last = flood?.samples[flood.samples.length - 1];
   if (flood && first && last) {
-    const growth = Math.round((last.cpuUsPerRequest / first.cpuUsPerRequest) * 100) / 100;
+    const growth = round(last.cpuUsPerRequest / first.cpuUsPerRequest, 2);
     const bounded = flood.firstAddressRemaining === flood.freshRemaining && flood.lastAddressRemaining < flood.freshRemaining;
     rows.push({
       target: `${n(flood.addresses)} distinct client addresses: RSS bounded, bucket cost per request flat`,

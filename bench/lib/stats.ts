@@ -18,3 +18,8 @@ export function round(value: number, digits = 0): number {
 export function mib(bytes: number): number {
   return round(bytes / 1048576, 1);
 }
+
+/** A number with thousands separators, as the report writes every count and duration (`12,345.6`). */
+export function thousands(value: number): string {
+  return value.toLocaleString('en-US');
+}
