@@ -206,7 +206,7 @@ async function measure(
   const url = server.url + path;
   const run = (durationS: number): Promise<WrkResult> => {
     // Without a signer (the baseline, which reads no signature) the lines of the last run are sent again.
-    if (fresh?.signer) writeFreshSignatures(fresh.file, fresh.signer, new URL(url).host, durationS * FRESH_PER_SECOND);
+    if (fresh?.signer) writeFreshSignatures(fresh.file, fresh.signer, url, durationS * FRESH_PER_SECOND);
     const script = fresh && { script: FRESH_SIGNATURES_LUA, scriptArgs: [fresh.file] };
     return runWrk({ url, headers, durationS, connections: o.connections, ...script });
   };
@@ -331,7 +331,7 @@ export async function runHttpBench(o: HttpBenchOptions): Promise<{ scenarios: Sc
           const fresh = s.freshSignatures ? { file: join(specDir, 'signatures.txt'), signer: agent.signer } : undefined;
           if (fresh) {
             // One line made as the runs' lines are, sent once: the service must verify it.
-            writeFreshSignatures(fresh.file, fresh.signer, new URL(server.url).host, 1);
+            writeFreshSignatures(fresh.file, fresh.signer, server.url + s.path, 1);
             const [input, signature] = readFileSync(fresh.file, 'utf8').split('\n', 1)[0]!.split('\t');
             const first = await rawGet(server.url + s.path, { ...headers, 'Signature-Input': input!, Signature: signature! });
             if (kindOfPolicy(headerOf(first, 'ratelimit-policy')) !== 'verified') throw new Error(`${s.name}: a fresh signature was not verified`);

@@ -132,7 +132,7 @@ describe.skipIf(!hasWrk)('fresh signatures (bench/fresh-signatures.lua)', () => 
   it('sends each written line once: the lines verify, and a line wrk sent is then refused as replayed', async () => {
     const file = join(work, 'signatures.txt');
     const count = 20_000; // more than two connections send in two seconds, so the last line stays unsent
-    writeFreshSignatures(file, agent.signer, new URL(ours.url).host, count);
+    writeFreshSignatures(file, agent.signer, `${ours.url}/v1/catalog`, count);
     const lines = readFileSync(file, 'utf8').trimEnd().split('\n');
     expect(new Set(lines).size).toBe(count);
     const signed = { ...UA, 'Signature-Agent': `sig1="${agent.origin}"` };

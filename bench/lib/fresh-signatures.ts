@@ -5,13 +5,16 @@
  * ahead of each run, one line per request (`Signature-Input` TAB `Signature`), and `bench/fresh-signatures.lua`
  * sends them in order.
  *
- * The signature base is written out here (RFC 9421 §2.5) for the two covered components the bench agent uses,
- * `@authority` and `"signature-agent";key="sig1"`; the scenario's probe request checks that the service verifies
- * the first line, so a wrong base cannot go unnoticed.
+ * The covered components are the bench agent's, `@authority` and `"signature-agent";key="sig1"`; the signature
+ * base is built by the service's own `signatureBase` (on `http-message-signatures`) and the `Signature-Input`
+ * serialised by `structured-headers`, and the scenario's probe request checks that the service verifies the first
+ * line.
  */
 import { randomBytes, sign, type KeyObject } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { serializeInnerList, type BareItem, type InnerList } from 'structured-headers';
+import { signatureBase } from '../../src/signatures/signature-base.js';
 
 /** The wrk script that sends the lines of a pool. */
 export const FRESH_SIGNATURES_LUA = fileURLToPath(new URL('../fresh-signatures.lua', import.meta.url));
@@ -24,22 +27,32 @@ export interface FreshSigner {
   privateKey: KeyObject;
 }
 
+/** The components every line covers: the target's authority and the agent's `sig1` member. */
+const COVERED: InnerList[0] = [
+  ['@authority', new Map<string, BareItem>()],
+  ['signature-agent', new Map<string, BareItem>([['key', 'sig1']])],
+];
+
 /**
  * Writes `count` single-use signed requests to `file` (replacing it), one per line: `Signature-Input` TAB
  * `Signature`, each with a random nonce, valid for an hour from now.
- * @param authority the `@authority` the requests are sent to (`127.0.0.1:<port>`).
+ * @param targetUrl the URL the requests are sent to (its authority is signed).
  */
-export function writeFreshSignatures(file: string, signer: FreshSigner, authority: string, count: number): void {
+export function writeFreshSignatures(file: string, signer: FreshSigner, targetUrl: string, count: number): void {
   const created = Math.floor(Date.now() / 1000);
-  const expires = created + 3600;
-  // The member's value as RFC 9421 §2.1.2 serialises it: the sf-string of the `sig1` member.
-  const member = signer.signatureAgent.slice('sig1='.length);
+  const request = { method: 'GET', targetUri: targetUrl, field: (name: string) => (name === 'signature-agent' ? signer.signatureAgent : null) };
   const lines: string[] = [];
   for (let i = 0; i < count; i++) {
-    const nonce = randomBytes(24).toString('base64url');
-    const params = `("@authority" "signature-agent";key="sig1");created=${created};expires=${expires};keyid="${signer.keyid}";nonce="${nonce}";tag="web-bot-auth"`;
-    const base = `"@authority": ${authority}\n"signature-agent";key="sig1": ${member}\n"@signature-params": ${params}`;
-    lines.push(`sig1=${params}\tsig1=:${sign(null, Buffer.from(base), signer.privateKey).toString('base64')}:`);
+    const parameters = new Map<string, BareItem>([
+      ['created', created],
+      ['expires', created + 3600],
+      ['keyid', signer.keyid],
+      ['nonce', randomBytes(24).toString('base64url')],
+      ['tag', 'web-bot-auth'],
+    ]);
+    const input: InnerList = [COVERED, parameters];
+    const signature = sign(null, signatureBase(request, input), signer.privateKey).toString('base64');
+    lines.push(`sig1=${serializeInnerList(input)}\tsig1=:${signature}:`);
   }
   writeFileSync(file, `${lines.join('\n')}\n`);
 }
