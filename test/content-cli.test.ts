@@ -51,7 +51,7 @@ describe('syllabus-content validate', () => {
     const lines = stdout.trim().split('\n');
     expect(lines).toContain(`${broken}/courses/sql-basics/index.md:1:1: missing required key "color"`);
     expect(lines).toContain(
-      `${broken}/courses/sql-basics/index.md:3:1: unknown key "colour" (did you mean "color"?); allowed keys: title, blurb, tagline, color, status, classes`,
+      `${broken}/courses/sql-basics/index.md:3:1: unknown key "colour" (did you mean "color"?); allowed keys: title, blurb, tagline, color, status, classes, aliases`,
     );
     expect(lines).toContain(`${broken}/roadmap/sql-joins.md:6:1: the body must be exactly one paragraph, but it is empty`);
     expect(lines).toHaveLength(3);
@@ -70,7 +70,7 @@ describe('syllabus-content validate', () => {
     expect(code).toBe(1);
     const file = `${relative(workspace, broken)}/courses/sql-basics/index.md`;
     expect(stdout).toContain(
-      `::error file=${file},line=3,col=1::unknown key "colour" (did you mean "color"?); allowed keys: title, blurb, tagline, color, status, classes\n`,
+      `::error file=${file},line=3,col=1::unknown key "colour" (did you mean "color"?); allowed keys: title, blurb, tagline, color, status, classes, aliases\n`,
     );
     expect(stdout.match(/^::error /gm)).toHaveLength(3);
   });

@@ -54,7 +54,7 @@ describe('Git follower, polling every second', () => {
     const bad = await remote.commit('Break the lesson', { [LESSON]: '---\ntitle: Broken\nlang: python\ncolour: red\n---\n\n## One\n' });
     await eventually(async () => (await health(server)).last_reload_error !== '', { what: 'the rejected commit on /health', limitMs: 15_000 });
     const h = await health(server);
-    expect(h.last_reload_error).toBe(`commit ${bad}: ${LESSON}:4:1: unknown key "colour"; allowed keys: title, blurb, lang`);
+    expect(h.last_reload_error).toBe(`commit ${bad}: ${LESSON}:4:1: unknown key "colour"; allowed keys: title, blurb, lang, aliases`);
     expect(h.revision).toBe(good);
     expect(await lessonTitle(server)).toBe('Pushed');
 

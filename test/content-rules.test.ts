@@ -41,7 +41,12 @@ const cases: Case[] = [
   {
     rule: 'unknown frontmatter key (a typo)',
     edit: (f) => replace(f, LESSON, 'blurb: Print', 'blrub: Print'),
-    expected: { path: LESSON, line: 3, column: 1, message: /^unknown key "blrub" \(did you mean "blurb"\?\); allowed keys: title, blurb, lang$/ },
+    expected: {
+      path: LESSON,
+      line: 3,
+      column: 1,
+      message: /^unknown key "blrub" \(did you mean "blurb"\?\); allowed keys: title, blurb, lang, aliases$/,
+    },
   },
   {
     rule: 'color is a hex colour',
@@ -305,6 +310,39 @@ const cases: Case[] = [
     edit: (f) => (f['notes.md'] = '# Notes\n'),
     expected: { path: 'notes.md', line: 1, message: /^unexpected file: it is not part of the content layout/ },
   },
+  {
+    rule: 'an alias is not a live id of its kind',
+    edit: (f) => replace(f, LESSON, 'lang: python', 'lang: python\naliases: [variables]'),
+    expected: {
+      path: LESSON,
+      line: 5,
+      column: 11,
+      message: 'alias "variables" is the id of a live lesson (courses/python-basics/first-steps/variables.md): an alias names an id no longer in use',
+    },
+  },
+  {
+    rule: 'an alias leads to one resource',
+    edit: (f) => {
+      replace(f, LESSON, 'lang: python', 'lang: python\naliases: [hello]');
+      replace(f, 'courses/python-basics/loops/for-loops.md', 'lang: python', 'lang: python\naliases: [loops-intro, hello]');
+    },
+    expected: {
+      path: 'courses/python-basics/loops/for-loops.md',
+      line: 4,
+      column: 24,
+      message: 'alias "hello" is also claimed by courses/python-basics/first-steps/hello-world.md: an old id leads to one lesson',
+    },
+  },
+  {
+    rule: "an alias is not the resource's own id",
+    edit: (f) => replace(f, 'courses/sql-basics/index.md', 'status: live', 'status: live\naliases: [sql-basics]'),
+    expected: { path: 'courses/sql-basics/index.md', line: 5, message: /^alias "sql-basics" is this course's own id/ },
+  },
+  {
+    rule: 'aliases are unique ids',
+    edit: (f) => replace(f, LESSON, 'lang: python', 'lang: python\naliases: [Old_Id]'),
+    expected: { path: LESSON, line: 5, message: /^"aliases\[0\]" must be an id: lowercase letters and digits/ },
+  },
 ];
 
 describe('content rules', () => {
@@ -323,6 +361,25 @@ describe('content rules', () => {
       if (expected.column !== undefined) expect(match!.column).toBe(expected.column);
     });
   }
+
+  it('collects the aliases of every kind into the model, class aliases by course', async () => {
+    const dir = await writeContentFixture(await mkdtemp(join(tmpdir(), 'syllabus-rules-')), (f) => {
+      replace(f, LESSON, 'lang: python', 'lang: python\naliases: [hello, first-print]');
+      replace(f, 'courses/python-basics/loops/index.md', 'status: live', 'status: live\naliases: [first-steps-2]');
+      replace(f, 'courses/sql-basics/index.md', 'status: live', 'status: live\naliases: [sql]');
+    });
+    dirs.push(dir);
+    const result = await new ContentLoader(dir).load();
+    if (!result.ok) throw new Error(result.problems.map((p) => p.message).join('\n'));
+    const { aliases } = result.model;
+    expect([...aliases.lessons]).toEqual([
+      ['hello', 'hello-world'],
+      ['first-print', 'hello-world'],
+    ]);
+    expect([...aliases.courses]).toEqual([['sql', 'sql-basics']]);
+    expect([...aliases.classes.get('python-basics')!]).toEqual([['first-steps-2', 'loops']]);
+    expect(aliases.changelog.size).toBe(0);
+  });
 
   it('collects every problem instead of stopping at the first', async () => {
     const problems = await problemsAfter((f) => {

@@ -8,6 +8,7 @@ import { CATALOG_PATH, ROADMAP_PATH, changelogPath, classPath, coursePath, lesso
 import type { ParsedFile } from './parse-file.js';
 import { byCodePoint } from './order.js';
 import { DerivationMemo } from './memo.js';
+import type { AliasTable } from './model.js';
 
 type Of<K extends ParsedFile['kind']> = Extract<ParsedFile, { kind: K }>;
 
@@ -21,6 +22,7 @@ export interface DerivedModel {
   catalog: Catalog;
   changelog: Changelog;
   roadmap: Roadmap;
+  aliases: AliasTable;
 }
 
 /** Keys of the memo's slots for the derived objects that have no file of their own. */
@@ -55,8 +57,10 @@ function checkAndDerive(tree: Tree, memo: DerivationMemo): { problems: RelProble
   checkClasses(tree, problems);
   checkLessonIds(tree, problems);
   checkRoadmap(tree, problems);
+  const aliases = checkAliases(tree, problems);
   if (problems.length > 0) return { problems: sortProblems(problems) };
-  return { problems, model: { catalog: deriveCatalog(tree, memo), changelog: deriveChangelog(tree, memo), roadmap: deriveRoadmap(tree, memo) } };
+  const catalog = deriveCatalog(tree, memo);
+  return { problems, model: { catalog, changelog: deriveChangelog(tree, memo), roadmap: deriveRoadmap(tree, memo), aliases } };
 }
 
 class Tree {
@@ -223,6 +227,81 @@ function checkRoadmap(tree: Tree, problems: RelProblem[]): void {
       problems.push(at(item, ['shipped'], `"shipped" names the changelog entry "${shipped}", but ${changelogPath(shipped)} does not exist`));
     }
   }
+}
+
+/** A file that may declare `aliases`, with the id it holds now and the scope its ids are unique in. */
+interface AliasOwner {
+  file: Of<'course'> | Of<'class'> | Of<'lesson'> | Of<'changelog'>;
+  id: string;
+  /** Where ids of this kind are unique: the kind, and for a class its course. */
+  scope: string;
+  noun: string;
+  live: (id: string) => ParsedFile | undefined;
+}
+
+/**
+ * Every alias is unique in its scope and is not a live id there (nor the file's own id); collects the table of
+ * aliases. Class aliases are scoped by the class's course, like class ids.
+ */
+function checkAliases(tree: Tree, problems: RelProblem[]): AliasTable {
+  const lessons = new Map<string, Of<'lesson'>>(tree.lessonList.map((l) => [l.lessonId, l]));
+  const owners: AliasOwner[] = [];
+  for (const file of tree.courses.values())
+    owners.push({ file, id: file.courseId, scope: 'course', noun: 'course', live: (id) => tree.courses.get(id) });
+  for (const file of tree.classList) {
+    owners.push({ file, id: file.classId, scope: `class:${file.courseId}`, noun: 'class', live: (id) => tree.klass(file.courseId, id) });
+  }
+  for (const file of tree.lessonList) owners.push({ file, id: file.lessonId, scope: 'lesson', noun: 'lesson', live: (id) => lessons.get(id) });
+  for (const file of tree.entries.values()) {
+    owners.push({ file, id: file.entryId, scope: 'changelog', noun: 'changelog entry', live: (id) => tree.entries.get(id) });
+  }
+  const claims = new Map<string, { owner: AliasOwner; index: number }[]>();
+  for (const owner of owners) {
+    owner.file.data?.aliases?.forEach((alias, index) => {
+      const where = ['aliases', index];
+      if (alias === owner.id) {
+        problems.push(at(owner.file, where, `alias "${alias}" is this ${owner.noun}'s own id: list only the ids it was published under before`));
+        return;
+      }
+      const live = owner.live(alias);
+      if (live) {
+        problems.push(
+          at(owner.file, where, `alias "${alias}" is the id of a live ${owner.noun} (${live.rel}): an alias names an id no longer in use`),
+        );
+        return;
+      }
+      const key = `${owner.scope}\u0000${alias}`;
+      const list = claims.get(key) ?? [];
+      list.push({ owner, index });
+      claims.set(key, list);
+    });
+  }
+  const table = {
+    courses: new Map<string, string>(),
+    classes: new Map<string, Map<string, string>>(),
+    lessons: new Map<string, string>(),
+    changelog: new Map<string, string>(),
+  };
+  for (const [key, list] of claims) {
+    const alias = key.slice(key.indexOf('\u0000') + 1);
+    if (list.length > 1) {
+      for (const { owner, index } of list) {
+        const others = list
+          .filter((c) => c.owner !== owner)
+          .map((c) => c.owner.file.rel)
+          .join(', ');
+        problems.push(at(owner.file, ['aliases', index], `alias "${alias}" is also claimed by ${others}: an old id leads to one ${owner.noun}`));
+      }
+      continue;
+    }
+    const { owner } = list[0]!;
+    const file = owner.file;
+    if (file.kind === 'course') table.courses.set(alias, owner.id);
+    else if (file.kind === 'class') child(table.classes, file.courseId).set(alias, owner.id);
+    else if (file.kind === 'lesson') table.lessons.set(alias, owner.id);
+    else table.changelog.set(alias, owner.id);
+  }
+  return table;
 }
 
 function sortProblems(problems: RelProblem[]): RelProblem[] {

@@ -29,6 +29,22 @@ export interface ContentModel {
   changelog: Changelog;
   /** Stages shipped, building, next, exploring; empty stages omitted. */
   roadmap: Roadmap;
+  /** The ids resources were published under before (their frontmatter's `aliases`). */
+  aliases: AliasTable;
+}
+
+/**
+ * Old ids that still name a resource, by kind: `old id → current id`. An id is permanent once published; a
+ * renamed file keeps its old id in `aliases`, and requests for it are redirected (308) to the current resource.
+ * No alias is a live id of its kind, and no alias names two resources. Class ids are unique within their course
+ * only, so class aliases are kept per course.
+ */
+export interface AliasTable {
+  readonly courses: ReadonlyMap<string, string>;
+  /** By course id (the class's current course): old class id → class id. */
+  readonly classes: ReadonlyMap<string, ReadonlyMap<string, string>>;
+  readonly lessons: ReadonlyMap<string, string>;
+  readonly changelog: ReadonlyMap<string, string>;
 }
 
 /** The result of loading a content folder. */
@@ -38,3 +54,6 @@ export type LoadResult = { ok: true; model: ContentModel } | { ok: false; proble
 export function formatProblem(p: Problem): string {
   return `${p.path}:${p.line}:${p.column}: ${p.message}`;
 }
+
+/** The alias table of content that declares no aliases. */
+export const NO_ALIASES: AliasTable = { courses: new Map(), classes: new Map(), lessons: new Map(), changelog: new Map() };

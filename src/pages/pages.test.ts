@@ -4,6 +4,7 @@ import { toString } from 'hast-util-to-string';
 import type { Element, Root } from 'hast';
 import { describe, expect, it } from 'vitest';
 import { pagesModel } from '../../test/helpers/pages-model.js';
+import { NO_ALIASES } from '../content/model.js';
 import { normalizeBaseUrl, renderNotFoundPage, renderPages, renderServerErrorPage, renderTooManyRequestsPage, type PageEntry } from './index.js';
 import { shellAssets, shellLinks } from './assets.js';
 import { nodeCodec } from '../server/node-codec.js';
@@ -174,7 +175,7 @@ describe('renderPages', () => {
   it('renders an empty catalog, changelog and roadmap without failing', () => {
     const empty = new Map<string, PageEntry>(
       renderPages(
-        { revision: 'abc', catalog: { courses: [] }, changelog: { entries: [] }, roadmap: { stages: [] } },
+        { revision: 'abc', catalog: { courses: [] }, changelog: { entries: [] }, roadmap: { stages: [] }, aliases: NO_ALIASES },
         { publicBaseUrl: BASE, digest: nodeCodec.digest },
       ),
     );

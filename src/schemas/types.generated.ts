@@ -242,6 +242,14 @@ export interface ChangelogEntryFrontmatter {
      */
     sunset: string;
   }[];
+  /**
+   * Ids this resource was published under before: a request for one is redirected (308) to the resource, so a rename never breaks a client. Unique, and never a live id of the same kind.
+   *
+   * @minItems 1
+   *
+   * Items: A course, class, lesson, changelog or roadmap id: lowercase letters and digits in hyphen-separated words, at most 64 characters.
+   */
+  aliases?: string[];
 }
 
 export interface ClassFrontmatter {
@@ -261,6 +269,14 @@ export interface ClassFrontmatter {
    * Topics announced but not built yet.
    */
   soon?: string[];
+  /**
+   * Ids this resource was published under before: a request for one is redirected (308) to the resource, so a rename never breaks a client. Unique, and never a live id of the same kind.
+   *
+   * @minItems 1
+   *
+   * Items: A course, class, lesson, changelog or roadmap id: lowercase letters and digits in hyphen-separated words, at most 64 characters.
+   */
+  aliases?: string[];
 }
 
 export interface CourseFrontmatter {
@@ -281,6 +297,14 @@ export interface CourseFrontmatter {
    * Items: A course, class, lesson, changelog or roadmap id: lowercase letters and digits in hyphen-separated words, at most 64 characters.
    */
   classes: string[];
+  /**
+   * Ids this resource was published under before: a request for one is redirected (308) to the resource, so a rename never breaks a client. Unique, and never a live id of the same kind.
+   *
+   * @minItems 1
+   *
+   * Items: A course, class, lesson, changelog or roadmap id: lowercase letters and digits in hyphen-separated words, at most 64 characters.
+   */
+  aliases?: string[];
 }
 
 /**
@@ -293,6 +317,14 @@ export interface LessonFrontmatter {
    * The programming language a lesson teaches in, lowercase (python, sql, bash, typescript, …).
    */
   lang: string;
+  /**
+   * Ids this resource was published under before: a request for one is redirected (308) to the resource, so a rename never breaks a client. Unique, and never a live id of the same kind.
+   *
+   * @minItems 1
+   *
+   * Items: A course, class, lesson, changelog or roadmap id: lowercase letters and digits in hyphen-separated words, at most 64 characters.
+   */
+  aliases?: string[];
 }
 
 /**

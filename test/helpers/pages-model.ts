@@ -3,7 +3,7 @@
  * a soon class, a live one in a pale colour that needs contrast help, a soon one), changelog entries over two
  * months with Markdown, an ampersand, a deprecation and a hostile raw-HTML attempt, and all four roadmap stages.
  */
-import type { ContentModel } from '../../src/content/model.js';
+import { NO_ALIASES, type ContentModel } from '../../src/content/model.js';
 import type { Course, Lesson } from '../../src/schemas/types.generated.js';
 
 const lesson = (course: string, klass: string, id: string, title: string, lang: string, steps: number, blurb: string | null): Lesson => ({
@@ -182,5 +182,6 @@ export function pagesModel(): ContentModel {
         },
       ],
     },
+    aliases: NO_ALIASES,
   };
 }

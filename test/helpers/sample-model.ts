@@ -2,7 +2,7 @@
  * A small, valid, hand-made ContentModel for unit tests of the index and the app (no files, no loader):
  * two courses (one live with two lessons, one soon), one changelog entry that deprecates a route, a roadmap.
  */
-import type { ContentModel } from '../../src/content/model.js';
+import { NO_ALIASES, type ContentModel } from '../../src/content/model.js';
 import type { Course, Lesson } from '../../src/schemas/types.generated.js';
 
 const lesson = (id: string, classId: string, steps: number): Lesson => ({
@@ -87,5 +87,6 @@ export function sampleModel(opts: { revision?: string; withDeprecation?: boolean
         },
       ],
     },
+    aliases: NO_ALIASES,
   };
 }
