@@ -148,6 +148,33 @@ describe('RFC 9421 §2.2.8 @query-param', () => {
   });
 });
 
+describe('RFC 9421 §2.1.2 dictionary members ("field";key=…)', () => {
+  const input = (component: string) => parseDictionary(`sig=(${component});created=1`).get('sig') as InnerList;
+  const line = (value: string, component: string) =>
+    decoder
+      .decode(
+        signatureBase({ method: 'GET', targetUri: 'https://example.com/', field: (n) => (n === 'example-dict' ? value : null) }, input(component)),
+      )
+      .split('\n')[0];
+
+  it("serialises the member strictly, as the RFC's §2.1.2 example does", () => {
+    const value = ' a=1, b=2;x=1;y=2, c=(a   b   c), d';
+    expect(line(value, '"example-dict";key="a"')).toBe('"example-dict";key="a": 1');
+    expect(line(value, '"example-dict";key="d"')).toBe('"example-dict";key="d": ?1');
+    expect(line(value, '"example-dict";key="b"')).toBe('"example-dict";key="b": 2;x=1;y=2');
+    expect(line(value, '"example-dict";key="c"')).toBe('"example-dict";key="c": (a b c)');
+  });
+
+  it('reads a field that is also a valid List as the Dictionary the key parameter asks for', () => {
+    expect(line('a, b', '"example-dict";key="b"')).toBe('"example-dict";key="b": ?1');
+  });
+
+  it('fails for a missing member or a field that is no dictionary', () => {
+    expect(() => line('a=1', '"example-dict";key="z"')).toThrow(/no member "z"/);
+    expect(() => line('(', '"example-dict";key="a"')).toThrow(/not a structured-field dictionary/);
+  });
+});
+
 describe('signing the RFC examples ourselves with http-message-sig', () => {
   const signer = async (name: KeyName, algorithm: RsaHashedImportParams | Algorithm) =>
     webcrypto.signer(await crypto.subtle.importKey('jwk', privateJwk(name), algorithm, false, ['sign']));

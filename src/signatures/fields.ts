@@ -5,7 +5,7 @@
  * reason instead of throwing. Portable: no Node-only modules.
  */
 import { LRUCache } from 'lru-cache';
-import { isInnerList, parseDictionary, parseItem, type BareItem, type InnerList, type Item } from 'structured-headers';
+import { isInnerList, parseDictionary, parseItem, type BareItem, type Dictionary, type InnerList, type Item } from 'structured-headers';
 
 /**
  * Parsed field values by their text, bounded by the characters kept: an agent sends the same `Signature-Agent`
@@ -27,6 +27,14 @@ function remembered<T>(namespace: string, text: string, parse: (text: string) =>
   }
   parsed.set(key, { value });
   return value;
+}
+
+/**
+ * A field value parsed as a structured-field dictionary (RFC 8941 §4.2.2), remembered by its text; `undefined` when
+ * it is not one. The result is shared: nothing may change it.
+ */
+export function parsedDictionary(text: string): Dictionary | undefined {
+  return remembered('d', text, parseDictionary);
 }
 
 /** The tag a Web Bot Auth signature carries. */
@@ -165,7 +173,7 @@ export function readSignatureAgent(header: string | null, candidate: SignatureCa
     return memberValue(item, undefined);
   }
 
-  const dictionary = remembered('d', header, parseDictionary);
+  const dictionary = parsedDictionary(header);
   if (dictionary === undefined) return { ok: false, code: 'malformed', reason: 'Signature-Agent is not a structured-field dictionary' };
   const keyed = covered.map((c) => c.parameters.get('key')).filter((k): k is string => typeof k === 'string');
   let key = keyed.includes(candidate.label) ? candidate.label : keyed.length === 1 ? keyed[0] : undefined;

@@ -5,7 +5,8 @@
  * `sf`, `key` and `bs` parameters (§2.1). Response-only and trailer components fail, as they must for a request.
  */
 import { httpbis } from 'http-message-signatures';
-import { serializeInnerList, serializeItem, type InnerList } from 'structured-headers';
+import { isInnerList, serializeInnerList, serializeItem, type InnerList } from 'structured-headers';
+import { parsedDictionary } from './fields.js';
 
 /** The request as the signature base sees it. */
 export interface SignedRequest {
@@ -43,10 +44,7 @@ export function signatureBase(request: SignedRequest, input: InnerList): Uint8Ar
     headers[name] = value;
   }
   try {
-    const lines = httpbis.createSignatureBase(
-      { fields: components, componentParser: queryParam },
-      { method: request.method, url: request.targetUri, headers },
-    );
+    const lines = httpbis.createSignatureBase({ fields: components, componentParser }, { method: request.method, url: request.targetUri, headers });
     lines.push(['"@signature-params"', [serializeInnerList(input)]]);
     return new TextEncoder().encode(httpbis.formatSignatureBase(lines));
   } catch (error) {
@@ -54,14 +52,37 @@ export function signatureBase(request: SignedRequest, input: InnerList): Uint8Ar
   }
 }
 
+/** The components derived here rather than by the library; `null` for the library's own derivation. */
+function componentParser(component: string, parameters: Map<string, string | number | boolean>, message: unknown): string[] | null {
+  if (component === '@query-param') return queryParam(parameters, message);
+  if (parameters.has('key') && !parameters.has('bs') && !parameters.has('req')) return dictionaryMember(component, parameters, message);
+  return null;
+}
+
+/**
+ * A dictionary field's member named by the `key` parameter, serialised strictly (RFC 9421 §2.1.2). The library
+ * would first try to parse the field as a List, and a dictionary is never a valid List: each request then paid for
+ * a thrown parse error (about 60 µs, more than the rest of the base), and a field valid as both (`a, b`) was refused.
+ * The parse is the verifier's own, remembered, so the `Signature-Agent` it has just read is not parsed again.
+ */
+function dictionaryMember(field: string, parameters: Map<string, string | number | boolean>, message: unknown): string[] {
+  const key = parameters.get('key');
+  if (typeof key !== 'string') throw new SignatureBaseError(`"${field}";key needs a string key`);
+  const value = (message as { headers: Record<string, string> }).headers[field];
+  if (value === undefined) throw new SignatureBaseError(`the covered field "${field}" is absent`);
+  const dictionary = parsedDictionary(value);
+  if (dictionary === undefined) throw new SignatureBaseError(`the covered field "${field}" is not a structured-field dictionary`);
+  const member = dictionary.get(key);
+  if (member === undefined) throw new SignatureBaseError(`the covered field "${field}" has no member "${key}"`);
+  return [isInnerList(member) ? serializeInnerList(member) : serializeItem(member)];
+}
+
 /**
  * `@query-param` exactly as RFC 9421 §2.2.8 derives it: each parameter's name and value parsed as
  * application/x-www-form-urlencoded and percent-encoded again with that set (WHATWG URL §5.2), so `~`, `!`, `'`,
  * `(` and `)` are encoded. The library encodes with `encodeURIComponent`, which leaves those five as they are.
- * Every other component: `null`, the library's own derivation.
  */
-function queryParam(component: string, parameters: Map<string, string | number | boolean>, message: unknown): string[] | null {
-  if (component !== '@query-param') return null;
+function queryParam(parameters: Map<string, string | number | boolean>, message: unknown): string[] {
   const name = parameters.get('name');
   if (typeof name !== 'string') throw new SignatureBaseError('@query-param without a string "name" parameter');
   const { url } = message as { url: string };
