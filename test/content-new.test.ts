@@ -15,6 +15,7 @@ import { ContentFolder } from '../src/content/scaffold/folder.js';
 import { NEW_EXAMPLES } from '../src/content/scaffold/command.js';
 import { newChangelog } from '../src/content/scaffold/scaffold.js';
 import { slugify } from '../src/content/scaffold/slug.js';
+import { appendToList, FrontmatterEditError } from '../src/content/scaffold/frontmatter-edit.js';
 import { removeTree, writeContentFixture, type ContentFiles } from './helpers/content-fixture.js';
 
 const BUNDLED = fileURLToPath(new URL('../content', import.meta.url));
@@ -393,3 +394,31 @@ describe('new --help', () => {
 function shellWords(line: string): string[] {
   return [...line.matchAll(/"([^"]*)"|(\S+)/g)].map((m) => m[1] ?? m[2]!);
 }
+
+describe('appending to a list in the frontmatter', () => {
+  const fm = (yaml: string, body = 'Body.\n'): string => `---\n${yaml}\n---\n${body}`;
+
+  it('copies the separator and layout the list already uses', () => {
+    expect(appendToList(fm('k: [a,b]'), 'k', 'c')).toBe(fm('k: [a,b,c]'));
+    expect(appendToList(fm('k: [ a, b ]'), 'k', 'c')).toBe(fm('k: [ a, b, c ]'));
+    expect(appendToList(fm('k: [a]'), 'k', 'c')).toBe(fm('k: [a, c]'));
+    expect(appendToList(fm('k: []'), 'k', 'c')).toBe(fm('k: [c]'));
+    expect(appendToList(fm('k: [ ]'), 'k', 'c')).toBe(fm('k: [ c ]'));
+    expect(appendToList(fm('k: [\n    a,\n    b\n  ]'), 'k', 'c')).toBe(fm('k: [\n    a,\n    b,\n    c\n  ]'));
+    expect(appendToList(fm('k: [\n  a,\n  b,\n]'), 'k', 'c')).toBe(fm('k: [\n  a,\n  b,\n  c,\n]'));
+    expect(appendToList(fm('k: [\n  a\n]'), 'k', 'c')).toBe(fm('k: [\n  a,\n  c\n]'));
+    expect(appendToList(fm('k:\n- a\n- "b"\nother: 1'), 'k', 'c')).toBe(fm('k:\n- a\n- "b"\n- c\nother: 1'));
+    expect(appendToList(fm('k:\n    -   a'), 'k', 'c')).toBe(fm('k:\n    -   a\n    -   c'));
+  });
+
+  it('quotes an id YAML would read as a number, and keeps a byte order mark and the body', () => {
+    expect(appendToList(fm('k: [a]'), 'k', '2024')).toBe(fm('k: [a, "2024"]'));
+    expect(appendToList(`\uFEFF${fm('k: [a]', '---\nnot: frontmatter\n')}`, 'k', 'b')).toBe(`\uFEFF${fm('k: [a, b]', '---\nnot: frontmatter\n')}`);
+  });
+
+  it('refuses a layout it cannot extend without rewriting it', () => {
+    expect(() => appendToList(fm('k: [a, # note\n  b]'), 'k', 'c')).toThrow(FrontmatterEditError);
+    expect(() => appendToList(fm('k: a'), 'k', 'c')).toThrow('"k" is not a list');
+    expect(() => appendToList('no frontmatter', 'k', 'c')).toThrow('no closed frontmatter');
+  });
+});
