@@ -3,10 +3,11 @@
  * with the real loader. Each kind's file validates unchanged and shows in the model; the parent's list keeps every
  * byte but the new item; ids, clashes, unknown parents and existing files.
  */
+import { execFile } from 'node:child_process';
 import { cp, mkdtemp, readFile, readdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../src/content/cli.js';
 import { ContentLoader } from '../src/content/loader.js';
@@ -420,5 +421,33 @@ describe('appending to a list in the frontmatter', () => {
     expect(() => appendToList(fm('k: [a, # note\n  b]'), 'k', 'c')).toThrow(FrontmatterEditError);
     expect(() => appendToList(fm('k: a'), 'k', 'c')).toThrow('"k" is not a list');
     expect(() => appendToList('no frontmatter', 'k', 'c')).toThrow('no closed frontmatter');
+  });
+});
+
+describe('syllabus-content new as a process', () => {
+  const root = fileURLToPath(new URL('..', import.meta.url));
+  const tsx = pathToFileURL(join(root, 'node_modules/tsx/dist/loader.mjs')).href;
+  const run = (args: string[]): Promise<{ code: number; stdout: string; stderr: string }> =>
+    new Promise((resolve) => {
+      execFile(
+        process.execPath,
+        ['--import', tsx, join(root, 'src/content/cli.ts'), ...args],
+        { cwd: root, timeout: 60_000 },
+        (err, stdout, stderr) => resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+      );
+    });
+
+  it("prints the paths on stdout and exits 0; a usage error exits 2 with the command's usage", async () => {
+    const dir = await fixture();
+    const written = await run(['new', 'class', 'sql-basics', 'Joins', '--dir', dir]);
+    expect(written).toEqual({ code: 0, stdout: `${dir}/courses/sql-basics/joins/index.md\n${dir}/courses/sql-basics/index.md\n`, stderr: '' });
+    const missing = await run(['new', 'lesson', 'sql-basics/select', '--dir', dir]);
+    expect(missing.code).toBe(2);
+    expect(missing.stdout).toBe('');
+    expect(missing.stderr).toContain("error: missing required argument 'title'");
+    expect(missing.stderr).toContain('Usage: syllabus-content new lesson [options] <course/class> <title>');
+    const kind = await run(['new', 'module', 'X', '--dir', dir]);
+    expect(kind.code).toBe(2);
+    expect(kind.stderr).toContain("error: unknown command 'module'");
   });
 });
