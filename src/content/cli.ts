@@ -10,6 +10,7 @@ import { pathToFileURL } from 'node:url';
 import { Command, CommanderError } from 'commander';
 import { ContentLoader } from './loader.js';
 import { formatProblem, type Problem } from './model.js';
+import { addNewCommand } from './scaffold/command.js';
 
 /** Exit statuses of the command. */
 export const EXIT = { valid: 0, invalid: 1, usage: 2 } as const;
@@ -47,6 +48,9 @@ export async function runCli(argv: readonly string[], io: CliIo = defaultIo): Pr
     .action(async (dir: string) => {
       status = await validate(dir, io);
     });
+  addNewCommand(program, io, (s) => {
+    status = s;
+  });
   try {
     await program.parseAsync([...argv], { from: 'user' });
     if (argv.length === 0) {

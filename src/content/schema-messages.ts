@@ -150,8 +150,8 @@ function descriptionPhrase(schema: Record<string, unknown>): string | undefined 
   return text === '' ? undefined : text.charAt(0).toLowerCase() + text.slice(1);
 }
 
-/** The allowed key closest to a typo, when it is close enough to be a plausible intent. */
-function closest(name: string, candidates: readonly string[]): string | undefined {
+/** The candidate (an allowed key, a known id) closest to a typo, when it is close enough to be a plausible intent. */
+export function closest(name: string, candidates: readonly string[]): string | undefined {
   let best: string | undefined;
   let bestDistance = Infinity;
   for (const candidate of candidates) {
