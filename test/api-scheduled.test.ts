@@ -86,4 +86,18 @@ describe('scheduled publishing', () => {
     expect(srv.server.holder.current.representations.get('/v1/lessons/hello-world')).toBe(lesson);
     expect(srv.logs.some((l) => l.msg === 'scheduled content published' && (l.published as string[]).includes(ENTRY))).toBe(true);
   });
+
+  it('arms for an entry a reload brings later, and clears the timer on shutdown', async () => {
+    await writeFile(
+      join(srv.contentDir, 'changelog/next-year-2027-01-15.md'),
+      '---\nkind: feature\ntitle: Next year\nblurb: Later.\n---\n\nLater.\n',
+    );
+    await eventually(async () => (await json('/health')).next_scheduled_change === '2027-01-15T00:00:00.000Z', {
+      what: 'the next change on /health',
+    });
+    expect(await changelogIds()).not.toContain('next-year-2027-01-15');
+    expect(clock.armed).toBe(1);
+    await srv.server.close();
+    expect(clock.armed).toBe(0);
+  });
 });
