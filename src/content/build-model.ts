@@ -8,7 +8,7 @@ import { CATALOG_PATH, ROADMAP_PATH, changelogPath, classPath, coursePath, lesso
 import type { ParsedFile } from './parse-file.js';
 import { byCodePoint } from './order.js';
 import { DerivationMemo } from './memo.js';
-import type { AliasTable } from './model.js';
+import type { AliasTable, RoadmapTimeline } from './model.js';
 
 type Of<K extends ParsedFile['kind']> = Extract<ParsedFile, { kind: K }>;
 
@@ -23,6 +23,7 @@ export interface DerivedModel {
   changelog: Changelog;
   roadmap: Roadmap;
   aliases: AliasTable;
+  roadmapTimeline: RoadmapTimeline;
 }
 
 /** Keys of the memo's slots for the derived objects that have no file of their own. */
@@ -60,7 +61,8 @@ function checkAndDerive(tree: Tree, memo: DerivationMemo): { problems: RelProble
   const aliases = checkAliases(tree, problems);
   if (problems.length > 0) return { problems: sortProblems(problems) };
   const catalog = deriveCatalog(tree, memo);
-  return { problems, model: { catalog, changelog: deriveChangelog(tree, memo), roadmap: deriveRoadmap(tree, memo), aliases } };
+  const { roadmap, timeline: roadmapTimeline } = deriveRoadmap(tree, memo);
+  return { problems, model: { catalog, changelog: deriveChangelog(tree, memo), roadmap, aliases, roadmapTimeline } };
 }
 
 class Tree {
@@ -391,28 +393,30 @@ function changelogOf(files: readonly Of<'changelog'>[]): Changelog {
   return { entries };
 }
 
-function deriveRoadmap(tree: Tree, memo: DerivationMemo): Roadmap {
+function deriveRoadmap(tree: Tree, memo: DerivationMemo): { roadmap: Roadmap; timeline: RoadmapTimeline } {
   return memo.reuse(ROADMAP_KEY, [tree.roadmap, ...tree.items], () => roadmapOf(tree));
 }
 
-function roadmapOf(tree: Tree): Roadmap {
-  const byStage = new Map<string, { order: number | undefined; item: RoadmapItem }[]>();
+function roadmapOf(tree: Tree): { roadmap: Roadmap; timeline: RoadmapTimeline } {
+  const all: { order: number | undefined; item: RoadmapItem }[] = [];
+  const untilShipped = new Map<RoadmapItem, RoadmapItem['stage']>();
   for (const file of tree.items) {
     const data = file.data!;
     const item: RoadmapItem = { id: file.itemId, title: data.title, theme: data.theme, stage: data.stage, body: file.body! };
-    if (data.stage === 'shipped') item.shipped = data.shipped!;
-    const list = byStage.get(data.stage) ?? [];
-    list.push({ order: data.order, item });
-    byStage.set(data.stage, list);
+    if (data.stage === 'shipped') {
+      item.shipped = data.shipped!;
+      untilShipped.set(item, data.until_shipped ?? 'building');
+    }
+    all.push({ order: data.order, item });
   }
-  const stages = tree.roadmap!.data!.stages.flatMap((stage) => {
-    const list = byStage.get(stage.key);
-    if (!list) return [];
-    // By order; items without one follow; then by title (and id, so the order never depends on the file system).
-    list.sort(
-      (a, b) => (a.order ?? Infinity) - (b.order ?? Infinity) || byCodePoint(a.item.title, b.item.title) || byCodePoint(a.item.id, b.item.id),
-    );
-    return [{ key: stage.key, label: stage.label, note: stage.note, items: list.map((x) => x.item) }];
+  // By order; items without one follow; then by title (and id, so the order never depends on the file system).
+  // One order across stages: each stage's items keep it, and so does a stage an item moves to before a date.
+  all.sort((a, b) => (a.order ?? Infinity) - (b.order ?? Infinity) || byCodePoint(a.item.title, b.item.title) || byCodePoint(a.item.id, b.item.id));
+  const items = all.map((x) => x.item);
+  const heads = tree.roadmap!.data!.stages.map((stage) => ({ key: stage.key, label: stage.label, note: stage.note }));
+  const stages = heads.flatMap((head) => {
+    const list = items.filter((item) => item.stage === head.key);
+    return list.length === 0 ? [] : [{ ...head, items: list }];
   });
-  return { stages };
+  return { roadmap: { stages }, timeline: { stages: heads, items, untilShipped } };
 }

@@ -11,6 +11,7 @@ import { Command, CommanderError } from 'commander';
 import { ContentLoader } from './loader.js';
 import { formatProblem, type Problem } from './model.js';
 import { addNewCommand } from './scaffold/command.js';
+import { scheduledLines } from './schedule.js';
 
 /** Exit statuses of the command. */
 export const EXIT = { valid: 0, invalid: 1, usage: 2 } as const;
@@ -21,6 +22,8 @@ export interface CliIo {
   stderr(line: string): void;
   env: NodeJS.ProcessEnv;
   cwd: string;
+  /** Clock (default the system's): what is scheduled is dated after its UTC date. */
+  now?: () => Date;
 }
 
 const defaultIo: CliIo = {
@@ -75,7 +78,8 @@ async function validate(dir: string, io: CliIo): Promise<number> {
     return EXIT.usage;
   }
   // Problems name files under the folder as the user wrote it, so the paths can be pasted back.
-  const result = await new ContentLoader(abs, { displayRoot: normalize(dir) }).load();
+  const loader = new ContentLoader(abs, { displayRoot: normalize(dir) });
+  const result = await loader.load();
   if (result.ok) {
     const { catalog, changelog, roadmap } = result.model;
     const lessons = catalog.courses.reduce((n, c) => n + c.lessons_live, 0);
@@ -84,6 +88,8 @@ async function validate(dir: string, io: CliIo): Promise<number> {
       `${dir}: valid (${catalog.courses.length} courses, ${lessons} lessons, ${changelog.entries.length} changelog entries, ` +
         `${items} roadmap items; revision ${result.model.revision})`,
     );
+    const now = io.now?.() ?? new Date();
+    for (const line of scheduledLines(result.model, now, (rel) => loader.display(rel))) io.stderr(printable(line));
     return EXIT.valid;
   }
   const annotate = io.env.GITHUB_ACTIONS === 'true';

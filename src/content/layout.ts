@@ -67,3 +67,5 @@ export const CATALOG_PATH = 'catalog.md';
 export const ROADMAP_PATH = 'roadmap/index.md';
 /** Path of a changelog entry's file. */
 export const changelogPath = (entryId: string): string => `changelog/${entryId}.md`;
+/** Path of a roadmap item's file. */
+export const roadmapItemPath = (itemId: string): string => `roadmap/${itemId}.md`;

@@ -203,7 +203,8 @@ export class ContentLoader {
     return { path: this.display(rel), line: 1, column: 1, message: LINK_PROBLEM };
   }
 
-  private display(rel: string): string {
+  /** A path relative to the folder as problems name it (under `displayRoot`). */
+  display(rel: string): string {
     return this.displayRoot === '' ? rel : posix.join(this.displayRoot, rel);
   }
 }

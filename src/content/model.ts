@@ -2,7 +2,7 @@
  * The boundary between content/ and everything downstream: a folder of Markdown becomes either a valid
  * {@link ContentModel} or a list of {@link Problem}s. Nothing here knows HTTP.
  */
-import type { Catalog, Changelog, Roadmap } from '../schemas/types.generated.js';
+import type { Catalog, Changelog, Roadmap, RoadmapItem, RoadmapStage } from '../schemas/types.generated.js';
 
 /**
  * One thing wrong with the content, located for a writer: printed as `path:line:column: message`.
@@ -31,6 +31,24 @@ export interface ContentModel {
   roadmap: Roadmap;
   /** The ids resources were published under before (their frontmatter's `aliases`). */
   aliases: AliasTable;
+  /**
+   * What the roadmap is before its shipped items' changelog entries are published (scheduled publishing,
+   * `src/content/schedule.ts`). Absent in a model made by hand: its roadmap then never changes with the date.
+   */
+  roadmapTimeline?: RoadmapTimeline;
+}
+
+/**
+ * The roadmap's parts a date can change: a shipped item shows in its `until_shipped` stage (default `building`)
+ * until the changelog entry its `shipped` names is published.
+ */
+export interface RoadmapTimeline {
+  /** Every stage of `roadmap/index.md` in order, with no items (a stage empty today may fill before a date). */
+  readonly stages: readonly Omit<RoadmapStage, 'items'>[];
+  /** Every item of the roadmap, in the roadmap's order (order, then title, then id) whatever its stage. */
+  readonly items: readonly RoadmapItem[];
+  /** Each shipped item (the very object in `items`) → the stage it shows in before its entry is published. */
+  readonly untilShipped: ReadonlyMap<RoadmapItem, RoadmapItem['stage']>;
 }
 
 /**

@@ -257,4 +257,7 @@ function shippedRules(data: RoadmapItemFrontmatter, report: Report): void {
   if (data.stage !== 'shipped' && data.shipped !== undefined) {
     report(['shipped'], `"shipped" is only allowed when stage is "shipped", but stage is "${data.stage}"`);
   }
+  if (data.stage !== 'shipped' && data.until_shipped !== undefined) {
+    report(['until_shipped'], `"until_shipped" is only allowed when stage is "shipped", but stage is "${data.stage}"`);
+  }
 }

@@ -42,6 +42,15 @@ export class IndexHolder {
   }
 
   /**
+   * Replaces the served index by one of the same content published at a later instant (scheduled publishing:
+   * entries whose date has come). The reload status is unchanged; listeners are told (`built_at` changed).
+   */
+  publish(next: CatalogIndex): void {
+    this.#current = next;
+    this.#notify();
+  }
+
+  /**
    * Replaces the served index by an equivalent one (the same revision, e.g. with its bodies now compressed) if
    * `from` is still the one served; a reload that swapped in meanwhile wins. Reload status is unchanged.
    * @returns whether `to` is now served.

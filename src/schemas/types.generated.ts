@@ -339,6 +339,10 @@ export interface RoadmapItemFrontmatter {
    */
   shipped?: string;
   /**
+   * The stage a shipped item shows in until the changelog entry named by "shipped" is published (its date, 00:00 UTC); default building. Only on shipped items.
+   */
+  until_shipped?: "building" | "next" | "exploring";
+  /**
    * Position within its stage; items without one follow, by title.
    */
   order?: number;

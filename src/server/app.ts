@@ -159,10 +159,10 @@ export function staticRepresentations(config: Config): StaticRepresentations {
 
 /**
  * The index builder of this configuration: the API bodies and the pages of a model (the static documents are
- * {@link staticRepresentations}). New bodies are left uncompressed (servable at once);
+ * {@link staticRepresentations}), built at `now` (default the system clock). New bodies are left uncompressed (servable at once);
  * `completeCompression(nodeCodec, index)` adds their forms.
  */
-export function indexBuilder(config: Config): (model: ContentModel, previous?: CatalogIndex) => Promise<CatalogIndex> {
+export function indexBuilder(config: Config, now?: () => Date): (model: ContentModel, previous?: CatalogIndex) => Promise<CatalogIndex> {
   return (model, previous) =>
     buildIndex(model, {
       codec: nodeCodec,
@@ -170,6 +170,7 @@ export function indexBuilder(config: Config): (model: ContentModel, previous?: C
       renderers: RENDERERS,
       previous,
       deferCompression: true,
+      ...(now && { now }),
     });
 }
 

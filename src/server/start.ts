@@ -5,6 +5,7 @@
  */
 import type { Logger } from 'pino';
 import { formatProblem, type ContentModel } from '../content/index.js';
+import { publishedAt } from '../content/schedule.js';
 import { HealthReport } from '../http/health.js';
 import { MemoryStore, type RateLimitStore } from '../http/ratelimit/index.js';
 import type { SignatureVerifier } from '../http/client-kind.js';
@@ -26,6 +27,7 @@ import { createLogger, type LogOutput } from './logger.js';
 import { ServiceMetrics } from './metrics.js';
 import { livenessRoute, metricsRoute, readinessRoute, type Readiness } from './probes.js';
 import { nodeCodec } from './node-codec.js';
+import { PublishTimer, REAL_TIMERS, type Timers } from './publish-timer.js';
 import { summarizeProblems } from './problems.js';
 import { serviceVersion } from './version.js';
 
@@ -62,6 +64,13 @@ export interface StartOptions {
   contentDebounceMs?: number;
   /** The content source; default the one the configuration names (a watched folder or a Git branch). */
   contentSource?: ContentSource;
+  /**
+   * Clock (default the system's): which changelog entries are published (those dated up to its UTC date) and
+   * build times. A test passes a fake clock's, with its {@link StartOptions.timers}.
+   */
+  now?: () => Date;
+  /** Timers of scheduled publishing (default the global ones): the next publication is armed on them. */
+  timers?: Timers;
 }
 
 /** A running service. */
@@ -130,33 +139,56 @@ async function armContent(config: Config, options: StartOptions, logger: Logger,
   return { source, first: first.result.model };
 }
 
-/** Serial index work: reload builds and compression, in the order loads finished; opens once serving starts. */
+/** What {@link IndexUpdates} builds with. */
+interface IndexWork {
+  build: (model: ContentModel, previous?: CatalogIndex) => Promise<CatalogIndex>;
+  logger: Logger;
+  metrics: ServiceMetrics;
+  now: () => Date;
+  timers: Timers;
+}
+
+/** How long a failed scheduled publication waits before it is tried again, in milliseconds. */
+const PUBLISH_RETRY_MS = 60_000;
+
+/**
+ * Serial index work: reload builds, scheduled publications and compression, in the order they were asked for;
+ * opens once serving starts. What is served is always the latest valid model as published at the clock's
+ * instant (`publishedAt`), and one timer is armed for the next instant that changes it.
+ */
 class IndexUpdates {
   #open!: () => void;
   #chain = new Promise<void>((resolve) => (this.#open = resolve));
-  #apply: (update: ContentUpdate) => Promise<void> = () => Promise.resolve();
+  /** Set on shutdown or a failed start: queued work is dropped. */
+  #dropped = false;
   readonly #holder: IndexHolder;
-  readonly #build: (model: ContentModel, previous?: CatalogIndex) => Promise<CatalogIndex>;
-  readonly #logger: Logger;
-  readonly #metrics: ServiceMetrics;
+  readonly #work: IndexWork;
+  readonly #timer: PublishTimer;
+  /** The full model the served index was published from. */
+  #model: ContentModel;
   #stopped = false;
 
-  constructor(
-    holder: IndexHolder,
-    build: (model: ContentModel, previous?: CatalogIndex) => Promise<CatalogIndex>,
-    logger: Logger,
-    metrics: ServiceMetrics,
-  ) {
+  /** @param model the full model `holder`'s index was published from, at `next` the next change of its view */
+  constructor(holder: IndexHolder, model: ContentModel, next: Date | undefined, work: IndexWork) {
     this.#holder = holder;
-    this.#build = build;
-    this.#logger = logger;
-    this.#metrics = metrics;
-    this.#apply = (update) => this.#applyUpdate(update);
+    this.#model = model;
+    this.#work = work;
+    this.#timer = new PublishTimer(work.now, () => this.#enqueue(() => this.#publishScheduled()), work.timers);
+    this.#timer.arm(next);
+  }
+
+  /** The instant the served content changes next by its dates, or `undefined`. */
+  get nextScheduledChange(): Date | undefined {
+    return this.#timer.at;
   }
 
   /** Queues an update (runs after the ones before it). */
   push(update: ContentUpdate): void {
-    this.#chain = this.#chain.then(() => this.#apply(update));
+    this.#enqueue(() => this.#applyUpdate(update));
+  }
+
+  #enqueue(job: () => Promise<void>): void {
+    this.#chain = this.#chain.then(() => (this.#dropped ? undefined : job()));
   }
 
   /** Starts the queued work, then compresses the served index; resolves when both are done. */
@@ -177,12 +209,14 @@ class IndexUpdates {
    */
   stop(): void {
     this.#stopped = true;
-    this.#apply = () => Promise.resolve();
+    this.#dropped = true;
+    this.#timer.clear();
   }
 
   /** Opens and drops what is queued without applying it (a failed start). */
   abandon(): void {
-    this.#apply = () => Promise.resolve();
+    this.#dropped = true;
+    this.#timer.clear();
     this.#open();
   }
 
@@ -193,11 +227,11 @@ class IndexUpdates {
       const compressed = await completeCompression(nodeCodec, index);
       if (this.#stopped) return;
       if (compressed !== index && this.#holder.upgrade(index, compressed)) {
-        this.#logger.debug({ revision: index.revision, compress_ms: Math.round(performance.now() - t0) }, 'index compressed');
+        this.#work.logger.debug({ revision: index.revision, compress_ms: Math.round(performance.now() - t0) }, 'index compressed');
       }
     } catch (error) {
       // Identity bodies stay served: slower for clients, never wrong.
-      this.#logger.error({ err: error }, 'index compression failed; serving identity bodies');
+      this.#work.logger.error({ err: error }, 'index compression failed; serving identity bodies');
     }
   }
 
@@ -206,30 +240,71 @@ class IndexUpdates {
     const t0 = performance.now();
     const seconds = (): number => (performance.now() - t0) / 1000;
     if (!result.ok) {
-      this.#metrics.contentReload('rejected', seconds());
+      this.#work.metrics.contentReload('rejected', seconds());
       const problems = result.problems.map(formatProblem);
       this.#holder.recordReloadError(summarizeProblems(problems, commit === undefined ? '' : `commit ${commit}: `));
-      this.#logger.warn(
+      this.#work.logger.warn(
         { problem_count: problems.length, problems: problems.slice(0, 100), commit, reason },
         'content reload rejected; still serving the previous revision',
       );
       return;
     }
     let next: CatalogIndex;
+    const at = this.#work.now();
+    const view = publishedAt(result.model, at);
     try {
       // Each build waits for the previous index's compression, so unchanged bodies are reused compressed.
-      next = await this.#build(result.model, this.#holder.current);
+      next = await this.#work.build(view.model, this.#holder.current);
     } catch (error) {
-      this.#metrics.contentReload('failed', seconds());
+      this.#work.metrics.contentReload('failed', seconds());
       this.#holder.recordReloadError('the index could not be built from this content; see the log');
-      this.#logger.error({ err: error, revision: result.model.revision }, 'index build failed; still serving the previous revision');
+      this.#work.logger.error({ err: error, revision: result.model.revision }, 'index build failed; still serving the previous revision');
       return;
     }
-    this.#holder.swap(next);
-    this.#metrics.contentReload('applied', seconds());
-    this.#logger.info(
-      { revision: result.model.revision, reason, changed_files: changedFiles, build_ms: Math.round(performance.now() - t0) },
+    this.#holder.swap(next, at);
+    this.#model = result.model;
+    this.#timer.arm(view.next);
+    this.#work.metrics.contentReload('applied', seconds());
+    this.#work.logger.info(
+      {
+        revision: result.model.revision,
+        reason,
+        changed_files: changedFiles,
+        build_ms: Math.round(performance.now() - t0),
+        ...(view.next && { next_scheduled_change: view.next.toISOString() }),
+      },
       'content reloaded',
+    );
+    await this.#compressServed(next);
+  }
+
+  /**
+   * The timer's work: the served model as published now, swapped in like a reload (unchanged bodies reused by
+   * identity) but keeping the reload status; the timer is armed for the change after.
+   */
+  async #publishScheduled(): Promise<void> {
+    const t0 = performance.now();
+    const served = this.#holder.current;
+    const view = publishedAt(this.#model, this.#work.now());
+    if (view.model === served.model) return this.#timer.arm(view.next);
+    let next: CatalogIndex;
+    try {
+      next = await this.#work.build(view.model, served);
+    } catch (error) {
+      this.#work.logger.error({ err: error, revision: served.revision }, 'scheduled content could not be published; trying again in a minute');
+      return this.#timer.arm(new Date(this.#work.now().getTime() + PUBLISH_RETRY_MS));
+    }
+    this.#holder.publish(next);
+    this.#timer.arm(view.next);
+    const before = new Set(served.model.changelog.entries.map((e) => e.id));
+    this.#work.logger.info(
+      {
+        revision: served.revision,
+        published: view.model.changelog.entries.filter((e) => !before.has(e.id)).map((e) => e.id),
+        next_scheduled_change: view.next?.toISOString() ?? null,
+        build_ms: Math.round(performance.now() - t0),
+      },
+      'scheduled content published',
     );
     await this.#compressServed(next);
   }
@@ -334,15 +409,17 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const deliver = { to: (update: ContentUpdate): void => void early.push(update) };
   const { source, first } = await armContent(config, options, logger, (update) => deliver.to(update));
 
-  const build = indexBuilder(config);
+  const now = options.now ?? ((): Date => new Date());
+  const build = indexBuilder(config, now);
+  const published = publishedAt(first, now());
   let holder: IndexHolder;
   try {
-    holder = new IndexHolder(await build(first));
+    holder = new IndexHolder(await build(published.model));
   } catch (error) {
     await source.close();
     throw error;
   }
-  const updates = new IndexUpdates(holder, build, logger, metrics);
+  const updates = new IndexUpdates(holder, first, published.next, { build, logger, metrics, now, timers: options.timers ?? REAL_TIMERS });
   metrics.servedRevision(holder.current.revision);
   holder.subscribe((status) => metrics.servedRevision(status.revision));
   for (const update of early) updates.push(update);
@@ -367,6 +444,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     referrals = await startReferrals(config, follow, onReferralsReload);
     ({ store, nonceStore } = await openRateLimitStore(config, options, logger, metrics));
     health = createHealth(holder, source, store);
+    health.addProvider(() => ({ next_scheduled_change: updates.nextScheduledChange?.toISOString() ?? '' }));
     statics = staticRepresentations(config);
     const app = composeApp(config, {
       statics,
@@ -416,6 +494,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       revision: holder.current.revision,
       representations: holder.current.representations.size,
       referral_codes: referrals.size,
+      ...(updates.nextScheduledChange && { next_scheduled_change: updates.nextScheduledChange.toISOString() }),
       startup_ms: Math.round(performance.now() - started),
     },
     'serving',
