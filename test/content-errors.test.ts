@@ -149,6 +149,16 @@ describe('did you mean, for ids no file holds', () => {
     );
   });
 
+  it('a misspelt value of a fixed set (status, kind, stage)', async () => {
+    const problems = await problemsAfter((f) => replace(f, COURSE, 'status: live', 'status: lvie'));
+    expect(problems).toContainEqual({
+      path: COURSE,
+      line: 6,
+      column: 1,
+      message: '"status" must be one of "live", "soon", got "lvie" (did you mean "live"?)',
+    });
+  });
+
   it('no suggestion when nothing is close', async () => {
     const problems = await problemsAfter((f) => replace(f, COURSE, '  - loops', '  - recursion'));
     expect(problems.map((p) => p.message)).toContain('class "recursion" is listed but courses/python-basics/recursion/index.md does not exist');

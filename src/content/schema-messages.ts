@@ -70,8 +70,17 @@ function describe(error: ErrorObject, path: (string | number)[]): string {
     case 'type':
       if (path.length === 0) return `the frontmatter must be a mapping of keys to values, got ${got}`;
       return `${field} must be ${withArticle(String(params.type))}, got ${got}`;
-    case 'enum':
-      return `${field} must be one of ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}, got ${got}`;
+    case 'enum': {
+      const allowed = params.allowedValues as unknown[];
+      const guess =
+        typeof error.data === 'string'
+          ? didYouMean(
+              error.data,
+              allowed.filter((v) => typeof v === 'string'),
+            )
+          : '';
+      return `${field} must be one of ${allowed.map((v) => JSON.stringify(v)).join(', ')}, got ${got}${guess}`;
+    }
     case 'const':
       return `${field} must be ${JSON.stringify(params.allowedValue)}, got ${got}`;
     case 'pattern': {
