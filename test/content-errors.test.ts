@@ -114,8 +114,10 @@ describe('hints for the common YAML traps', () => {
       replace(f, COURSE, 'tagline: From zero to scripts', 'tagline:');
       replace(f, 'courses/sql-basics/index.md', 'title: SQL basics', 'title: [SQL, "a: b"]');
       replace(f, 'roadmap/index.md', '  - { key: shipped, label: Shipped, note: Live now. }', '  - key: done\n    label: Done\n    note: "x: #y"');
+      // A list item that is a mapping, as it should be, missing a key.
+      replace(f, 'roadmap/index.md', '  - { key: building, label: Building, note: In progress. }', '  - key: building\n    note: In progress.');
     });
-    expect(problems.length).toBeGreaterThanOrEqual(4);
+    expect(problems.length).toBeGreaterThanOrEqual(5);
     for (const p of problems) expect(p.message).not.toContain('hint:');
   });
 });

@@ -107,7 +107,7 @@ export function parseFile(rel: string, content: string | Uint8Array): ParsedFile
       valid = false;
       if (REPEATS_A_CHARACTER_PROBLEM.has(p.keyword) && characterPaths.has(JSON.stringify(p.path))) continue;
       const position = at(p.path);
-      problems.push({ ...position, message: withSchemaHint(split.yaml, position, valueAt(split.data, p.path), p.message) });
+      problems.push({ ...position, message: withSchemaHint(split.yaml, position, p, valueAt(split.data, p.path)) });
     }
   }
   const file = { ...stub(role), rel, sha256, yaml: split.yaml, problems } as ParsedFile;

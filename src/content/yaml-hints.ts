@@ -52,16 +52,18 @@ export function withSyntaxHints(yaml: string, problems: readonly LocalProblem[])
 }
 
 /**
- * A schema problem's message with a hint when the raw line explains it: the value found is nothing (`null`) and
- * the line's value starts with `#`, or the value found is a mapping and the line is a list item whose unquoted
- * text holds `: `. `at` is where the problem points (the key, or the list item), `found` the value there.
+ * A schema problem's message with a hint when the raw line explains it. Only a wrong type is a trap: the value
+ * found is nothing (`null`) and the line's value starts with `#`, or it is a mapping and the line is a list item
+ * whose unquoted text holds `: `. `at` is where the problem points (the key, or the list item), `found` the value
+ * there.
  */
-export function withSchemaHint(yaml: string, at: Position, found: unknown, message: string): string {
+export function withSchemaHint(yaml: string, at: Position, problem: { keyword: string; message: string }, found: unknown): string {
+  if (problem.keyword !== 'type') return problem.message;
   const text = lineOf(yaml, at.line);
   let hint: string | undefined;
   if (found === null) hint = hashHint(text);
   else if (typeof found === 'object' && !Array.isArray(found) && /^[ ]*-[ \t]/.test(text)) hint = colonHint(text, true);
-  return hint === undefined ? message : `${message}; hint: ${hint}`;
+  return hint === undefined ? problem.message : `${problem.message}; hint: ${hint}`;
 }
 
 /** The value at `path` in parsed frontmatter `data`, `undefined` when there is none. */
