@@ -60,8 +60,7 @@ export class ContentLoader {
 
   constructor(dir: string, options: ContentLoaderOptions = {}) {
     this.dir = dir;
-    const root = (options.displayRoot ?? dir).split(sep).join('/').replace(/\/+$/, '');
-    this.displayRoot = root === '.' ? '' : root;
+    this.displayRoot = displayPrefix(dir, options.displayRoot);
     this.revision = options.revision;
   }
 
@@ -216,6 +215,15 @@ export class ContentLoader {
  */
 export async function loadContent(dir: string): Promise<LoadResult> {
   return new ContentLoader(dir).load();
+}
+
+/**
+ * The prefix of the paths in the problems of a loader of `dir` given `displayRoot` ({@link ContentLoaderOptions}):
+ * `/`-separated, without a trailing `/`, and `''` for the working directory itself.
+ */
+export function displayPrefix(dir: string, displayRoot: string | undefined): string {
+  const root = (displayRoot ?? dir).split(sep).join('/').replace(/\/+$/, '');
+  return root === '.' ? '' : root;
 }
 
 function stampOf(s: { mtimeMs: number; size: number; ino: number }): string {
