@@ -5,6 +5,7 @@
  * representation, with the `Cache-Control` the route table gives each route.
  */
 import type { ContentModel } from '../content/model.js';
+import type { Course } from '../schemas/types.generated.js';
 import { CHANGELOG_PATH, coursePath, FAVICON_PATH, HOME_PATH, ROADMAP_PATH, ROBOTS_PATH, SITEMAP_PATH } from './paths.js';
 import { ASSET_HEADERS, HTML_TYPE, PAGE_HEADERS } from './headers.js';
 import { renderChangelogPage } from './changelog.js';
@@ -17,6 +18,7 @@ import { renderRoadmapPage } from './roadmap.js';
 import { renderRobotsTxt, ROBOTS_TYPE } from './robots.js';
 import { renderSitemap, SITEMAP_TYPE, siteLastModified } from './sitemap.js';
 import { normalizeBaseUrl } from './base-url.js';
+import { NO_OLD_IDS, oldIdsByCurrent, oldIdsKey } from './old-ids.js';
 
 export { renderNotFoundPage, renderServerErrorPage, renderTooManyRequestsPage } from './errors.js';
 export { normalizeBaseUrl } from './base-url.js';
@@ -80,10 +82,42 @@ export function pageSources(model: ContentModel, opts: RenderPagesOptions): [str
     inputs: [...inputs, shared],
     render,
   });
+  // Old ids of renamed classes, lessons and entries stay anchor targets on their pages; a page is rendered again
+  // when the old ids pointing into it change (one string among its inputs).
+  const lessonOld = oldIdsByCurrent(model.aliases.lessons);
+  const entryOld = oldIdsByCurrent(model.aliases.changelog);
+  const coursePage = (course: Course): [string, PageSource] => {
+    const old = { classes: oldIdsByCurrent(model.aliases.classes.get(course.id)), lessons: lessonOld };
+    const key = [
+      oldIdsKey(
+        old.classes,
+        course.classes.map((k) => k.id),
+      ),
+      old.lessons === NO_OLD_IDS
+        ? ''
+        : oldIdsKey(
+            old.lessons,
+            course.classes.flatMap((k) => k.lessons.map((l) => l.id)),
+          ),
+    ].join(' | ');
+    return [coursePath(course.id), page([course, key], () => renderCoursePage(course, ctx, old))];
+  };
   const htmlPages: [string, PageSource][] = [
     [HOME_PATH, page([model.catalog], () => renderHomePage(model.catalog, ctx))],
-    ...model.catalog.courses.map((course): [string, PageSource] => [coursePath(course.id), page([course], () => renderCoursePage(course, ctx))]),
-    [CHANGELOG_PATH, page([model.changelog], () => renderChangelogPage(model.changelog, ctx))],
+    ...model.catalog.courses.map(coursePage),
+    [
+      CHANGELOG_PATH,
+      page(
+        [
+          model.changelog,
+          oldIdsKey(
+            entryOld,
+            model.changelog.entries.map((e) => e.id),
+          ),
+        ],
+        () => renderChangelogPage(model.changelog, ctx, entryOld),
+      ),
+    ],
     [ROADMAP_PATH, page([model.roadmap, model.changelog], () => renderRoadmapPage(model.roadmap, model.changelog, ctx))],
   ];
   const pagePaths = htmlPages.map(([path]) => path);
