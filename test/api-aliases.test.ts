@@ -14,6 +14,7 @@ import { pino } from 'pino';
 import { select } from 'hast-util-select';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ContentLoader } from '../src/content/index.js';
+import { ROUTES, type RouteSpec } from '../src/contract/routes.js';
 import { HealthReport } from '../src/http/health.js';
 import { MemoryStore } from '../src/http/ratelimit/index.js';
 import { completeCompression } from '../src/index/build.js';
@@ -35,6 +36,7 @@ const COURSE = 'courses/python-basics/index.md';
 const CLASS = 'courses/python-basics/first-steps/index.md';
 const LESSON = 'courses/python-basics/first-steps/variables.md';
 const ENTRY = 'changelog/for-loops-2025-06-10.md';
+const DEPRECATING = 'changelog/api-v1-2025-06-10.md';
 
 /** Adds `aliases: [<ids>]` to a file's frontmatter (its first line is `---`). */
 function withAliases(text: string, ...ids: string[]): string {
@@ -47,6 +49,8 @@ function renamed(files: ContentFiles): void {
   files[CLASS] = withAliases(files[CLASS]!, 'getting-started', 'basics');
   files[LESSON] = withAliases(files[LESSON]!, 'py-vars');
   files[ENTRY] = withAliases(files[ENTRY]!, 'loops-2025-06-10');
+  // An old id may be deprecated like any path: its 308 says so.
+  files[DEPRECATING] = files[DEPRECATING]!.replace('deprecates:\n', 'deprecates:\n  - path: /v1/lessons/py-vars\n    sunset: 2026-12-31\n');
 }
 
 let srv: TestServer;
@@ -70,6 +74,19 @@ function expectDocumentedHeaders(res: RawResponse, route: string, status: number
 }
 
 describe('an old API id', () => {
+  it('is documented: a 308 with a required Location on the GET of each route of the table that allows renaming', async () => {
+    const served = (await rawRequest(srv.url, '/openapi.json')).json() as { paths: Record<string, Record<string, { responses: object }>> };
+    const renamable = (ROUTES as readonly RouteSpec[]).filter((r) => r.aliases !== undefined && r.operation !== undefined).map((r) => r.path);
+    expect(renamable).toEqual(['/v1/courses/{course_id}', '/v1/lessons/{lesson_id}']);
+    for (const [path, item] of Object.entries(served.paths)) {
+      for (const [method, op] of Object.entries(item)) {
+        if (method === 'parameters') continue;
+        expect('308' in op.responses, `${method} ${path}`).toBe(renamable.includes(path));
+        if (renamable.includes(path)) expect(doc.headers(path, method, 308).get('Location')).toBe(true);
+      }
+    }
+  });
+
   it('answers 308 to the current lesson, with the contract body, the route caching, CORS and the budget', async () => {
     const res = await get('/v1/lessons/py-vars');
     expect(res.status).toBe(308);
@@ -81,6 +98,9 @@ describe('an old API id', () => {
     expect(res.headers['access-control-allow-origin']).toBe('*');
     expect(res.headers['x-request-id']).toBeDefined();
     expect(res.headers.etag).toBeUndefined();
+    expect(res.headers.sunset).toBe('Thu, 31 Dec 2026 00:00:00 GMT');
+    expect(res.headers.link).toMatch(/\/changelog#api-v1-2025-06-10>; rel="deprecation"$/);
+    expect(current.headers.sunset).toBeUndefined();
     // A 308 spends a read, like the 200 it leads to.
     expect(Number(res.headers['ratelimit-remaining'])).toBe(Number(current.headers['ratelimit-remaining']) + 1);
     expectDocumentedHeaders(res, '/v1/lessons/{lesson_id}', 308);
