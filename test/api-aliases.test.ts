@@ -206,7 +206,16 @@ describe('the direct path and the general path', () => {
     root = await mkdtemp(join(tmpdir(), 'syllabus-aliases-'));
     const contentDir = await writeContentFixture(join(root, 'content'), renamed);
     const config = loadConfig(
-      { PORT: '0', HOST: '127.0.0.1', CONTENT_DIR: contentDir, REFERRALS_FILE: srv.referralsFile, LOG_LEVEL: 'info', RATE_LIMIT_ANONYMOUS: '50' },
+      {
+        PORT: '0',
+        HOST: '127.0.0.1',
+        CONTENT_DIR: contentDir,
+        REFERRALS_FILE: srv.referralsFile,
+        LOG_LEVEL: 'info',
+        RATE_LIMIT_ANONYMOUS: '50',
+        // Published under a path: `Location` is absolute, after it.
+        PUBLIC_BASE_URL: 'https://catalog.example/api',
+      },
       root,
     );
     const loaded = await new ContentLoader(contentDir).load();
@@ -248,6 +257,8 @@ describe('the direct path and the general path', () => {
         return { status: res.status, fields, order: Object.keys(fields), body: res.body.toString('base64') };
       };
       expect(answer(direct!), `${method} ${path}`).toEqual(answer(general!));
+      if (path === '/v1/lessons/py-vars' && method === 'GET')
+        expect(direct!.headers.location).toBe('https://catalog.example/api/v1/lessons/variables');
       if (path.includes('python-intro') || path.includes('py-vars'))
         expect(direct!.status, `${method} ${path}`).toBe(method === 'HEAD' && path.startsWith('/v1/') ? 405 : 308);
     }

@@ -81,7 +81,8 @@ function movedResponse(route: RouteSpec, method: 'get' | 'head', headers: OpenAp
     headers: {
       ...headers,
       Location: {
-        description: "The current resource: its path on this service, with the request's query string kept.",
+        description:
+          "The current resource: its path, after the service's published base URL when it has one (as `servers`), with the request's query string kept.",
         required: true,
         schema: { type: 'string', format: 'uri-reference' },
         example: routePath(route, current),

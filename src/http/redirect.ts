@@ -7,10 +7,10 @@ import type { Redirect } from '../index/types.js';
 import { respond, type HeaderRecord } from './respond.js';
 
 /**
- * The 308 of `moved`. `Location` is the current path relative to this origin (as every link of the site: the
- * service is served at the root of `PUBLIC_BASE_URL`'s origin) with the request's query appended unchanged, so
- * `?view=full` reaches the resource too. The route's `Cache-Control` lets caches keep the redirect like the
- * resource; `extra` adds the route's deprecation fields, as on its other answers.
+ * The 308 of `moved`. `Location` is the current resource (its path, after `PUBLIC_BASE_URL` when that is set)
+ * with the request's query appended unchanged, so `?view=full` reaches the resource too. The route's
+ * `Cache-Control` lets caches keep the redirect like the resource; `extra` adds the route's deprecation fields, as
+ * on its other answers.
  */
 export function answerRedirect(ctx: RequestContext, moved: Redirect, extra?: Readonly<Record<string, string>>): Response {
   const headers: HeaderRecord = { Location: moved.location + ctx.url.search, 'Cache-Control': moved.cacheControl };

@@ -62,6 +62,13 @@ export interface BuildIndexOptions {
   codec: IndexCodec;
   /** Public base URL (`PUBLIC_BASE_URL`), no trailing slash: deprecation `Link` targets and renderers use it. */
   publicBaseUrl: string;
+  /**
+   * Absolute base of the `Location` of redirects (`PUBLIC_BASE_URL` when it is set, no trailing slash), so a
+   * client of a service published under a path (`https://example.org/catalog`) is sent there. Default: the
+   * current path alone (`/v1/lessons/py-text`), resolved against the request's own origin, as the OpenAPI
+   * document's `servers` is `/` when `PUBLIC_BASE_URL` is unset.
+   */
+  locationBase?: string;
   /** Model-derived producers (pages, feed). */
   renderers?: readonly Renderer[];
   /** The index being replaced: unchanged bodies are reused instead of recompressed. */
@@ -213,7 +220,7 @@ export async function buildIndex(model: ContentModel, opts: BuildIndexOptions): 
     }
   }
 
-  const redirects = buildRedirects(model, representations);
+  const redirects = buildRedirects(model, representations, opts.locationBase);
   const index: CatalogIndex = Object.freeze({ revision: model.revision, builtAt, model, representations, redirects, deprecations });
   derivedFrom.set(index, sources);
   return index;

@@ -39,6 +39,12 @@ describe('the index redirects', () => {
     expect(moved.body.byteLength).toBe(0);
   });
 
+  it('put the published base URL before the path when there is one', async () => {
+    const model = withAliases({ lessons: new Map([['py-first', 'py-one']]) });
+    const index = await buildIndex(model, { codec: nodeCodec, publicBaseUrl: BASE, locationBase: `${BASE}/catalog` });
+    expect(index.redirects.get('/v1/lessons/py-first')!.location).toBe(`${BASE}/catalog/v1/lessons/py-one`);
+  });
+
   it('leave an old id whose current resource is not served to answer 404, like the current id', async () => {
     const index = await buildIndex(withAliases({ lessons: new Map([['py-old', 'py-gone']]) }), { codec: nodeCodec, publicBaseUrl: BASE });
     expect(index.redirects.size).toBe(0);

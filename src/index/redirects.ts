@@ -20,20 +20,21 @@ const RENAMABLE = (ROUTES as readonly RouteSpec[]).filter((r) => r.aliases !== u
  * The redirect of every old id, keyed by the path it makes. An old id whose current resource has no representation
  * at its route gets none (it answers 404, as the current id does).
  * @param representations the index's representations, the pages' among them.
+ * @param locationBase absolute base URL put before the current path in `Location` (no trailing slash); default none.
  * @throws Error when an old id's path is also the path of a representation (the content validator keeps an alias
  *   from being a live id; this guards the index's own invariant).
  */
-export function buildRedirects(model: ContentModel, representations: ReadonlyMap<string, Representation>): Map<string, Redirect> {
+export function buildRedirects(model: ContentModel, representations: ReadonlyMap<string, Representation>, locationBase = ''): Map<string, Redirect> {
   const out = new Map<string, Redirect>();
   for (const route of RENAMABLE) {
     const kind = route.aliases!;
     for (const [old, current] of model.aliases[kind]) {
       const path = routePath(route, old);
       if (representations.has(path)) throw new Error(`the old id ${JSON.stringify(old)} is also served at ${path}`);
-      const location = routePath(route, current);
-      if (!representations.has(location)) continue;
+      const target = routePath(route, current);
+      if (!representations.has(target)) continue;
       out.set(path, {
-        location,
+        location: locationBase + target,
         ...(route.errors === 'json' ? { body: movedBody(kind, old, current), contentType: JSON_TYPE } : { body: EMPTY, contentType: null }),
         cacheControl: route.cacheControl,
       });

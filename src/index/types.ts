@@ -36,7 +36,10 @@ export interface Representation {
  * frontmatter's `aliases`), at the path the old id makes in a route that allows renaming (`RouteSpec.aliases`).
  */
 export interface Redirect {
-  /** The current resource's path (`/v1/lessons/py-text`): `Location`, before the request's query is appended. */
+  /**
+   * `Location` before the request's query is appended: the current resource's path (`/v1/lessons/py-text`),
+   * after `PUBLIC_BASE_URL` when that is set (`locationBase` of `buildIndex`).
+   */
   location: string;
   /**
    * `{"detail": "Lesson \"py-strings\" is now \"py-text\""}` on a JSON route; empty on a page (a browser follows at
