@@ -6,7 +6,7 @@
 import type { Changelog, ChangelogEntry } from '../schemas/types.generated.js';
 import type { RenderContext } from './common.js';
 import { formatDate, formatMonth, html, type SafeHtml } from './html.js';
-import { page } from './layout.js';
+import { MAIN_ID, page } from './layout.js';
 import { API_PATHS, CHANGELOG_PATH, FEED_PATH } from './paths.js';
 import { bodyHtml } from './markdown.js';
 import { NO_OLD_IDS, oldAnchors, type OldIds } from './old-ids.js';
@@ -18,7 +18,10 @@ const KIND_LABELS: Readonly<Record<ChangelogEntry['kind'], string>> = {
   feature: 'Feature',
 };
 
-function entryItem(entry: ChangelogEntry, old: OldIds): SafeHtml {
+const titleId = (entryId: string) => `${entryId}-title`;
+const monthId = (month: string) => `month-${month}`;
+
+function entryItem(entry: ChangelogEntry, old: OldIds, taken: ReadonlySet<string>): SafeHtml {
   const deprecations =
     entry.deprecates.length > 0
       ? html`<div class="deprecations">
@@ -31,12 +34,12 @@ function entryItem(entry: ChangelogEntry, old: OldIds): SafeHtml {
         </div>`
       : '';
   return html`<li class="entry kind-${entry.kind}" id="${entry.id}" data-entry="${entry.id}">
-    ${oldAnchors(old, entry.id)}
-    <article aria-labelledby="${entry.id}-title">
+    ${oldAnchors(old, entry.id, '', taken)}
+    <article aria-labelledby="${titleId(entry.id)}">
       <p class="entry-meta">
         <time datetime="${entry.date}">${formatDate(entry.date)}</time> <span class="kind" data-kind="${entry.kind}">${KIND_LABELS[entry.kind]}</span>
       </p>
-      <h3 id="${entry.id}-title"><a href="#${entry.id}">${entry.title}</a></h3>
+      <h3 id="${titleId(entry.id)}"><a href="#${entry.id}">${entry.title}</a></h3>
       <p class="blurb">${entry.blurb}</p>
       <div class="prose">${bodyHtml(entry)}</div>
       ${deprecations}
@@ -61,12 +64,15 @@ function byMonth(entries: readonly ChangelogEntry[]): { month: string; entries: 
  * @param old the entries' old ids, kept as anchor targets.
  */
 export function renderChangelogPage(changelog: Changelog, ctx: RenderContext, old: OldIds = NO_OLD_IDS): string {
-  const months = byMonth(changelog.entries).map(
+  const groups = byMonth(changelog.entries);
+  const taken = new Set([MAIN_ID, ...groups.map((g) => monthId(g.month))]);
+  for (const entry of changelog.entries) taken.add(entry.id).add(titleId(entry.id));
+  const months = groups.map(
     (g) =>
-      html`<section class="month" aria-labelledby="month-${g.month}">
-        <h2 id="month-${g.month}">${formatMonth(`${g.month}-01`)}</h2>
+      html`<section class="month" aria-labelledby="${monthId(g.month)}">
+        <h2 id="${monthId(g.month)}">${formatMonth(`${g.month}-01`)}</h2>
         <ol class="entries">
-          ${g.entries.map((entry) => entryItem(entry, old))}
+          ${g.entries.map((entry) => entryItem(entry, old, taken))}
         </ol>
       </section>`,
   );

@@ -6,7 +6,7 @@
 import type { Course, Klass, Lesson } from '../schemas/types.generated.js';
 import { courseCounts, statusBadge, type RenderContext } from './common.js';
 import { count, html, type SafeHtml } from './html.js';
-import { page } from './layout.js';
+import { MAIN_ID, page } from './layout.js';
 import { courseApiPath, coursePath, HOME_PATH } from './paths.js';
 import { courseClass } from './styles.js';
 import { NO_OLD_IDS, oldAnchors, type OldIds } from './old-ids.js';
@@ -19,9 +19,21 @@ export interface CourseOldIds {
 
 const NONE: CourseOldIds = { classes: NO_OLD_IDS, lessons: NO_OLD_IDS };
 
-function lessonItem(lesson: Lesson, old: OldIds): SafeHtml {
+const classHeadingId = (id: string) => `class-${id}-title`;
+
+/** The element ids the page gives its own elements (an old id's anchor must not repeat one). */
+function courseElementIds(course: Course): Set<string> {
+  const ids = new Set([MAIN_ID]);
+  for (const klass of course.classes) {
+    ids.add(`class-${klass.id}`).add(classHeadingId(klass.id));
+    for (const lesson of klass.lessons) ids.add(`lesson-${lesson.id}`);
+  }
+  return ids;
+}
+
+function lessonItem(lesson: Lesson, old: OldIds, taken: ReadonlySet<string>): SafeHtml {
   return html`<li class="lesson" id="lesson-${lesson.id}" data-lesson="${lesson.id}">
-    ${oldAnchors(old, lesson.id, 'lesson-')}
+    ${oldAnchors(old, lesson.id, 'lesson-', taken)}
     <h3>${lesson.title}</h3>
     ${lesson.blurb ? html`<p class="blurb">${lesson.blurb}</p>` : ''}
     <p class="lesson-meta">
@@ -31,11 +43,11 @@ function lessonItem(lesson: Lesson, old: OldIds): SafeHtml {
   </li>`;
 }
 
-function classSection(klass: Klass, position: number, old: CourseOldIds): SafeHtml {
+function classSection(klass: Klass, position: number, old: CourseOldIds, taken: ReadonlySet<string>): SafeHtml {
   const soon = klass.status === 'soon';
-  const headingId = `class-${klass.id}-title`;
+  const headingId = classHeadingId(klass.id);
   return html`<li class="klass${soon ? ' is-soon' : ''}" id="class-${klass.id}" data-class="${klass.id}">
-    ${oldAnchors(old.classes, klass.id, 'class-')}
+    ${oldAnchors(old.classes, klass.id, 'class-', taken)}
     <section aria-labelledby="${headingId}">
       <p class="eyebrow">Class ${position}</p>
       <div class="klass-head">
@@ -50,7 +62,7 @@ function classSection(klass: Klass, position: number, old: CourseOldIds): SafeHt
                 ${count(klass.exercises, 'step')} to try
               </p>
               <ol class="lessons" aria-label="Lessons of ${klass.name}">
-                ${klass.lessons.map((lesson) => lessonItem(lesson, old.lessons))}
+                ${klass.lessons.map((lesson) => lessonItem(lesson, old.lessons, taken))}
               </ol>`
           : html`<p class="klass-stats">Not open yet${klass.lessons_total > 0 ? html` · ${count(klass.lessons_total, 'lesson')} planned` : ''}</p>`
       }
@@ -70,6 +82,7 @@ function classSection(klass: Klass, position: number, old: CourseOldIds): SafeHt
 
 /** Renders one course's page; `old`: the old ids of its classes and lessons, kept as anchor targets. */
 export function renderCoursePage(course: Course, ctx: RenderContext, old: CourseOldIds = NONE): string {
+  const taken = old.classes.size + old.lessons.size === 0 ? new Set<string>() : courseElementIds(course);
   const body = html`<nav class="breadcrumb" aria-label="Breadcrumb"><a href="${HOME_PATH}">All courses</a></nav>
     <div class="course-hero ${courseClass(course.id)}" data-course="${course.id}">
       <div class="hero-status">${statusBadge(course.status)}</div>
@@ -82,7 +95,7 @@ export function renderCoursePage(course: Course, ctx: RenderContext, old: Course
       ${
         course.classes.length > 0
           ? html`<ol class="classes">
-              ${course.classes.map((k, i) => classSection(k, i + 1, old))}
+              ${course.classes.map((k, i) => classSection(k, i + 1, old, taken))}
             </ol>`
           : html`<p>No classes are announced yet.</p>`
       }

@@ -55,6 +55,38 @@ describe('old ids on the pages', () => {
     expect(selectAll('[data-old-id]', root)).toHaveLength(1);
   });
 
+  it('leave out an old id whose anchor would repeat an element id the page has (a live id keeps its fragment)', () => {
+    const course = page(
+      withAliases({
+        classes: new Map([
+          [
+            'python-foundations',
+            new Map([
+              ['objects-title', 'basics'],
+              ['intro', 'basics'],
+            ]),
+          ],
+        ]),
+      }),
+      '/courses/python-foundations',
+    );
+    expect(select('#class-objects-title', course)?.tagName).toBe('h2');
+    expect(selectAll('[data-old-id]', course).map((el) => el.properties.id)).toEqual(['class-intro']);
+    const changelog = page(
+      withAliases({
+        changelog: new Map([
+          ['main', 'shell-course-2026-03-02'],
+          ['month-2026-02', 'shell-course-2026-03-02'],
+          ['roadmap-json-2026-03-01-title', 'shell-course-2026-03-02'],
+        ]),
+      }),
+      '/changelog',
+    );
+    expect(selectAll('[data-old-id]', changelog)).toHaveLength(0);
+    const ids = selectAll('[id]', changelog).map((el) => String(el.properties.id));
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
   it('render a page again when the old ids pointing into it change, and only that page', () => {
     const model = pagesModel();
     const sources = (m: ContentModel) => new Map(pageSources(m, { publicBaseUrl: BASE, digest: nodeCodec.digest }));

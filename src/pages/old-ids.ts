@@ -29,9 +29,15 @@ export function oldIdsByCurrent(aliases: ReadonlyMap<string, string> | undefined
  * The anchor targets of the old ids of `current`: `<span id="<prefix><old id>" data-old-id="<old id>"></span>`
  * each (empty: nothing shows, nothing is read aloud; the browser scrolls to where the item starts).
  * @param prefix what the page puts before an id of this kind in an element id (`class-` on a course page).
+ * @param taken element ids the page gives other elements: an old id that would repeat one is left out (ids are
+ *   unique in a document; the live element keeps the fragment).
  */
-export function oldAnchors(old: OldIds, current: string, prefix = ''): SafeHtml[] {
-  return (old.get(current) ?? []).map((id) => html`<span id="${prefix}${id}" data-old-id="${id}"></span>`);
+export function oldAnchors(old: OldIds, current: string, prefix = '', taken?: ReadonlySet<string>): SafeHtml[] {
+  const anchors: SafeHtml[] = [];
+  for (const id of old.get(current) ?? []) {
+    if (taken?.has(prefix + id) !== true) anchors.push(html`<span id="${prefix}${id}" data-old-id="${id}"></span>`);
+  }
+  return anchors;
 }
 
 /**
