@@ -9,7 +9,7 @@ import { count, html, type SafeHtml } from './html.js';
 import { MAIN_ID, page } from './layout.js';
 import { courseApiPath, coursePath, HOME_PATH } from './paths.js';
 import { courseClass } from './styles.js';
-import { NO_OLD_IDS, oldAnchors, type OldIds } from './old-ids.js';
+import { NO_OLD_IDS, oldAnchors, oldIdsKey, type OldIds } from './old-ids.js';
 
 /** The old ids that still point into a course page: its classes' (ids in the course) and its lessons'. */
 export interface CourseOldIds {
@@ -18,6 +18,20 @@ export interface CourseOldIds {
 }
 
 const NONE: CourseOldIds = { classes: NO_OLD_IDS, lessons: NO_OLD_IDS };
+
+/** The old ids pointing into a course's page as one string, for the page's render inputs (see `oldIdsKey`). */
+export function courseOldIdsKey(course: Course, old: CourseOldIds): string {
+  if (old.classes.size + old.lessons.size === 0) return '';
+  const classes = oldIdsKey(
+    old.classes,
+    course.classes.map((k) => k.id),
+  );
+  const lessons = oldIdsKey(
+    old.lessons,
+    course.classes.flatMap((k) => k.lessons.map((l) => l.id)),
+  );
+  return classes === '' && lessons === '' ? '' : `${classes} | ${lessons}`;
+}
 
 const classHeadingId = (id: string) => `class-${id}-title`;
 

@@ -10,7 +10,7 @@ import { CHANGELOG_PATH, coursePath, FAVICON_PATH, HOME_PATH, ROADMAP_PATH, ROBO
 import { ASSET_HEADERS, HTML_TYPE, PAGE_HEADERS } from './headers.js';
 import { renderChangelogPage } from './changelog.js';
 import { type RenderContext } from './common.js';
-import { renderCoursePage } from './course.js';
+import { courseOldIdsKey, renderCoursePage } from './course.js';
 import { courseStylesheet, shellAssets, shellLinks, type Digest } from './assets.js';
 import { FEED_PATH, FEED_TYPE, renderAtomFeed } from './feed.js';
 import { renderHomePage } from './home.js';
@@ -18,7 +18,7 @@ import { renderRoadmapPage } from './roadmap.js';
 import { renderRobotsTxt, ROBOTS_TYPE } from './robots.js';
 import { renderSitemap, SITEMAP_TYPE, siteLastModified } from './sitemap.js';
 import { normalizeBaseUrl } from './base-url.js';
-import { NO_OLD_IDS, oldIdsByCurrent, oldIdsKey } from './old-ids.js';
+import { oldIdsByCurrent, oldIdsKey } from './old-ids.js';
 
 export { renderNotFoundPage, renderServerErrorPage, renderTooManyRequestsPage } from './errors.js';
 export { normalizeBaseUrl } from './base-url.js';
@@ -88,36 +88,16 @@ export function pageSources(model: ContentModel, opts: RenderPagesOptions): [str
   const entryOld = oldIdsByCurrent(model.aliases.changelog);
   const coursePage = (course: Course): [string, PageSource] => {
     const old = { classes: oldIdsByCurrent(model.aliases.classes.get(course.id)), lessons: lessonOld };
-    const key = [
-      oldIdsKey(
-        old.classes,
-        course.classes.map((k) => k.id),
-      ),
-      old.lessons === NO_OLD_IDS
-        ? ''
-        : oldIdsKey(
-            old.lessons,
-            course.classes.flatMap((k) => k.lessons.map((l) => l.id)),
-          ),
-    ].join(' | ');
-    return [coursePath(course.id), page([course, key], () => renderCoursePage(course, ctx, old))];
+    return [coursePath(course.id), page([course, courseOldIdsKey(course, old)], () => renderCoursePage(course, ctx, old))];
   };
+  const entryKey = oldIdsKey(
+    entryOld,
+    model.changelog.entries.map((e) => e.id),
+  );
   const htmlPages: [string, PageSource][] = [
     [HOME_PATH, page([model.catalog], () => renderHomePage(model.catalog, ctx))],
     ...model.catalog.courses.map(coursePage),
-    [
-      CHANGELOG_PATH,
-      page(
-        [
-          model.changelog,
-          oldIdsKey(
-            entryOld,
-            model.changelog.entries.map((e) => e.id),
-          ),
-        ],
-        () => renderChangelogPage(model.changelog, ctx, entryOld),
-      ),
-    ],
+    [CHANGELOG_PATH, page([model.changelog, entryKey], () => renderChangelogPage(model.changelog, ctx, entryOld))],
     [ROADMAP_PATH, page([model.roadmap, model.changelog], () => renderRoadmapPage(model.roadmap, model.changelog, ctx))],
   ];
   const pagePaths = htmlPages.map(([path]) => path);
