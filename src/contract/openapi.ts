@@ -8,9 +8,9 @@
  * small error envelopes without a schema of their own (`{"detail": string}`) and `/health` are written here.
  */
 import { COMPONENT_SCHEMA_NAMES, type ComponentSchemaName, type JsonSchemaObject as JsonSchema } from './components.js';
-import { DETAIL } from './errors.js';
+import { DETAIL, movedDetail } from './errors.js';
 import type { PathParamSpec } from './params.js';
-import { ROUTES, type RouteSpec } from './routes.js';
+import { ROUTES, routePath, type RouteSpec } from './routes.js';
 
 /** The RateLimit response fields (draft-ietf-httpapi-ratelimit-headers-06) declared on every response. */
 export const RATE_LIMIT_HEADER_NAMES = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy'] as const;
@@ -62,6 +62,46 @@ function detailSchema(description: string): JsonSchema {
     description,
     required: ['detail'],
     properties: { detail: { type: 'string', description: 'What went wrong, in English.' } },
+  };
+}
+
+/**
+ * The `308` of a route whose ids may be renamed (`aliases` in the table): an old id (the renamed resource's
+ * frontmatter `aliases`) redirects to the current one, with the route's caching. Its example is derived from the
+ * parameter's.
+ */
+function movedResponse(route: RouteSpec, method: 'get' | 'head', headers: OpenApiObject): OpenApiObject | undefined {
+  const kind = route.aliases;
+  const param = route.params[0];
+  if (kind === undefined || param === undefined) return undefined;
+  const [old, current] = [`old-${param.example}`, param.example];
+  return {
+    description:
+      'Permanent Redirect (RFC 9110 §15.4.9): the id was renamed, and the resource is at `Location`. Ids never break: repeat the request there (a client that follows redirects does), and use the new id from now on.',
+    headers: {
+      ...headers,
+      Location: {
+        description:
+          "The current resource: its path, after the service's published base URL when it has one (as `servers`), with the request's query string kept.",
+        required: true,
+        schema: { type: 'string', format: 'uri-reference' },
+        example: routePath(route, current),
+      },
+      'Cache-Control': headerRef('Cache-Control'),
+    },
+    ...(method === 'get' && {
+      content: {
+        [JSON_TYPE]: {
+          schema: {
+            type: 'object',
+            description: 'Which id was asked for and which id the resource has now.',
+            required: ['detail'],
+            properties: { detail: { type: 'string', description: 'The old id and the current one, in English.' } },
+          },
+          example: { detail: movedDetail(kind, old, current) },
+        },
+      },
+    }),
   };
 }
 
@@ -193,6 +233,8 @@ function responses({ route, method }: OperationSpec): OpenApiObject {
     }),
   };
   if (isConditional(route)) out['304'] = responseRef('NotModified');
+  const moved = movedResponse(route, method, errorHeaders);
+  if (moved !== undefined) out['308'] = moved;
   if (route.notFound !== undefined) {
     out['404'] = {
       description: `${route.notFound}: no such id.`,
@@ -254,6 +296,8 @@ export function assembleOpenApiDocument(input: OpenApiInput): OpenApiDocument {
         'Name your client in `User-Agent` (`name/version (+contact URL)`) for a larger budget.',
         '',
         'Every `200` of the catalog has a strong `ETag`; send it back in `If-None-Match` to get a `304`.',
+        '',
+        'Ids never break: a course or lesson id that was renamed answers `308 Permanent Redirect` to the current one.',
       ].join('\n'),
       contact: { name: 'Syllabus catalog maintainers' },
       license: { name: 'MIT', identifier: 'MIT' },

@@ -36,6 +36,12 @@ export type Budget = 'exempt' | 'read' | 'referral';
  */
 export type ErrorFormat = 'json' | 'html' | 'negotiated';
 
+/**
+ * A kind of id that may be renamed: a resource keeps the ids it was published under in its frontmatter's
+ * `aliases` (the content model's `AliasTable` has one map of old id → current id per kind).
+ */
+export type AliasKind = 'courses' | 'lessons';
+
 /** What the OpenAPI document says of a route; routes without it are not part of the documented API. */
 export interface OperationDoc {
   /** `operationId` of the GET operation (the HEAD one, when the route allows HEAD, gets `head` + the rest). */
@@ -70,6 +76,11 @@ export interface RouteSpec {
   readonly errors: ErrorFormat;
   /** `detail` of the 404 when the path names nothing (default `Not Found`; pages render their own). */
   readonly notFound?: string;
+  /**
+   * The kind of id the route's (one) parameter names, when ids of that kind may be renamed: a request for an old
+   * id (an alias) is answered `308 Permanent Redirect` to the path of the current id, the query kept.
+   */
+  readonly aliases?: AliasKind;
   /** `Cache-Control` of the 200 (index and static routes). */
   readonly cacheControl: string;
   /** Whether a changelog entry may deprecate it (`deprecates[].path`): every route of the versioned API. */
@@ -134,11 +145,12 @@ function document<const N extends string>(name: N, path: string, cacheControl: s
   return { name, path, methods: GET_HEAD, params: [], source: 'static', budget: 'exempt', errors: 'json', cacheControl, deprecatable: false };
 }
 
-/** A web page or feed, rendered from the content at index build time. */
-function page<const N extends string>(name: N, path: string): RouteSpec & { name: N; source: 'page' } {
+/** A web page or feed, rendered from the content at index build time (`aliases`: see {@link RouteSpec.aliases}). */
+function page<const N extends string>(name: N, path: string, aliases?: AliasKind): RouteSpec & { name: N; source: 'page' } {
   return {
     name,
     path,
+    ...(aliases && { aliases }),
     methods: GET_HEAD,
     params: [],
     source: 'page',
@@ -220,6 +232,7 @@ export const ROUTES = [
     source: 'index',
     budget: 'read',
     notFound: 'Course not found',
+    aliases: 'courses',
     operation: {
       operationId: 'getCourse',
       tag: 'Catalog',
@@ -236,6 +249,7 @@ export const ROUTES = [
     source: 'index',
     budget: 'read',
     notFound: 'Lesson not found',
+    aliases: 'lessons',
     operation: {
       operationId: 'getLesson',
       tag: 'Catalog',
@@ -294,7 +308,7 @@ export const ROUTES = [
   document('docs', '/docs', DOCUMENT_CACHE_CONTROL),
   document('docsAsset', '/docs/assets/{file}', DOCS_ASSET_CACHE_CONTROL),
   page('home', '/'),
-  page('coursePage', '/courses/{course_id}'),
+  page('coursePage', '/courses/{course_id}', 'courses'),
   page('changelogPage', '/changelog'),
   page('changelogFeed', '/changelog.atom'),
   page('roadmapPage', '/roadmap'),

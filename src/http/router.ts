@@ -1,7 +1,7 @@
 /**
  * Routing by the contract's route table (`src/contract/routes.ts`): match a route, check the method (405 with
- * `Allow`), validate path parameters (422), then answer from the index or a computed handler (404 with the
- * route's body when the path names nothing). Paths no route matches fall through to later steps (e.g.
+ * `Allow`), validate path parameters (422), then answer from the index or a computed handler (a 308 when the path
+ * names a renamed resource by an old id, else 404 with the route's body when the path names nothing). Paths no route matches fall through to later steps (e.g.
  * `/releases/`) and finally to {@link notFoundStep}. Nothing here names a route: the table does.
  */
 import type { RequestContext, RequestHandler } from '@hattip/compose';
@@ -13,6 +13,7 @@ import type { CatalogIndex, Representation } from '../index/types.js';
 import type { HealthReport } from './health.js';
 import type { ErrorAnswers } from './html-errors.js';
 import type { ReferralAnswers, ReferralLookup } from './referrals.js';
+import { answerRedirect } from './redirect.js';
 import { respond, respondJson, JSON_TYPE, type HeaderRecord } from './respond.js';
 import { serveRepresentation } from './serve-representation.js';
 
@@ -117,6 +118,9 @@ export function routerStep(options: RouterOptions): RequestHandler {
     const key = route.params.length > 0 ? routePath(route, ...values) : path;
     const answer = (rep: Representation | undefined): Response => {
       if (rep === undefined) {
+        // An old id of a renamed resource: one more map lookup, on the way to a 404 only.
+        const moved = route.aliases === undefined ? undefined : index!.redirects.get(key);
+        if (moved !== undefined) return answerRedirect(ctx, moved, deprecation);
         if (route.errors === 'json') return jsonError(ctx, 404, detailBody(route.notFound ?? DETAIL.notFound), deprecation);
         return errors.notFound(ctx);
       }

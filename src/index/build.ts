@@ -11,6 +11,7 @@ import type { IndexCodec } from './codec.js';
 import { routeDeprecations, type RouteDeprecations } from './deprecation.js';
 import { sameItems } from '../content/memo.js';
 import { buildOrReuse, compressRepresentation, needsCompression, sameLabels, type RepresentationSource } from './representation.js';
+import { buildRedirects } from './redirects.js';
 import type { CatalogIndex, Representation } from './types.js';
 
 /** What a renderer may know besides the model. */
@@ -61,6 +62,13 @@ export interface BuildIndexOptions {
   codec: IndexCodec;
   /** Public base URL (`PUBLIC_BASE_URL`), no trailing slash: deprecation `Link` targets and renderers use it. */
   publicBaseUrl: string;
+  /**
+   * Absolute base of the `Location` of redirects (`PUBLIC_BASE_URL` when it is set, no trailing slash), so a
+   * client of a service published under a path (`https://example.org/catalog`) is sent there. Default: the
+   * current path alone (`/v1/lessons/py-text`), resolved against the request's own origin, as the OpenAPI
+   * document's `servers` is `/` when `PUBLIC_BASE_URL` is unset.
+   */
+  locationBase?: string;
   /** Model-derived producers (pages, feed). */
   renderers?: readonly Renderer[];
   /** The index being replaced: unchanged bodies are reused instead of recompressed. */
@@ -158,9 +166,11 @@ function checked<S extends RepresentationSource | DerivedSource>(path: string, s
  * Builds the immutable index of one content revision. With `previous`, an entry made from the same inputs as
  * the previous index's entry at its path (a {@link DerivedSource}) takes that representation as it is, its
  * compressed forms included, without being rendered, serialised or hashed again; other entries are built, and
- * reuse the previous representation when their bytes turn out equal.
+ * reuse the previous representation when their bytes turn out equal. The redirects of the content's old ids
+ * (`redirects.ts`) are made afresh: a few small objects, so an alias added or removed by a reload counts at once.
  * @throws Error when two entries claim the same path or a path is not one of a route the index serves (a bug in
- *   a producer, or duplicate ids the content validator should have rejected), or when a deprecation names no route.
+ *   a producer, or duplicate ids the content validator should have rejected), when an old id's path is also
+ *   served, or when a deprecation names no route.
  */
 export async function buildIndex(model: ContentModel, opts: BuildIndexOptions): Promise<CatalogIndex> {
   const builtAt = (opts.now?.() ?? new Date()).toISOString();
@@ -210,7 +220,8 @@ export async function buildIndex(model: ContentModel, opts: BuildIndexOptions): 
     }
   }
 
-  const index: CatalogIndex = Object.freeze({ revision: model.revision, builtAt, model, representations, deprecations });
+  const redirects = buildRedirects(model, representations, opts.locationBase);
+  const index: CatalogIndex = Object.freeze({ revision: model.revision, builtAt, model, representations, redirects, deprecations });
   derivedFrom.set(index, sources);
   return index;
 }

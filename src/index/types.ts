@@ -31,6 +31,27 @@ export interface Representation {
   headers: Readonly<Record<string, string>>;
 }
 
+/**
+ * The precomputed `308 Permanent Redirect` (RFC 9110 §15.4.9) answering an old id of a renamed resource (its
+ * frontmatter's `aliases`), at the path the old id makes in a route that allows renaming (`RouteSpec.aliases`).
+ */
+export interface Redirect {
+  /**
+   * `Location` before the request's query is appended: the current resource's path (`/v1/lessons/py-text`),
+   * after `PUBLIC_BASE_URL` when that is set (`locationBase` of `buildIndex`).
+   */
+  location: string;
+  /**
+   * `{"detail": "Lesson \"py-strings\" is now \"py-text\""}` on a JSON route; empty on a page (a browser follows at
+   * once; `Content-Length: 0`).
+   */
+  body: Uint8Array;
+  /** `Content-Type` of a non-empty body, `null` for an empty one. */
+  contentType: string | null;
+  /** The route's `Cache-Control` (a 308 is cacheable by default, RFC 9110 §15.4.9). */
+  cacheControl: string;
+}
+
 /** An immutable, fully derived index of one content revision. */
 export interface CatalogIndex {
   /** The content revision this index was built from. */
@@ -41,6 +62,11 @@ export interface CatalogIndex {
   readonly model: ContentModel;
   /** Precomputed representations keyed by request path (`/v1/catalog`, `/v1/courses/python-basics`, `/`, …). */
   readonly representations: ReadonlyMap<string, Representation>;
+  /**
+   * The redirects of old ids keyed by request path like {@link CatalogIndex.representations}
+   * (`/v1/lessons/py-strings`, `/courses/python-intro`); looked up only when a path has no representation.
+   */
+  readonly redirects: ReadonlyMap<string, Redirect>;
   /**
    * Deprecation, Sunset and Link fields (RFC 9745, RFC 8594) keyed by a deprecated route template
    * (`/v1/courses/{course_id}`) or concrete path, so error responses on a deprecated route carry them too.

@@ -1,13 +1,15 @@
 /**
  * `/changelog`: entries newest first, grouped by month, each with its date, kind, title, blurb, Markdown body
- * and the routes it deprecates; each entry's element id is the entry id, so `/changelog#<id>` lands on it.
+ * and the routes it deprecates; each entry's element id is the entry id, so `/changelog#<id>` lands on it, and
+ * so does `/changelog#<old id>` for an entry renamed with `aliases` (`old-ids.ts`).
  */
 import type { Changelog, ChangelogEntry } from '../schemas/types.generated.js';
 import type { RenderContext } from './common.js';
 import { formatDate, formatMonth, html, type SafeHtml } from './html.js';
-import { page } from './layout.js';
+import { MAIN_ID, page } from './layout.js';
 import { API_PATHS, CHANGELOG_PATH, FEED_PATH } from './paths.js';
 import { bodyHtml } from './markdown.js';
+import { NO_OLD_IDS, oldAnchors, type OldIds } from './old-ids.js';
 
 const KIND_LABELS: Readonly<Record<ChangelogEntry['kind'], string>> = {
   course: 'New course',
@@ -16,7 +18,10 @@ const KIND_LABELS: Readonly<Record<ChangelogEntry['kind'], string>> = {
   feature: 'Feature',
 };
 
-function entryItem(entry: ChangelogEntry): SafeHtml {
+const titleId = (entryId: string) => `${entryId}-title`;
+const monthId = (month: string) => `month-${month}`;
+
+function entryItem(entry: ChangelogEntry, old: OldIds, taken: ReadonlySet<string>): SafeHtml {
   const deprecations =
     entry.deprecates.length > 0
       ? html`<div class="deprecations">
@@ -29,11 +34,12 @@ function entryItem(entry: ChangelogEntry): SafeHtml {
         </div>`
       : '';
   return html`<li class="entry kind-${entry.kind}" id="${entry.id}" data-entry="${entry.id}">
-    <article aria-labelledby="${entry.id}-title">
+    ${oldAnchors(old, entry.id, '', taken)}
+    <article aria-labelledby="${titleId(entry.id)}">
       <p class="entry-meta">
         <time datetime="${entry.date}">${formatDate(entry.date)}</time> <span class="kind" data-kind="${entry.kind}">${KIND_LABELS[entry.kind]}</span>
       </p>
-      <h3 id="${entry.id}-title"><a href="#${entry.id}">${entry.title}</a></h3>
+      <h3 id="${titleId(entry.id)}"><a href="#${entry.id}">${entry.title}</a></h3>
       <p class="blurb">${entry.blurb}</p>
       <div class="prose">${bodyHtml(entry)}</div>
       ${deprecations}
@@ -53,14 +59,20 @@ function byMonth(entries: readonly ChangelogEntry[]): { month: string; entries: 
   return groups;
 }
 
-/** Renders the changelog page; `changelog.entries` must already be newest first (as the model holds them). */
-export function renderChangelogPage(changelog: Changelog, ctx: RenderContext): string {
-  const months = byMonth(changelog.entries).map(
+/**
+ * Renders the changelog page; `changelog.entries` must already be newest first (as the model holds them).
+ * @param old the entries' old ids, kept as anchor targets.
+ */
+export function renderChangelogPage(changelog: Changelog, ctx: RenderContext, old: OldIds = NO_OLD_IDS): string {
+  const groups = byMonth(changelog.entries);
+  const taken = new Set([MAIN_ID, ...groups.map((g) => monthId(g.month))]);
+  for (const entry of changelog.entries) taken.add(entry.id).add(titleId(entry.id));
+  const months = groups.map(
     (g) =>
-      html`<section class="month" aria-labelledby="month-${g.month}">
-        <h2 id="month-${g.month}">${formatMonth(`${g.month}-01`)}</h2>
+      html`<section class="month" aria-labelledby="${monthId(g.month)}">
+        <h2 id="${monthId(g.month)}">${formatMonth(`${g.month}-01`)}</h2>
         <ol class="entries">
-          ${g.entries.map(entryItem)}
+          ${g.entries.map((entry) => entryItem(entry, old, taken))}
         </ol>
       </section>`,
   );

@@ -5,11 +5,12 @@
  * representation, with the `Cache-Control` the route table gives each route.
  */
 import type { ContentModel } from '../content/model.js';
+import type { Course } from '../schemas/types.generated.js';
 import { CHANGELOG_PATH, coursePath, FAVICON_PATH, HOME_PATH, ROADMAP_PATH, ROBOTS_PATH, SITEMAP_PATH } from './paths.js';
 import { ASSET_HEADERS, HTML_TYPE, PAGE_HEADERS } from './headers.js';
 import { renderChangelogPage } from './changelog.js';
 import { type RenderContext } from './common.js';
-import { renderCoursePage } from './course.js';
+import { courseOldIdsKey, renderCoursePage } from './course.js';
 import { courseStylesheet, shellAssets, shellLinks, type Digest } from './assets.js';
 import { FEED_PATH, FEED_TYPE, renderAtomFeed } from './feed.js';
 import { renderHomePage } from './home.js';
@@ -17,6 +18,7 @@ import { renderRoadmapPage } from './roadmap.js';
 import { renderRobotsTxt, ROBOTS_TYPE } from './robots.js';
 import { renderSitemap, SITEMAP_TYPE, siteLastModified } from './sitemap.js';
 import { normalizeBaseUrl } from './base-url.js';
+import { oldIdsByCurrent, oldIdsKey } from './old-ids.js';
 
 export { renderNotFoundPage, renderServerErrorPage, renderTooManyRequestsPage } from './errors.js';
 export { normalizeBaseUrl } from './base-url.js';
@@ -80,10 +82,22 @@ export function pageSources(model: ContentModel, opts: RenderPagesOptions): [str
     inputs: [...inputs, shared],
     render,
   });
+  // Old ids of renamed classes, lessons and entries stay anchor targets on their pages; a page is rendered again
+  // when the old ids pointing into it change (one string among its inputs).
+  const lessonOld = oldIdsByCurrent(model.aliases.lessons);
+  const entryOld = oldIdsByCurrent(model.aliases.changelog);
+  const coursePage = (course: Course): [string, PageSource] => {
+    const old = { classes: oldIdsByCurrent(model.aliases.classes.get(course.id)), lessons: lessonOld };
+    return [coursePath(course.id), page([course, courseOldIdsKey(course, old)], () => renderCoursePage(course, ctx, old))];
+  };
+  const entryKey = oldIdsKey(
+    entryOld,
+    model.changelog.entries.map((e) => e.id),
+  );
   const htmlPages: [string, PageSource][] = [
     [HOME_PATH, page([model.catalog], () => renderHomePage(model.catalog, ctx))],
-    ...model.catalog.courses.map((course): [string, PageSource] => [coursePath(course.id), page([course], () => renderCoursePage(course, ctx))]),
-    [CHANGELOG_PATH, page([model.changelog], () => renderChangelogPage(model.changelog, ctx))],
+    ...model.catalog.courses.map(coursePage),
+    [CHANGELOG_PATH, page([model.changelog, entryKey], () => renderChangelogPage(model.changelog, ctx, entryOld))],
     [ROADMAP_PATH, page([model.roadmap, model.changelog], () => renderRoadmapPage(model.roadmap, model.changelog, ctx))],
   ];
   const pagePaths = htmlPages.map(([path]) => path);

@@ -7,6 +7,9 @@ import { html, type Interpolation, type SafeHtml } from './html.js';
 
 import { CHANGELOG_PATH, DOCS_PATH, FEED_PATH, HOME_PATH, isCoursePagePath, ROADMAP_PATH } from './paths.js';
 
+/** The element id of every page's `<main>` (the skip link's target): no other element of a page may take it. */
+export const MAIN_ID = 'main';
+
 /** A `<link rel="alternate">` of a page: the same data in another format. */
 export interface Alternate {
   type: 'application/json' | 'application/atom+xml';
@@ -63,7 +66,7 @@ export function page(o: PageOptions): string {
         ${canonical}${alternates}
       </head>
       <body>
-        <a class="skip" href="#main">Skip to content</a>
+        <a class="skip" href="#${MAIN_ID}">Skip to content</a>
         <header class="site-header">
           <div class="wrap">
             <a class="brand" href="${HOME_PATH}"><img src="${o.links.icon}" alt="" width="26" height="26" />Syllabus</a>
@@ -74,7 +77,7 @@ export function page(o: PageOptions): string {
             </nav>
           </div>
         </header>
-        <main id="main" class="wrap">${o.body}</main>
+        <main id="${MAIN_ID}" class="wrap">${o.body}</main>
         <footer class="site-footer">
           <div class="wrap">
             <nav aria-label="Footer">

@@ -206,7 +206,8 @@ code { font-family: ui-monospace, "SF Mono", Menlo, Consolas, "Liberation Mono",
 .entries { list-style: none; margin: 0; padding: 0; display: grid; gap: 1rem; max-width: 48rem; }
 .entry { background: var(--surface); border: 1px solid var(--line); border-radius: var(--radius); box-shadow: var(--shadow);
   padding: 1.2rem 1.4rem; scroll-margin-top: 1rem; }
-.entry:target { outline: 3px solid var(--focus); outline-offset: 2px; }
+/* An old id of a renamed entry (/changelog#<old id>) is an empty element inside it: the entry shows as the target. */
+.entry:target, .entry:has(> [data-old-id]:target) { outline: 3px solid var(--focus); outline-offset: 2px; }
 .entry-meta { display: flex; flex-wrap: wrap; gap: .5rem .8rem; align-items: center; font-size: .9rem; color: var(--muted); margin-bottom: .35rem; }
 .entry h3 { font-size: 1.2rem; margin-bottom: .25rem; }
 .entry h3 a { color: inherit; text-decoration: none; }

@@ -167,6 +167,7 @@ export function indexBuilder(config: Config, now?: () => Date): (model: ContentM
     buildIndex(model, {
       codec: nodeCodec,
       publicBaseUrl: config.publicBaseUrl,
+      ...(config.publicBaseUrlSet && { locationBase: config.publicBaseUrl }),
       renderers: RENDERERS,
       previous,
       deferCompression: true,
