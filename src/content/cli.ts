@@ -10,6 +10,7 @@ import { pathToFileURL } from 'node:url';
 import { Command, CommanderError } from 'commander';
 import { ContentLoader } from './loader.js';
 import { formatProblem, type Problem } from './model.js';
+import { parsePort, PREVIEW_DEFAULTS } from '../preview/options.js';
 
 /** Exit statuses of the command. */
 export const EXIT = { valid: 0, invalid: 1, usage: 2 } as const;
@@ -46,6 +47,16 @@ export async function runCli(argv: readonly string[], io: CliIo = defaultIo): Pr
     .argument('[dir]', 'the content folder', 'content')
     .action(async (dir: string) => {
       status = await validate(dir, io);
+    });
+  program
+    .command('dev')
+    .description('live preview: serve the pages and the API from the folder, reload on save, show problems with their code frames')
+    .argument('[dir]', 'the content folder', 'content')
+    .option('--port <port>', 'port to listen on (0: any free port)', parsePort, PREVIEW_DEFAULTS.port)
+    .option('--host <address>', 'address to listen on', PREVIEW_DEFAULTS.host)
+    .action(async (dir: string, options: { port: number; host: string }) => {
+      // Loaded only for this command: it brings the whole server.
+      status = await (await import('../preview/command.js')).runDev(dir, options, io);
     });
   try {
     await program.parseAsync([...argv], { from: 'user' });
