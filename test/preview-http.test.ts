@@ -200,6 +200,19 @@ describe('the preview of invalid content', () => {
       await rm(dir, { recursive: true, force: true });
     }
   });
+
+  it('stops cleanly before the content was ever valid', async () => {
+    const { dir, preview: running } = await preview((files) => {
+      files[COURSE] = files[COURSE]!.replace('status: live', 'status: maybe');
+    });
+    try {
+      expect(running.state.snapshot().problems).toHaveLength(1);
+    } finally {
+      await running.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+    await expect(fetch(running.url)).rejects.toThrow();
+  });
 });
 
 describe('syllabus-content dev', () => {
