@@ -146,7 +146,9 @@ describe('the preview', () => {
       expect(page.headers.get('cache-control')).toBe('no-store');
       const body = await page.text();
       expect(body).toContain(`<h2><code>${COURSE}:6:1</code></h2>`);
-      expect(body).toContain('<p>&quot;status&quot; must be one of &quot;live&quot;, &quot;soon&quot;, got &quot;&lt;b&gt;maybe&lt;/b&gt;&quot;</p>');
+      expect(body).toContain(
+        '<p class="message">&quot;status&quot; must be one of &quot;live&quot;, &quot;soon&quot;, got &quot;&lt;b&gt;maybe&lt;/b&gt;&quot;',
+      );
       expect(body).toContain('&gt; 6 | status: &lt;b&gt;maybe&lt;/b&gt;\n    | ^');
       expect(body).not.toContain('<b>');
       expect(body).not.toContain(dir); // paths are relative to the content folder

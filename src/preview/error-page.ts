@@ -28,6 +28,7 @@ h2 { font-size: 1rem; margin: 0.5rem 0; }
 h2 code { font-weight: 600; }
 pre { background: #1f1f1f; color: #f4f4f4; padding: 0.75rem 1rem; border-radius: 4px; overflow-x: auto; line-height: 1.4; }
 .note { color: #4a4a4a; }
+.message { white-space: pre-wrap; }
 `;
 
 /** Built outside the page's template, whose formatting would change the element's text and so its digest. */
@@ -85,7 +86,7 @@ export function errorPage(problems: readonly ShownProblem[], version: string): P
       (p) =>
         html`<section>
           <h2><code>${p.path}:${p.line}:${p.column}</code></h2>
-          <p>${p.message}</p>
+          <p class="message">${p.message}</p>
           ${p.frame === undefined ? '' : html`<pre><code>${p.frame}</code></pre>`}
         </section>`,
     )}`;
