@@ -128,13 +128,16 @@ export async function startPreview(options: PreviewOptions): Promise<Preview> {
     await cleanUp();
     throw error;
   }
-  // A start that fails once the preview shows the problems (closed before the content was valid, or a bind error).
+  let closing: Promise<void> | undefined;
+  // A start still running while the preview shows the problems ends when the content is valid, or fails (closed
+  // before that: expected; anything else is logged, and the preview keeps showing the problems).
   const settled = serving.then(
     () => undefined,
-    (error: unknown) => logger.debug({ err: error }, 'the server inside the preview did not start'),
+    (error: unknown) => {
+      if (closing === undefined) logger.error({ err: error }, 'the server inside the preview could not start');
+    },
   );
 
-  let closing: Promise<void> | undefined;
   return {
     url: host.url,
     state,
