@@ -9,6 +9,7 @@ import type { ParsedFile } from './parse-file.js';
 import { byCodePoint } from './order.js';
 import { DerivationMemo } from './memo.js';
 import type { AliasTable } from './model.js';
+import { didYouMean } from './schema-messages.js';
 
 type Of<K extends ParsedFile['kind']> = Extract<ParsedFile, { kind: K }>;
 
@@ -114,6 +115,16 @@ class Tree {
     }
   }
 
+  /** The ids of the class files of a course. */
+  classIds(courseId: string): Iterable<string> {
+    return this.#classes.get(courseId)?.keys() ?? [];
+  }
+
+  /** The ids of the lesson files of a class. */
+  lessonIds(courseId: string, classId: string): Iterable<string> {
+    return this.#lessons.get(courseId)?.get(classId)?.keys() ?? [];
+  }
+
   klass(courseId: string, classId: string): Of<'class'> | undefined {
     return this.#classes.get(courseId)?.get(classId);
   }
@@ -146,11 +157,27 @@ function checkCatalog(tree: Tree, problems: RelProblem[]): void {
   if (!catalog.data) return; // its own problems are reported; orphans would only repeat them
   const listed = new Set(catalog.data.courses);
   catalog.data.courses.forEach((id, i) => {
-    if (!tree.courses.has(id)) problems.push(at(catalog, ['courses', i], `course "${id}" is listed but ${coursePath(id)} does not exist`));
+    if (tree.courses.has(id)) return;
+    const guess = suggestion(id, tree.courses.keys(), listed);
+    problems.push(at(catalog, ['courses', i], `course "${id}" is listed but ${coursePath(id)} does not exist${guess}`));
   });
   for (const course of tree.courses.values()) {
     if (!listed.has(course.courseId)) problems.push(at(course, [], `orphan course: catalog.md does not list "${course.courseId}"`));
   }
+}
+
+/**
+ * The "did you mean" for an id a list names but no file holds: the closest id among the files present (`existing`)
+ * that the list does not name, which a rename or a typo leaves behind; failing that, among all of them.
+ */
+function suggestion(id: string, existing: Iterable<string>, listed: Iterable<string>): string {
+  const names = new Set(listed);
+  const present = [...existing];
+  return didYouMean(
+    id,
+    present.filter((other) => !names.has(other)),
+    present,
+  );
 }
 
 function checkCourses(tree: Tree, problems: RelProblem[]): void {
@@ -159,7 +186,9 @@ function checkCourses(tree: Tree, problems: RelProblem[]): void {
     if (!data) continue;
     const classes = data.classes.map((id) => tree.klass(course.courseId, id));
     data.classes.forEach((id, i) => {
-      if (!classes[i]) problems.push(at(course, ['classes', i], `class "${id}" is listed but ${classPath(course.courseId, id)} does not exist`));
+      if (classes[i]) return;
+      const guess = suggestion(id, tree.classIds(course.courseId), data.classes);
+      problems.push(at(course, ['classes', i], `class "${id}" is listed but ${classPath(course.courseId, id)} does not exist${guess}`));
     });
     const statuses = classes.map((k) => k?.data?.status);
     if (data.status === 'soon') {
@@ -183,10 +212,13 @@ function checkCourses(tree: Tree, problems: RelProblem[]): void {
 
 function checkClasses(tree: Tree, problems: RelProblem[]): void {
   for (const klass of tree.classList) {
-    klass.data?.lessons.forEach((id, i) => {
-      if (!tree.lesson(klass.courseId, klass.classId, id)) {
-        problems.push(at(klass, ['lessons', i], `lesson "${id}" is listed but ${lessonPath(klass.courseId, klass.classId, id)} does not exist`));
-      }
+    const listed = klass.data?.lessons ?? [];
+    listed.forEach((id, i) => {
+      if (tree.lesson(klass.courseId, klass.classId, id)) return;
+      const guess = suggestion(id, tree.lessonIds(klass.courseId, klass.classId), listed);
+      problems.push(
+        at(klass, ['lessons', i], `lesson "${id}" is listed but ${lessonPath(klass.courseId, klass.classId, id)} does not exist${guess}`),
+      );
     });
   }
   for (const lesson of tree.lessonList) {
@@ -224,7 +256,8 @@ function checkRoadmap(tree: Tree, problems: RelProblem[]): void {
   for (const item of tree.items) {
     const shipped = item.data?.shipped;
     if (shipped !== undefined && !tree.entries.has(shipped)) {
-      problems.push(at(item, ['shipped'], `"shipped" names the changelog entry "${shipped}", but ${changelogPath(shipped)} does not exist`));
+      const guess = didYouMean(shipped, tree.entries.keys());
+      problems.push(at(item, ['shipped'], `"shipped" names the changelog entry "${shipped}", but ${changelogPath(shipped)} does not exist${guess}`));
     }
   }
 }

@@ -1,6 +1,7 @@
 /**
  * `syllabus-content validate [dir]`: checks a content folder and prints every problem as
- * `path:line:column: message`; under GitHub Actions also as `::error` workflow commands (annotations).
+ * `path:line:column: message` (in a terminal followed by its code frame: print-problems.ts); under GitHub Actions
+ * also as `::error` workflow commands (annotations).
  * Exit status: 0 valid, 1 invalid, 2 usage error (bad arguments, folder missing).
  */
 import { stat } from 'node:fs/promises';
@@ -9,7 +10,8 @@ import { randomUUID } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
 import { Command, CommanderError } from 'commander';
 import { ContentLoader } from './loader.js';
-import { formatProblem, type Problem } from './model.js';
+import type { Problem } from './model.js';
+import { problemLines, problemStyle } from './print-problems.js';
 import { parsePort, PREVIEW_DEFAULTS } from '../preview/options.js';
 
 /** Exit statuses of the command. */
@@ -21,6 +23,8 @@ export interface CliIo {
   stderr(line: string): void;
   env: NodeJS.ProcessEnv;
   cwd: string;
+  /** Whether `stdout` is a terminal (problems then get code frames). */
+  stdoutIsTTY?: boolean;
 }
 
 const defaultIo: CliIo = {
@@ -28,6 +32,7 @@ const defaultIo: CliIo = {
   stderr: (line) => process.stderr.write(`${line}\n`),
   env: process.env,
   cwd: process.cwd(),
+  stdoutIsTTY: process.stdout.isTTY,
 };
 
 /**
@@ -82,7 +87,8 @@ async function validate(dir: string, io: CliIo): Promise<number> {
     return EXIT.usage;
   }
   // Problems name files under the folder as the user wrote it, so the paths can be pasted back.
-  const result = await new ContentLoader(abs, { displayRoot: normalize(dir) }).load();
+  const folder = { dir: abs, displayRoot: normalize(dir) };
+  const result = await new ContentLoader(folder.dir, { displayRoot: folder.displayRoot }).load();
   if (result.ok) {
     const { catalog, changelog, roadmap } = result.model;
     const lessons = catalog.courses.reduce((n, c) => n + c.lessons_live, 0);
@@ -99,7 +105,7 @@ async function validate(dir: string, io: CliIo): Promise<number> {
   // documented guard), and control characters never reach a terminal.
   const token = annotate ? randomUUID() : '';
   if (annotate) io.stdout(`::stop-commands::${token}`);
-  for (const problem of result.problems) io.stdout(printable(formatProblem(problem)));
+  for (const line of problemLines(result.problems, folder, problemStyle(io.env, io.stdoutIsTTY === true))) io.stdout(line);
   if (annotate) {
     io.stdout(`::${token}::`);
     for (const problem of result.problems) io.stdout(annotation(problem, io));
@@ -117,11 +123,6 @@ export function annotation(problem: Problem, io: Pick<CliIo, 'env' | 'cwd'>): st
   const workspace = io.env.GITHUB_WORKSPACE ?? io.cwd;
   const file = relative(workspace, resolve(io.cwd, problem.path)).split(sep).join('/');
   return `::error file=${escapeProperty(file)},line=${problem.line},col=${problem.column}::${escapeData(problem.message)}`;
-}
-
-/** `text` with C0/C1 control characters and DEL shown as `\u{…}` escapes. */
-function printable(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\u{${c.charCodeAt(0).toString(16)}}`);
 }
 
 // Escaping rules of the GitHub Actions toolkit (@actions/core command.ts).

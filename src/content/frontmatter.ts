@@ -1,11 +1,13 @@
 /**
  * Splits a Markdown file into YAML frontmatter and body (gray-matter), and parses the YAML (`yaml`, after a
  * fast path for simple blocks that gives the same data); positions of keys are looked up with `yaml` when a
- * problem needs one, so every problem can name the line and column of the offending key.
+ * problem needs one, so every problem can name the line and column of the offending key. Syntax problems carry a
+ * hint for the common traps (yaml-hints.ts).
  */
 import matter from 'gray-matter';
 import { LineCounter, isAlias, isMap, isScalar, isSeq, parseDocument, type Node, type Scalar } from 'yaml';
 import { parseSimpleYaml } from './simple-yaml.js';
+import { withSyntaxHints } from './yaml-hints.js';
 
 /** A 1-based line and column in a file. */
 export interface Position {
@@ -87,7 +89,10 @@ export function splitFile(text: string): SplitFile {
       data: undefined,
       body,
       bodyLine,
-      problems: doc.errors.map((err) => ({ ...toPosition(lineCounter, err.pos[0]), message: `invalid YAML: ${firstLine(err.message)}` })),
+      problems: withSyntaxHints(
+        yaml,
+        doc.errors.map((err) => ({ ...toPosition(lineCounter, err.pos[0]), message: `invalid YAML: ${firstLine(err.message)}` })),
+      ),
     };
   }
   let data: unknown;

@@ -23,6 +23,7 @@ import { isDeprecatablePath } from '../contract/routes.js';
 import { listRules } from './list-rules.js';
 import { findForbiddenCharacter, forbiddenCharacterMessage, stringsIn } from './text-characters.js';
 import { fieldName } from './schema-messages.js';
+import { valueAt, withSchemaHint } from './yaml-hints.js';
 
 /** The stage keys in the only order the roadmap may list them. */
 export const STAGE_ORDER = ['shipped', 'building', 'next', 'exploring'] as const;
@@ -105,7 +106,8 @@ export function parseFile(rel: string, content: string | Uint8Array): ParsedFile
     for (const p of validateFrontmatter(role.kind, split.data)) {
       valid = false;
       if (REPEATS_A_CHARACTER_PROBLEM.has(p.keyword) && characterPaths.has(JSON.stringify(p.path))) continue;
-      problems.push({ ...at(p.path), message: p.message });
+      const position = at(p.path);
+      problems.push({ ...position, message: withSchemaHint(split.yaml, position, p, valueAt(split.data, p.path)) });
     }
   }
   const file = { ...stub(role), rel, sha256, yaml: split.yaml, problems } as ParsedFile;

@@ -63,16 +63,24 @@ function describe(error: ErrorObject, path: (string | number)[]): string {
     case 'additionalProperties': {
       const name = String(params.additionalProperty);
       const allowed = Object.keys(schema.properties ?? {});
-      const guess = closest(name, allowed);
-      return `unknown key "${name}"${within}${guess ? ` (did you mean "${guess}"?)` : ''}; allowed keys: ${allowed.join(', ')}`;
+      return `unknown key "${name}"${within}${didYouMean(name, allowed)}; allowed keys: ${allowed.join(', ')}`;
     }
     case 'required':
       return `missing required key "${String(params.missingProperty)}"${within}`;
     case 'type':
       if (path.length === 0) return `the frontmatter must be a mapping of keys to values, got ${got}`;
       return `${field} must be ${withArticle(String(params.type))}, got ${got}`;
-    case 'enum':
-      return `${field} must be one of ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}, got ${got}`;
+    case 'enum': {
+      const allowed = params.allowedValues as unknown[];
+      const guess =
+        typeof error.data === 'string'
+          ? didYouMean(
+              error.data,
+              allowed.filter((v) => typeof v === 'string'),
+            )
+          : '';
+      return `${field} must be one of ${allowed.map((v) => JSON.stringify(v)).join(', ')}, got ${got}${guess}`;
+    }
     case 'const':
       return `${field} must be ${JSON.stringify(params.allowedValue)}, got ${got}`;
     case 'pattern': {
@@ -150,14 +158,29 @@ function descriptionPhrase(schema: Record<string, unknown>): string | undefined 
   return text === '' ? undefined : text.charAt(0).toLowerCase() + text.slice(1);
 }
 
-/** The allowed key closest to a typo, when it is close enough to be a plausible intent. */
-function closest(name: string, candidates: readonly string[]): string | undefined {
+/**
+ * The candidate closest to a typo (case-insensitive Damerau-Levenshtein: a swap of two neighbours, "titel", is one
+ * edit), when it is close enough to be a plausible intent: at most one edit per three characters of the candidate,
+ * and always one. `undefined` when none is.
+ */
+function closest(name: string, candidates: Iterable<string>): string | undefined {
   let best: string | undefined;
   let bestDistance = Infinity;
   for (const candidate of candidates) {
-    // Damerau-Levenshtein: a swap of two neighbours ("titel") counts as one edit.
     const d = editDistance(name.toLowerCase(), candidate.toLowerCase()).steps;
     if (d < bestDistance) [best, bestDistance] = [candidate, d];
   }
   return best !== undefined && bestDistance <= Math.max(1, Math.floor(best.length / 3)) ? best : undefined;
+}
+
+/**
+ * ` (did you mean "x"?)` for the name closest to the unknown `name` ({@link closest}) in the first group of
+ * `candidates` that has one (so a likelier group, such as files no list names, goes first); `''` when none is close.
+ */
+export function didYouMean(name: string, ...candidates: Iterable<string>[]): string {
+  for (const group of candidates) {
+    const guess = closest(name, group);
+    if (guess !== undefined) return ` (did you mean "${guess}"?)`;
+  }
+  return '';
 }
