@@ -221,16 +221,29 @@ describe('syllabus-content dev', () => {
   const TSX = pathToFileURL(join(ROOT, 'node_modules/tsx/dist/loader.mjs')).href;
   const CLI = join(ROOT, 'src/content/cli.ts');
 
-  it('prints the URL, serves the preview, and stops on SIGTERM with status 0', async () => {
-    const dir = await writeContentFixture();
-    const child = spawn(process.execPath, ['--import', TSX, CLI, 'dev', '--port', '0', dir], { stdio: ['ignore', 'pipe', 'pipe'] });
+  it('prints the URL and each invalid load and reload, serves the preview, and stops on SIGTERM with status 0', async () => {
+    const dir = await writeContentFixture(undefined, (files) => {
+      files[COURSE] = files[COURSE]!.replace('status: live', 'status: maybe');
+    });
+    const child = spawn(process.execPath, ['--import', TSX, CLI, 'dev', '--port', '0', dir], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, FORCE_COLOR: '', NO_COLOR: '' },
+    });
     let stdout = '';
     child.stdout.setEncoding('utf8').on('data', (s: string) => (stdout += s));
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
     try {
-      await eventually(() => /http:\/\/127\.0\.0\.1:\d+/.test(stdout), { what: 'the URL', limitMs: 30_000 });
+      await eventually(() => stdout.includes(`${COURSE}:6:1`), { what: 'the problem', limitMs: 30_000 });
       const url = /http:\/\/127\.0\.0\.1:\d+/.exec(stdout)![0];
-      expect(stdout).toBe(`Previewing ${dir} at ${url} (Ctrl-C to stop)\n`);
+      // Piped, as in CI: one plain line per problem, as `validate` prints it.
+      expect(stdout.split('\n').slice(0, 3)).toEqual([
+        `Previewing ${dir} at ${url} (Ctrl-C to stop)`,
+        expect.stringMatching(/^\d\d:\d\d:\d\d 1 problem: the preview shows them until they are fixed$/),
+        expect.stringMatching(new RegExp(`^${COURSE}:6:1: "status" must be one of "live", "soon", got "maybe"`)),
+      ]);
+      expect((await fetch(url, { headers: HTML })).status).toBe(500);
+      await edit(dir, COURSE, 'status: maybe', 'status: live');
+      await eventually(() => stdout.includes('reloaded'), { what: 'the reload line' });
       const page = await fetch(url, { headers: HTML });
       expect(page.status).toBe(200);
       expect(await page.text()).toMatch(SCRIPT_TAG);

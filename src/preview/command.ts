@@ -1,11 +1,12 @@
 /**
  * `syllabus-content dev [dir]` (and `npm run dev`): runs the live preview of a content folder until SIGINT or
- * SIGTERM, printing its URL, each reload and each invalid load (every problem as `path:line:column: message`)
- * on the terminal. Exit status: 0 when stopped, 2 when the folder is missing or the address cannot be used.
+ * SIGTERM, printing its URL, each reload and each invalid load (every problem as `validate` prints it: in a
+ * terminal with its code frame) on stdout. Exit status: 0 when stopped, 2 when the folder is missing or the address cannot be used.
  */
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { isLoopbackHost } from '../server/config.js';
+import { problemLines, problemStyle } from '../content/print-problems.js';
 import type { PreviewEvent } from './state.js';
 import { startPreview } from './preview.js';
 
@@ -15,11 +16,13 @@ export interface DevOptions {
   host: string;
 }
 
-/** Where the command writes (the content CLI's `CliIo` fits). */
+/** Where the command writes (the content CLI's `CliIo` fits): the URL and what happens on stdout, failures on stderr. */
 export interface DevIo {
   stdout(line: string): void;
   stderr(line: string): void;
   cwd: string;
+  env: NodeJS.ProcessEnv;
+  stdoutIsTTY?: boolean;
 }
 
 /** Runs the preview; see the module comment. Resolves to the exit status once stopped. */
@@ -46,18 +49,18 @@ export async function runDev(dir: string, options: DevOptions, io: DevIo): Promi
     );
     return 2;
   }
+  // The problems as `validate` prints them: in a terminal each with its code frame, coloured unless NO_COLOR.
+  const style = problemStyle(io.env, io.stdoutIsTTY === true);
   const report = (event: PreviewEvent): void => {
-    if (event.kind === 'reload') io.stderr(`${time()} reloaded: the preview shows the content as saved`);
-    else {
-      const problems = event.problems ?? [];
-      io.stderr(`${time()} ${problems.length} problem${problems.length === 1 ? '' : 's'}: the preview shows them until they are fixed`);
-      for (const p of problems) io.stderr(`  ${p.path}:${p.line}:${p.column}: ${p.message}`);
-    }
+    if (event.kind === 'reload') return io.stdout(`${time()} reloaded: the preview shows the content as saved`);
+    const problems = event.problems ?? [];
+    io.stdout(`${time()} ${problems.length} problem${problems.length === 1 ? '' : 's'}: the preview shows them until they are fixed`);
+    for (const line of problemLines(problems, { dir: abs, displayRoot: '' }, style)) io.stdout(line);
   };
+  io.stdout(`Previewing ${dir} at ${preview.url} (Ctrl-C to stop)`);
   const initial = preview.state.snapshot().problems;
   if (initial !== undefined) report({ kind: 'problems', version: '', problems: initial });
   preview.state.subscribe(report);
-  io.stdout(`Previewing ${dir} at ${preview.url} (Ctrl-C to stop)`);
   if (!isLoopbackHost(options.host)) io.stderr(`syllabus-content: listening on ${options.host}: other machines can open the preview`);
   const signal = await new Promise<NodeJS.Signals>((done) => {
     process.once('SIGINT', done);
