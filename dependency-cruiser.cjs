@@ -1,8 +1,10 @@
 /**
  * The layers of docs/architecture.md, enforced (`npm run lint:deps`, part of `npm test`):
  *
- *   schemas → contract → content → index → http | pages → server
+ *   schemas → contract → content → index → http | pages → server → preview
  *                              ↘ source ↗         (signatures, referrals: used by server)
+ *
+ * The preview (development only) wraps the server; only the content CLI's `dev` command loads it.
  *
  * No import goes back up, and contract, index, http and pages import nothing from Node: hashing, compression and
  * files are injected by src/server, so the HatTip handler runs on any Fetch runtime. Tests may reach across layers
@@ -60,7 +62,21 @@ module.exports = {
       '^src/(content|index|http|pages|server|source|referrals|signatures)/',
       'The CLI talks to the service over HTTP only.',
     ),
-    layer('server-on-top', '^src/(?!server/)', '^src/server/', 'Only src/server wires things together.'),
+    layer('server-on-top', '^src/(?!server/|preview/)', '^src/server/', 'Only src/server wires things together (and the preview wraps it).'),
+    {
+      name: 'preview-is-dev-only',
+      severity: 'error',
+      comment: 'The live preview (syllabus-content dev) wraps the production server; nothing in production imports it.',
+      from: { path: '^src/(?!preview/)', pathNot: [TEST, '^src/content/cli\\.ts$'] },
+      to: { path: '^src/preview/' },
+    },
+    {
+      name: 'preview-loaded-on-demand',
+      severity: 'error',
+      comment: 'The content CLI declares `dev` with the light options module and imports the preview only when it runs.',
+      from: { path: '^src/content/cli\\.ts$' },
+      to: { path: '^src/preview/', pathNot: '^src/preview/options\\.ts$', dynamic: false },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

@@ -1,5 +1,5 @@
 /**
- * The real entry point as a subprocess (`node --import tsx src/server/main.ts`, what `npm run dev` runs):
+ * The real entry point as a subprocess (`node --import tsx src/server/main.ts`: the entry point `npm start` runs, from source):
  * SIGTERM drains in-flight requests and exits 0; invalid content or configuration stops start-up with a
  * clear message and a non-zero exit code.
  */

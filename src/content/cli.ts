@@ -14,6 +14,7 @@ import type { Problem } from './model.js';
 import { addNewCommand } from './scaffold/command.js';
 import { scheduledLines } from './schedule.js';
 import { printable, problemLines, problemStyle } from './print-problems.js';
+import { parsePort, PREVIEW_DEFAULTS } from '../preview/options.js';
 
 /** Exit statuses of the command. */
 export const EXIT = { valid: 0, invalid: 1, usage: 2 } as const;
@@ -59,6 +60,16 @@ export async function runCli(argv: readonly string[], io: CliIo = defaultIo): Pr
   addNewCommand(program, io, (s) => {
     status = s;
   });
+  program
+    .command('dev')
+    .description('live preview: serve the pages and the API from the folder, reload on save, show problems with their code frames')
+    .argument('[dir]', 'the content folder', 'content')
+    .option('--port <port>', 'port to listen on (0: any free port)', parsePort, PREVIEW_DEFAULTS.port)
+    .option('--host <address>', 'address to listen on', PREVIEW_DEFAULTS.host)
+    .action(async (dir: string, options: { port: number; host: string }) => {
+      // Loaded only for this command: it brings the whole server.
+      status = await (await import('../preview/command.js')).runDev(dir, options, io);
+    });
   try {
     await program.parseAsync([...argv], { from: 'user' });
     if (argv.length === 0) {

@@ -1,5 +1,5 @@
 /**
- * The real entry point as a subprocess (`node --import tsx src/server/main.ts`, what `npm run dev` runs), for
+ * The real entry point as a subprocess (`node --import tsx src/server/main.ts`: the entry point `npm start` runs, from source), for
  * tests of signals, exit codes and start-up. Every process started is killed by {@link killServers}.
  */
 import { spawn, type ChildProcess } from 'node:child_process';

@@ -1,0 +1,154 @@
+/**
+ * The writers' live preview (`npm run dev`, `syllabus-content dev`): the production server, wired exactly as
+ * `npm start` wires it (`startServer`: the folder watcher, the index build, the app, the host), on a loopback port
+ * of its own, behind the preview's listener (`dev-host.ts`), which adds what production never sends: the reload
+ * script, the event stream, and the error page while the content is invalid.
+ *
+ * ```
+ * content/ ──► folder watcher ──► ObservedSource ──► startServer (production) ◄── dev host ◄── browser
+ *                                      │ every load                                  ▲ events, error page
+ *                                      └──────────────► PreviewState ────────────────┘
+ * ```
+ *
+ * A valid load is announced once the server serves it (its index holder swapped), so the page that reloads on
+ * the event gets the new content; an invalid one at once, with every problem and its code frame. Unlike
+ * production, the preview starts on invalid content too: it shows the problems until the first valid load.
+ */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Logger } from 'pino';
+import { loadConfig } from '../server/config.js';
+import { createContentSource } from '../server/content-source.js';
+import { createLogger } from '../server/logger.js';
+import { startServer, type RunningServer } from '../server/start.js';
+import { startDevHost } from './dev-host.js';
+import { ObservedSource } from './observed-source.js';
+import { showProblems } from './problems.js';
+import { PreviewState } from './state.js';
+
+/** Options of {@link startPreview}. */
+export interface PreviewOptions {
+  /** Absolute path of the content folder. */
+  dir: string;
+  /** Address the preview listens on (the production server inside always listens on 127.0.0.1). */
+  host: string;
+  /** Port the preview listens on; 0: any free port. */
+  port: number;
+  /** The watcher's quiet time in milliseconds (default: the watcher's). */
+  debounceMs?: number;
+  /** Logger of the server inside (default: errors only, for people, on stdout). */
+  logger?: Logger;
+}
+
+/** A running preview. */
+export interface Preview {
+  /** Where to open it, e.g. `http://127.0.0.1:4321`. */
+  url: string;
+  /** What it shows; subscribe to hear of every reload and every invalid load. */
+  state: PreviewState;
+  /** Stops the listener, the server and the watcher. */
+  close(): Promise<void>;
+}
+
+/**
+ * Every budget of the server inside: one writer's browser is every client, behind one address (the preview's).
+ * Not a setting of production.
+ */
+const PREVIEW_RATE_LIMIT = String(1_000_000_000);
+
+/**
+ * Starts the preview of `options.dir` and resolves once it shows something: the served content, or the problems
+ * of an invalid first load.
+ * @throws Error when the address cannot be bound, or the server cannot start for another reason than the content.
+ */
+export async function startPreview(options: PreviewOptions): Promise<Preview> {
+  const state = new PreviewState();
+  let upstream: string | undefined;
+  const host = await startDevHost({ host: options.host, port: options.port, state, upstream: () => upstream });
+  const work = await mkdtemp(join(tmpdir(), 'syllabus-preview-'));
+  const cleanUp = async (): Promise<void> => {
+    await host.close();
+    await rm(work, { recursive: true, force: true });
+  };
+
+  let server: RunningServer | undefined;
+  let source: ObservedSource;
+  let serving: Promise<RunningServer>;
+  let logger: Logger;
+  try {
+    // Referral codes are no part of the content; an empty file answers every check `{"valid":false}`.
+    const referralsFile = join(work, 'referrals.txt');
+    await writeFile(referralsFile, '');
+    const config = loadConfig(
+      {
+        CONTENT_DIR: options.dir,
+        PORT: '0',
+        HOST: '127.0.0.1',
+        // Links in the pages and the feed point at the preview, not at the server inside.
+        PUBLIC_BASE_URL: host.url,
+        REFERRALS_FILE: referralsFile,
+        RATE_LIMIT_VERIFIED: PREVIEW_RATE_LIMIT,
+        RATE_LIMIT_DECLARED: PREVIEW_RATE_LIMIT,
+        RATE_LIMIT_BROWSER: PREVIEW_RATE_LIMIT,
+        RATE_LIMIT_ANONYMOUS: PREVIEW_RATE_LIMIT,
+        RATE_LIMIT_REFERRALS: PREVIEW_RATE_LIMIT,
+      },
+      work,
+    );
+    logger = options.logger ?? createLogger('error', 'pretty');
+    const watcher = await createContentSource(config.contentSource, {
+      logger,
+      ...(options.debounceMs !== undefined && { debounceMs: options.debounceMs }),
+    });
+    // Whether the latest load was valid: a swap of the index announces content only while it is.
+    let latestValid = true;
+    source = new ObservedSource(watcher, (update) => {
+      latestValid = update.result.ok;
+      if (!update.result.ok) state.fail(showProblems(options.dir, update.result.problems));
+    });
+    const shown = new Promise<void>((resolve) => {
+      const stop = state.subscribe(() => {
+        stop();
+        resolve();
+      });
+    });
+    serving = startServer(config, { logger, contentSource: source });
+    const started = serving.then((running) => {
+      server = running;
+      upstream = running.url;
+      // Every swap (a reload, scheduled content) is served from now on; a recorded failure was shown when loaded.
+      running.holder.subscribe((status) => {
+        if (latestValid && status.last_reload_error === '') state.recover();
+      });
+      state.recover();
+    });
+    await Promise.race([shown, started]);
+  } catch (error) {
+    await cleanUp();
+    throw error;
+  }
+  let closing: Promise<void> | undefined;
+  // A start still running while the preview shows the problems ends when the content is valid, or fails (closed
+  // before that: expected; anything else is logged, and the preview keeps showing the problems).
+  const settled = serving.then(
+    () => undefined,
+    (error: unknown) => {
+      if (closing === undefined) logger.error({ err: error }, 'the server inside the preview could not start');
+    },
+  );
+
+  return {
+    url: host.url,
+    state,
+    close: () =>
+      (closing ??= (async () => {
+        await host.close();
+        // Before the first valid load the server is still starting: closing its source ends that start.
+        await (server === undefined ? source.close() : server.close());
+        await settled;
+        await server?.close();
+        await rm(work, { recursive: true, force: true });
+      })()),
+  };
+}
