@@ -13,7 +13,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { ContentLoader } from './loader.js';
 import { formatProblem, type Problem } from './model.js';
 import { prepareBaseCheck } from './commands/validate-base.js';
-import { DIFF_FORMATS, runDiff, type DiffArgs } from './commands/diff.js';
+import { DIFF_FORMATS, DIFF_HELP, runDiff, type DiffArgs } from './commands/diff.js';
 
 /** Exit statuses of the command. */
 export const EXIT = { valid: 0, invalid: 1, usage: 2 } as const;
@@ -63,6 +63,7 @@ export async function runCli(argv: readonly string[], io: CliIo = defaultIo): Pr
         .choices(DIFF_FORMATS)
         .default('markdown'),
     )
+    .addHelpText('after', DIFF_HELP)
     .action(async (base: string, head: string | undefined, options: Pick<DiffArgs, 'dir' | 'format'>) => {
       status = await runDiff({ base, head, ...options }, io, {
         report: (problems) => reportProblems(problems, io),

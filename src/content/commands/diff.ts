@@ -29,6 +29,16 @@ import {
 /** The output formats of `diff`. */
 export const DIFF_FORMATS = ['markdown', 'github'] as const;
 
+/** The end of `diff --help`. */
+export const DIFF_HELP = `
+Examples:
+  syllabus-content diff origin/main                  the working content folder against origin/main
+  syllabus-content diff main my-branch               two commits
+  syllabus-content diff --format github origin/main  in CI: also $GITHUB_STEP_SUMMARY and ::error annotations
+
+Exit status: 0; 1 when the change breaks an id the base published (as validate --base) or the head is
+not valid content; 2 on a usage error (a ref that names no commit). Writers' guide: docs/content.md.`;
+
 /** The arguments of `diff`. */
 export interface DiffArgs {
   base: string;
