@@ -6,7 +6,12 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { code, diffModels, renderMarkdown } from '../src/content/api-diff.js';
 import { runCli } from '../src/content/cli.js';
+import { loadContent } from '../src/content/loader.js';
+import type { ContentModel } from '../src/content/model.js';
+import { ModelIndex } from '../src/content/published-ids.js';
+import { removeTree, writeContentFixture, type ContentFiles } from './helpers/content-fixture.js';
 import { createContentRemote, type ContentRemote } from './helpers/git-repo.js';
 
 const PY = 'content/courses/python-basics';
@@ -166,5 +171,70 @@ describe('syllabus-content diff', () => {
     expect((await cli(['diff', '--format', 'html', 'main'], remote.work)).code).toBe(2);
     expect((await cli(['diff'], remote.work)).code).toBe(2);
     expect((await remote.git('status', '--porcelain')).trim()).toBe('');
+  });
+});
+
+/** The model of the small fixture edited by `edit`, loaded from a folder. */
+async function fixtureModel(edit?: (files: ContentFiles) => void): Promise<ContentModel> {
+  const dir = await writeContentFixture(undefined, edit);
+  try {
+    const result = await loadContent(dir);
+    if (!result.ok) throw new Error(result.problems.map((p) => p.message).join('\n'));
+    return result.model;
+  } finally {
+    await removeTree(dir);
+  }
+}
+
+describe('the API diff', () => {
+  it('follows a renamed course: its classes and lessons are compared in the course that holds its alias', async () => {
+    const base = await fixtureModel();
+    const head = await fixtureModel((files) => {
+      files['catalog.md'] = '---\ncourses: [python-basics, sql-first, rust-intro]\n---\n';
+      for (const rel of Object.keys(files).filter((r) => r.startsWith('courses/sql-basics/'))) {
+        files[rel.replace('courses/sql-basics/', 'courses/sql-first/')] = files[rel]!;
+        delete files[rel];
+      }
+      files['courses/sql-first/index.md'] = '---\ntitle: SQL first\ncolor: "#336791"\nstatus: live\nclasses: [select]\naliases: [sql-basics]\n---\n';
+    });
+    const diff = diffModels(new ModelIndex(base), new ModelIndex(head));
+    expect(diff.broken).toEqual([]);
+    expect(renderMarkdown(diff, { base: 'a', head: 'b' })).toBe(
+      [
+        '## Public API changes: a → b',
+        '',
+        '### Courses',
+        '',
+        '- Renamed `sql-basics` → `sql-first` (alias); title `SQL basics` → `SQL first`',
+        '',
+        '### Classes',
+        '',
+        '- Changed `sql-first/select`: course_id `sql-basics` → `sql-first`',
+        '',
+        '### Lessons',
+        '',
+        '- Changed `select-star`: course_id `sql-basics` → `sql-first`',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('reports an id published only as an alias, once its alias is dropped, as a breaking removal', async () => {
+    const lesson = '---\ntitle: Variables\nlang: python\naliases: [vars]\n---\n\n## Names\n';
+    const base = await fixtureModel((files) => void (files['courses/python-basics/first-steps/variables.md'] = lesson));
+    const head = await fixtureModel();
+    const diff = diffModels(new ModelIndex(base), new ModelIndex(head));
+    expect(diff.broken).toEqual([{ kind: 'lesson', id: 'vars', courseId: 'python-basics', classId: 'first-steps' }]);
+    expect(diff.lessons).toEqual([
+      { change: 'removed', label: 'vars', summary: 'an alias', breaking: true },
+      { change: 'changed', label: 'variables', fields: [{ field: 'steps', from: 1, to: 3 }] },
+    ]);
+  });
+
+  it('shows content text in code spans that nothing inside can close', () => {
+    expect(code('plain')).toBe('`plain`');
+    expect(code('a `tick`')).toBe('`` a `tick` ``');
+    expect(code('``x``')).toBe('``` ``x`` ```');
+    expect(code('<script>')).toBe('`<script>`');
   });
 });

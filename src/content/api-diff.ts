@@ -54,7 +54,6 @@ export function isEmptyDiff(diff: ApiDiff): boolean {
 /** Compares two valid models (given as {@link ModelIndex}es). */
 export function diffModels(base: ModelIndex, head: ModelIndex): ApiDiff {
   const broken = brokenIds(base, head);
-  const isBroken = new Set(broken.map((p) => publishedKey(p)));
   const published = publishedIds(base);
   const resources = <T extends object>(
     kind: IdKind,
@@ -71,12 +70,14 @@ export function diffModels(base: ModelIndex, head: ModelIndex): ApiDiff {
     for (const p of published) {
       if (p.kind !== kind) continue;
       const before = baseMap.get(baseKey(p));
-      if (!before) continue; // an alias of the base: nothing of its own to compare (broken if it leads nowhere)
       const current = head.resolve(kind, p.id, p.courseId);
       if (current === undefined) {
-        changes.push({ change: 'removed', label: baseKey(p), summary: summary(before), breaking: isBroken.has(publishedKey(p)) });
+        // An id the base published only as an alias has no fields of its own.
+        const what = before ? summary(before) : 'an alias';
+        changes.push({ change: 'removed', label: baseKey(p), summary: what, breaking: true }); // one of `broken`
         continue;
       }
+      if (!before) continue; // an alias that still leads somewhere: its resource is compared under its own id
       const key = headKey(p, current);
       reached.add(key);
       const fields = fieldChanges(before, headMap.get(key)!);
@@ -96,10 +97,6 @@ export function diffModels(base: ModelIndex, head: ModelIndex): ApiDiff {
     roadmap: roadmapChanges(base, head),
     broken,
   };
-}
-
-function publishedKey(p: PublishedId): string {
-  return `${p.kind}\u0000${p.courseId ?? ''}\u0000${p.id}`;
 }
 
 /** Removed (breaking first), renamed, added, changed; each by label. */

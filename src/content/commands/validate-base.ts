@@ -4,7 +4,7 @@
  * resource ({@link brokenIds}); each one that does not is a problem like the others.
  */
 import { GitContentError } from '../git-tree.js';
-import { formatProblem, type ContentModel, type Problem } from '../model.js';
+import type { ContentModel, Problem } from '../model.js';
 import { brokenIds, ModelIndex } from '../published-ids.js';
 import { brokenIdProblems, folderDisplay, folderFrontmatter, loadRef, resolveRef, type CommandIo } from './published-at.js';
 
@@ -33,9 +33,10 @@ export async function prepareBaseCheck(dir: string, displayDir: string, ref: str
   const { result, short } = base;
   if (!result.ok) {
     const n = result.problems.length;
+    // Its problems are not printed: they name files of the base, not of the change being checked.
     io.stderr(
-      `syllabus-content: the base ${ref} (${short}) is not valid content (${n} problem${n === 1 ? '' : 's'}, the first: ` +
-        `${formatProblem(result.problems[0]!)}); the check of the ids it published is skipped`,
+      `syllabus-content: the base ${ref} (${short}) is not valid content (${n} problem${n === 1 ? '' : 's'}); ` +
+        'the check of the ids it published is skipped',
     );
     return { problems: () => Promise.resolve([]) };
   }
