@@ -11,6 +11,7 @@ import { runCli } from '../src/content/cli.js';
 import { loadContentAtCommit, locateRepository, resolveCommit, GitContentError, SUBMODULE_PROBLEM } from '../src/content/git-tree.js';
 import { loadContent } from '../src/content/loader.js';
 import { LINK_PROBLEM } from '../src/content/read-tree.js';
+import { removeTree, writeContentFixture } from './helpers/content-fixture.js';
 import { createContentRemote, git, type ContentRemote } from './helpers/git-repo.js';
 
 const FIRST_STEPS = 'content/courses/python-basics/first-steps';
@@ -201,6 +202,31 @@ describe('the content of a commit', () => {
     expect(small.result.ok ? [] : small.result.problems.map((p) => p.message)).toContain(
       'the content holds 1 MiB of Markdown, more than the 1 MiB read from a commit',
     );
+  });
+
+  it("names files of a commit with git's <commit>:<path> syntax, also when the content is the repository's top", async () => {
+    const dir = await writeContentFixture(undefined, (files) => void (files['catalog.md'] = '---\ncourses: [python-basics, sql-basics]\n---\n'));
+    try {
+      await git(dir, ['init', '--quiet']);
+      await git(dir, ['add', '--all']);
+      await git(dir, ['commit', '--quiet', '-m', 'Content at the top']);
+      const repo = await locateRepository(dir);
+      expect(repo.prefix).toBe('');
+      const commit = await resolveCommit(repo, 'HEAD');
+      const { result } = await loadContentAtCommit(repo, commit);
+      expect(result.ok ? [] : result.problems).toEqual([
+        {
+          path: `${commit.slice(0, 7)}:courses/rust-intro/index.md`,
+          line: 1,
+          column: 1,
+          message: 'orphan course: catalog.md does not list "rust-intro"',
+        },
+      ]);
+      const small = await loadContentAtCommit(repo, commit, { maxTotalBytes: 10 });
+      expect(small.result.ok ? [] : small.result.problems.map((p) => p.path)).toEqual([`${commit.slice(0, 7)}:.`]);
+    } finally {
+      await removeTree(dir);
+    }
   });
 
   it('refuses a ref that git would take as an option, before running git', async () => {

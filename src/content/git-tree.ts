@@ -7,7 +7,6 @@
  * option), and what is read is bounded (per file like the loader, and in total).
  */
 import { execFile, spawn } from 'node:child_process';
-import { posix } from 'node:path';
 import { buildModel } from './build-model.js';
 import { MAX_FILE_BYTES } from './loader.js';
 import type { LoadResult, Problem } from './model.js';
@@ -68,10 +67,16 @@ export async function resolveCommit(repo: ContentRepository, ref: string): Promi
   return commit;
 }
 
+/**
+ * How a file of the content folder at `commit` is named in problems: git's `<commit>:<path>` syntax with the short
+ * commit id (`git show 1d17336:content/catalog.md` shows it); `rel` `''` names the folder itself.
+ */
+export function commitPath(repo: ContentRepository, commit: string, rel: string): string {
+  return `${commit.slice(0, 7)}:${`${repo.prefix}${rel}`.replace(/\/$/, '') || '.'}`;
+}
+
 /** Options of {@link loadContentAtCommit}. */
 export interface GitTreeOptions {
-  /** Prefix of the paths in problems, `/`-separated (default `<short commit>:<prefix>`, git's blob syntax). */
-  displayRoot?: string;
   /** The most Markdown read, in bytes (default {@link MAX_TREE_BYTES}). */
   maxTotalBytes?: number;
 }
@@ -90,8 +95,7 @@ export interface CommitContent {
  * @throws GitContentError when git fails (a missing object, a timeout).
  */
 export async function loadContentAtCommit(repo: ContentRepository, commit: string, options: GitTreeOptions = {}): Promise<CommitContent> {
-  const display = options.displayRoot ?? `${commit.slice(0, 7)}:${repo.prefix}`;
-  const at = (rel: string, message: string): Problem => ({ path: posix.join(display, rel), line: 1, column: 1, message });
+  const at = (rel: string, message: string): Problem => ({ path: commitPath(repo, commit, rel), line: 1, column: 1, message });
   const entries = await listTree(repo, commit);
   const problems: Problem[] = [];
   const wanted: TreeEntry[] = [];
@@ -121,7 +125,7 @@ export async function loadContentAtCommit(repo: ContentRepository, commit: strin
   if (total > limit) {
     const mib = (n: number): string => `${Math.ceil(n / 1048576)} MiB`;
     problems.push({
-      path: display.replace(/\/$/, '') || '.',
+      path: commitPath(repo, commit, ''),
       line: 1,
       column: 1,
       message: `the content holds ${mib(total)} of Markdown, more than the ${mib(limit)} read from a commit`,
@@ -138,7 +142,7 @@ export async function loadContentAtCommit(repo: ContentRepository, commit: strin
     },
   );
   const built = buildModel([...files.values()]);
-  problems.push(...built.problems.map((p) => ({ path: posix.join(display, p.rel), line: p.line, column: p.column, message: p.message })));
+  problems.push(...built.problems.map((p) => ({ path: commitPath(repo, commit, p.rel), line: p.line, column: p.column, message: p.message })));
   const result: LoadResult =
     problems.length > 0 || !built.model ? { ok: false, problems } : { ok: true, model: { revision: commit, ...built.model } };
   return { result, files };

@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { appendFile, stat } from 'node:fs/promises';
 import { normalize, resolve } from 'node:path';
 import { code, diffModels, renderMarkdown } from '../api-diff.js';
-import { GitContentError } from '../git-tree.js';
+import { commitPath, GitContentError } from '../git-tree.js';
 import { ContentLoader } from '../loader.js';
 import type { LoadResult, Problem } from '../model.js';
 import { ModelIndex } from '../published-ids.js';
@@ -89,7 +89,7 @@ export async function runDiff(args: DiffArgs, io: CommandIo, output: ProblemOutp
             result: content.result,
             label: refLabel(content, code),
             frontmatterOf: commitFrontmatter(content),
-            display: (rel) => `${content.short}:${refs.repo.prefix}${rel}`,
+            display: (rel) => commitPath(refs.repo, content.commit, rel),
           })),
     ]);
   } catch (err) {
