@@ -148,7 +148,7 @@ describe('syllabus-content diff', () => {
     expect(lines.slice(1, -2).join('\n')).toBe(markdown);
     expect(lines.at(-2)).toBe(`::${token}::`);
     expect(lines.at(-1)).toBe(
-      `::error file=content/courses/python-basics/first-steps/index.md,line=4,col=1::lesson "variables" was published at ${base} and is gone: add "aliases: [variables]" to the lesson that replaces it (ids are permanent once published)`,
+      `::error file=content/courses/python-basics/first-steps/index.md,line=4,col=1::lesson "variables" was published at ${base} and is gone: add "aliases: [variables]" to the lesson that replaces it (ids are permanent once published), or announce its removal in a changelog entry's "removes"`,
     );
     expect(await readFile(summaryFile, 'utf8')).toBe(`Earlier step.\n\n${markdown}\n\n`);
   });

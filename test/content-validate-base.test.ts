@@ -53,7 +53,7 @@ describe('validate --base', () => {
     const { code, stdout, stderr } = await cli(['validate', 'content', '--base', 'main'], remote.work);
     expect(code).toBe(1);
     expect(stdout).toEqual([
-      `${FIRST_STEPS}/index.md:4:1: lesson "variables" was published at ${short} and is gone: add "aliases: [variables]" to the lesson that replaces it (ids are permanent once published)`,
+      `${FIRST_STEPS}/index.md:4:1: lesson "variables" was published at ${short} and is gone: add "aliases: [variables]" to the lesson that replaces it (ids are permanent once published), or announce its removal in a changelog entry's "removes"`,
     ]);
     expect(stderr).toContain('content: 1 problem in 1 file');
   });
@@ -74,7 +74,7 @@ describe('validate --base', () => {
     const { code, stdout } = await cli(['validate', 'content', '--base', 'HEAD'], remote.work);
     expect(code).toBe(1);
     expect(stdout).toEqual([
-      `${FIRST_STEPS}/index.md:4:1: lesson "vars" was published at ${next} and is gone: add "aliases: [vars]" to the lesson that replaces it (ids are permanent once published)`,
+      `${FIRST_STEPS}/index.md:4:1: lesson "vars" was published at ${next} and is gone: add "aliases: [vars]" to the lesson that replaces it (ids are permanent once published), or announce its removal in a changelog entry's "removes"`,
     ]);
   });
 
@@ -99,18 +99,52 @@ describe('validate --base', () => {
     expect(code).toBe(1);
     const tail = 'was published at ' + short + ' and is gone: add';
     const plain = [
-      `content/catalog.md:2:1: course "rust-intro" ${tail} "aliases: [rust-intro]" to the course that replaces it (ids are permanent once published)`,
-      `content/changelog/for-loops-2025-06-10.md:1:1: changelog entry "for-loops-2025-06-10" ${tail} "aliases: [for-loops-2025-06-10]" to the changelog entry that replaces it (ids are permanent once published)`,
-      `content/courses/python-basics/index.md:5:1: class "functions" of course "python-basics" ${tail} "aliases: [functions]" to the class of "python-basics" that replaces it (ids are permanent once published)`,
+      `content/catalog.md:2:1: course "rust-intro" ${tail} "aliases: [rust-intro]" to the course that replaces it (ids are permanent once published), or announce its removal in a changelog entry's "removes"`,
+      `content/changelog/for-loops-2025-06-10.md:1:1: changelog entry "for-loops-2025-06-10" ${tail} "aliases: [for-loops-2025-06-10]" to the changelog entry that replaces it (ids are permanent once published), or announce its removal in a changelog entry's "removes"`,
+      `content/courses/python-basics/index.md:5:1: class "functions" of course "python-basics" ${tail} "aliases: [functions]" to the class of "python-basics" that replaces it (ids are permanent once published), or announce its removal in a changelog entry's "removes"`,
       // The soon course's class went with it: reported at the catalog too.
-      `content/catalog.md:2:1: class "ownership" of course "rust-intro" ${tail} "aliases: [ownership]" to the class of "rust-intro" that replaces it (ids are permanent once published)`,
+      `content/catalog.md:2:1: class "ownership" of course "rust-intro" ${tail} "aliases: [ownership]" to the class of "rust-intro" that replaces it (ids are permanent once published), or announce its removal in a changelog entry's "removes"`,
     ];
     for (const line of plain) expect(stdout).toContain(line);
     expect(stdout.filter((l) => / was published at /.test(l) && !l.startsWith('::'))).toHaveLength(4);
     expect(stdout).toContain(
-      `::error file=content/courses/python-basics/index.md,line=5,col=1::class "functions" of course "python-basics" ${tail} "aliases: [functions]" to the class of "python-basics" that replaces it (ids are permanent once published)`,
+      `::error file=content/courses/python-basics/index.md,line=5,col=1::class "functions" of course "python-basics" ${tail} "aliases: [functions]" to the class of "python-basics" that replaces it (ids are permanent once published), or announce its removal in a changelog entry's "removes"`,
     );
     expect(stdout.filter((l) => l.startsWith('::error '))).toHaveLength(4);
+  });
+
+  it('accepts ids whose removal a changelog entry announces in "removes", and only those', async () => {
+    await remote.git('rm', '-r', '--quiet', 'content/courses/rust-intro', `${FIRST_STEPS}/variables.md`);
+    await writeFile(join(remote.work, 'content/catalog.md'), '---\ncourses: [python-basics, sql-basics]\n---\n');
+    await writeFile(join(remote.work, FIRST_STEPS, 'index.md'), '---\nname: First steps\nstatus: live\nlessons: [hello-world]\n---\n');
+    const entry = (removes: string): string =>
+      `---\nkind: course\ntitle: Rust intro is withdrawn\nblurb: Not planned any more.\nremoves:\n${removes}---\n\nThe Rust course and a lesson leave the catalog.\n`;
+    const rel = 'content/changelog/rust-withdrawn-2025-09-01.md';
+    await writeFile(join(remote.work, rel), entry('  courses: [rust-intro]\n  classes: [{ course: rust-intro, id: ownership }]\n'));
+    const partly = await cli(['validate', 'content', '--base', 'main'], remote.work);
+    expect(partly.code).toBe(1);
+    expect(partly.stdout).toEqual([
+      `${FIRST_STEPS}/index.md:4:1: lesson "variables" was published at ${short} and is gone: add "aliases: [variables]" to the lesson that replaces it (ids are permanent once published), or announce its removal in a changelog entry's "removes"`,
+    ]);
+    await writeFile(
+      join(remote.work, rel),
+      entry('  courses: [rust-intro]\n  classes: [{ course: rust-intro, id: ownership }]\n  lessons: [variables]\n'),
+    );
+    const announced = await cli(['validate', 'content', '--base', 'main'], remote.work);
+    expect(announced.stdout).toEqual([]);
+    expect(announced.code).toBe(0);
+    const diff = await cli(['diff', 'main'], remote.work);
+    expect(
+      diff.stdout
+        .join('\n')
+        .split('\n')
+        .filter((l) => l.startsWith('- Removed')),
+    ).toEqual([
+      '- Removed `rust-intro`: `Rust intro`, soon (retired by changelog entry `rust-withdrawn-2025-09-01`)',
+      '- Removed `rust-intro/ownership`: `Ownership`, soon (retired by changelog entry `rust-withdrawn-2025-09-01`)',
+      '- Removed `variables`: `Variables` in `python-basics/first-steps` (retired by changelog entry `rust-withdrawn-2025-09-01`)',
+    ]);
+    expect(diff.code).toBe(0);
   });
 
   it('follows a renamed course: its classes are found in the course that holds its alias', async () => {

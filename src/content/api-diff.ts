@@ -20,7 +20,8 @@ export type FieldValue = string | number | boolean | null | undefined | readonly
 
 /** One resource's change. `label` names it (`course/class` for a class); `summary` describes an added or removed one. */
 export type ResourceChange =
-  | { change: 'added' | 'removed'; label: string; summary: string; breaking?: boolean }
+  | { change: 'added'; label: string; summary: string }
+  | { change: 'removed'; label: string; summary: string; breaking: boolean; announcedBy?: string }
   | { change: 'renamed'; label: string; to: string; fields: FieldChange[] }
   | { change: 'changed'; label: string; fields: FieldChange[] };
 
@@ -74,7 +75,12 @@ export function diffModels(base: ModelIndex, head: ModelIndex): ApiDiff {
       if (current === undefined) {
         // An id the base published only as an alias has no fields of its own.
         const what = before ? summary(before) : 'an alias';
-        changes.push({ change: 'removed', label: baseKey(p), summary: what, breaking: true }); // one of `broken`
+        const announcedBy = head.removals.announcing(p);
+        changes.push(
+          announcedBy
+            ? { change: 'removed', label: baseKey(p), summary: what, breaking: false, announcedBy }
+            : { change: 'removed', label: baseKey(p), summary: what, breaking: true },
+        );
         continue;
       }
       if (!before) continue; // an alias that still leads somewhere: its resource is compared under its own id
@@ -163,7 +169,7 @@ function roadmapChanges(base: ModelIndex, head: ModelIndex): ResourceChange[] {
   const out: ResourceChange[] = [];
   for (const [id, item] of before) {
     const now = after.get(id);
-    if (!now) out.push({ change: 'removed', label: id, summary: summary(item) });
+    if (!now) out.push({ change: 'removed', label: id, summary: summary(item), breaking: false });
     else {
       const fields = fieldChanges(item, now);
       if (fields.length > 0) out.push({ change: 'changed', label: id, fields });
@@ -233,6 +239,7 @@ function resourceLine(c: ResourceChange, verb = 'Changed'): string {
     case 'added':
       return `Added ${code(c.label)}: ${c.summary}`;
     case 'removed':
+      if (c.announcedBy) return `Removed ${code(c.label)}: ${c.summary} (retired by changelog entry ${code(c.announcedBy)})`;
       return `Removed ${code(c.label)}: ${c.summary}${c.breaking ? ' — **breaking**: the id was published and no alias leads to it' : ''}`;
     case 'renamed':
       return `Renamed ${code(c.label)} → ${code(c.to)} (alias)${c.fields.length > 0 ? `; ${fieldsText(c.fields)}` : ''}`;

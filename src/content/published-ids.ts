@@ -3,10 +3,12 @@
  * (as a live id or as an alias) must, in the new revision, still be a live id of its kind or an alias of one.
  * `syllabus-content validate --base` and `syllabus-content diff` both judge a change by {@link brokenIds}.
  *
+ * A changelog entry may instead announce that an id is retired for good (`removes`, see {@link Removals}).
+ *
  * Classes are identified within their course: a class id published under course `c` must live (or be an alias)
  * in the course `c` leads to now — `c` itself, or the course that declares `c` as an alias.
  */
-import type { ChangelogEntry, Course, Klass, Lesson } from '../schemas/types.generated.js';
+import type { ChangelogEntry, ChangelogEntryFrontmatter, Course, Klass, Lesson } from '../schemas/types.generated.js';
 import { CATALOG_PATH, changelogPath, classPath, coursePath } from './layout.js';
 import type { ContentModel } from './model.js';
 import { byCodePoint } from './order.js';
@@ -23,14 +25,48 @@ export interface PublishedId {
   classId?: string;
 }
 
-/** The resources of a model by id (classes by `course/class`), for lookups. */
+/**
+ * The ids a revision's changelog retires for good (the `removes` of its entries; the entry's date is the removal's),
+ * each with the id of the entry that announces it.
+ */
+export class Removals {
+  readonly #byKey = new Map<string, string>();
+
+  /** Collects the `removes` of changelog entries (their frontmatter, valid against the schema). */
+  static of(entries: Iterable<{ entryId: string; data?: Pick<ChangelogEntryFrontmatter, 'removes'> }>): Removals {
+    const removals = new Removals();
+    for (const { entryId, data } of entries) {
+      const removes = data?.removes;
+      if (!removes) continue;
+      for (const id of removes.courses ?? []) removals.#byKey.set(removalKey({ kind: 'course', id }), entryId);
+      for (const { course, id } of removes.classes ?? []) removals.#byKey.set(removalKey({ kind: 'class', id, courseId: course }), entryId);
+      for (const id of removes.lessons ?? []) removals.#byKey.set(removalKey({ kind: 'lesson', id }), entryId);
+      for (const id of removes.changelog ?? []) removals.#byKey.set(removalKey({ kind: 'changelog entry', id }), entryId);
+    }
+    return removals;
+  }
+
+  /** The changelog entry that announces the removal of `published`, if one does. */
+  announcing(published: PublishedId): string | undefined {
+    return this.#byKey.get(removalKey(published));
+  }
+}
+
+function removalKey(p: Pick<PublishedId, 'kind' | 'id' | 'courseId'>): string {
+  return `${p.kind}\u0000${p.kind === 'class' ? p.courseId : ''}\u0000${p.id}`;
+}
+
+/** The resources of a model by id (classes by `course/class`), for lookups, and the removals its changelog announces. */
 export class ModelIndex {
   readonly courses = new Map<string, Course>();
   readonly classes = new Map<string, Klass>();
   readonly lessons = new Map<string, Lesson>();
   readonly entries = new Map<string, ChangelogEntry>();
 
-  constructor(readonly model: ContentModel) {
+  constructor(
+    readonly model: ContentModel,
+    readonly removals: Removals = new Removals(),
+  ) {
     for (const course of model.catalog.courses) {
       this.courses.set(course.id, course);
       for (const klass of course.classes) {
@@ -90,9 +126,12 @@ export function publishedIds(base: ModelIndex): PublishedId[] {
   return out;
 }
 
-/** The ids `base` published that lead nowhere in `head`: each one breaks a client that stored it. */
+/**
+ * The ids `base` published that lead nowhere in `head` and whose removal `head`'s changelog does not announce: each
+ * one breaks a client that stored it.
+ */
 export function brokenIds(base: ModelIndex, head: ModelIndex): PublishedId[] {
-  return publishedIds(base).filter((p) => head.resolve(p.kind, p.id, p.courseId) === undefined);
+  return publishedIds(base).filter((p) => head.resolve(p.kind, p.id, p.courseId) === undefined && head.removals.announcing(p) === undefined);
 }
 
 /** Where a broken id is reported in the new revision: a file (relative to the content folder) and a key in it. */
@@ -126,5 +165,8 @@ export function fixLocation(broken: PublishedId, head: ModelIndex): FixLocation 
 export function brokenIdMessage(broken: PublishedId, published: string): string {
   const what = broken.kind === 'class' ? `class "${broken.id}" of course "${broken.courseId}"` : `${broken.kind} "${broken.id}"`;
   const replacer = broken.kind === 'class' ? `the class of "${broken.courseId}"` : `the ${broken.kind}`;
-  return `${what} was published at ${published} and is gone: add "aliases: [${broken.id}]" to ${replacer} that replaces it (ids are permanent once published)`;
+  return (
+    `${what} was published at ${published} and is gone: add "aliases: [${broken.id}]" to ${replacer} that replaces it ` +
+    '(ids are permanent once published), or announce its removal in a changelog entry\'s "removes"'
+  );
 }

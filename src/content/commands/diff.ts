@@ -12,12 +12,14 @@ import { code, diffModels, renderMarkdown } from '../api-diff.js';
 import { commitPath, GitContentError } from '../git-tree.js';
 import { ContentLoader } from '../loader.js';
 import type { LoadResult, Problem } from '../model.js';
-import { ModelIndex } from '../published-ids.js';
+import { ModelIndex, Removals } from '../published-ids.js';
 import {
   brokenIdProblems,
   commitFrontmatter,
+  commitRemovals,
   folderDisplay,
   folderFrontmatter,
+  folderRemovals,
   loadRef,
   refLabel,
   resolveRef,
@@ -82,14 +84,19 @@ export async function runDiff(args: DiffArgs, io: CommandIo, output: ProblemOutp
     [base, head] = await Promise.all([
       loadRef(refs.repo, args.base, refs.base),
       headRef === undefined || refs.head === undefined
-        ? new ContentLoader(dir, { displayRoot: normalize(args.dir) })
-            .load()
-            .then((result): Side => ({ result, label: 'the working tree', frontmatterOf: folderFrontmatter(dir), display }))
+        ? new ContentLoader(dir, { displayRoot: normalize(args.dir) }).load().then(async (result): Promise<Side> => ({
+            result,
+            label: 'the working tree',
+            frontmatterOf: folderFrontmatter(dir),
+            display,
+            removals: result.ok ? await folderRemovals(dir) : new Removals(),
+          }))
         : loadRef(refs.repo, headRef, refs.head).then((content): Side => ({
             result: content.result,
             label: refLabel(content, code),
             frontmatterOf: commitFrontmatter(content),
             display: (rel) => commitPath(refs.repo, content.commit, rel),
+            removals: commitRemovals(content),
           })),
     ]);
   } catch (err) {
@@ -111,7 +118,7 @@ export async function runDiff(args: DiffArgs, io: CommandIo, output: ProblemOutp
     return 0;
   }
   const baseIndex = new ModelIndex(base.result.model);
-  const headIndex = new ModelIndex(head.result.model);
+  const headIndex = new ModelIndex(head.result.model, head.removals);
   const diff = diffModels(baseIndex, headIndex);
   const markdown = renderMarkdown(diff, labels);
   const github = args.format === 'github';
@@ -136,4 +143,6 @@ interface Side {
   label: string;
   frontmatterOf: FrontmatterOf;
   display: (rel: string) => string;
+  /** The removals its changelog announces. */
+  removals: Removals;
 }

@@ -6,7 +6,7 @@
 import { GitContentError } from '../git-tree.js';
 import type { ContentModel, Problem } from '../model.js';
 import { brokenIds, ModelIndex } from '../published-ids.js';
-import { brokenIdProblems, folderDisplay, folderFrontmatter, loadRef, resolveRef, type CommandIo } from './published-at.js';
+import { brokenIdProblems, folderDisplay, folderFrontmatter, folderRemovals, loadRef, resolveRef, type CommandIo } from './published-at.js';
 
 /** The check of the working folder's model against the base, once the base is loaded. */
 export interface BaseCheck {
@@ -43,7 +43,7 @@ export async function prepareBaseCheck(dir: string, displayDir: string, ref: str
   const published = new ModelIndex(result.model);
   return {
     async problems(model) {
-      const head = new ModelIndex(model);
+      const head = new ModelIndex(model, await folderRemovals(dir));
       const broken = brokenIds(published, head);
       if (broken.length === 0) io.stderr(`${displayDir}: every id published at ${ref} (${short}) still leads to its resource`);
       return brokenIdProblems(broken, head, short, folderFrontmatter(dir), folderDisplay(displayDir));
