@@ -128,7 +128,7 @@ describe('syllabus-content diff', () => {
     const markdown = [
       `## Public API changes: \`origin/main\` (${base}) → the working tree`,
       '',
-      '**Breaking:** 1 published id is gone (`variables`). Ids are permanent: add each one to the `aliases` of the resource that replaces it.',
+      "**Breaking:** 1 published id is gone (`variables`). Ids are permanent: add each one to the `aliases` of the resource that replaces it, or retire it in a changelog entry's `removes`.",
       '',
       '### Courses',
       '',

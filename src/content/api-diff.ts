@@ -197,7 +197,7 @@ export function renderMarkdown(diff: ApiDiff, labels: DiffLabels): string {
     const n = diff.broken.length;
     lines.push(
       `**Breaking:** ${n} published id${n === 1 ? ' is' : 's are'} gone (${diff.broken.map((p) => code(brokenLabel(p))).join(', ')}). ` +
-        'Ids are permanent: add each one to the `aliases` of the resource that replaces it.',
+        "Ids are permanent: add each one to the `aliases` of the resource that replaces it, or retire it in a changelog entry's `removes`.",
       '',
     );
   }
