@@ -169,6 +169,9 @@ describe('syllabus-content diff', () => {
       expect(stderr).not.toBe('');
     }
     expect((await cli(['diff', '--format', 'html', 'main'], remote.work)).code).toBe(2);
+    const unwritable = await cli(['diff', '--format', 'github', 'main'], remote.work, { GITHUB_STEP_SUMMARY: remote.root });
+    expect(unwritable.code).toBe(2);
+    expect(unwritable.stderr).toBe('syllabus-content: diff: cannot append to $GITHUB_STEP_SUMMARY (EISDIR)');
     expect((await cli(['diff'], remote.work)).code).toBe(2);
     expect((await remote.git('status', '--porcelain')).trim()).toBe('');
   });

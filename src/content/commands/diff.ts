@@ -131,8 +131,17 @@ export async function runDiff(args: DiffArgs, io: CommandIo, output: ProblemOutp
   if (github) {
     for (const problem of broken) io.stdout(output.annotation(problem));
     const summary = io.env.GITHUB_STEP_SUMMARY;
-    if (summary) await appendFile(summary, `${markdown.trimEnd()}\n\n`);
-    else io.stderr('syllabus-content: diff: GITHUB_STEP_SUMMARY is not set, so the summary is only printed');
+    if (!summary) io.stderr('syllabus-content: diff: GITHUB_STEP_SUMMARY is not set, so the summary is only printed');
+    else {
+      const failed = await appendFile(summary, `${markdown.trimEnd()}\n\n`).then(
+        () => undefined,
+        (err: NodeJS.ErrnoException) => err.code ?? 'error',
+      );
+      if (failed) {
+        io.stderr(`syllabus-content: diff: cannot append to $GITHUB_STEP_SUMMARY (${failed})`);
+        return 2;
+      }
+    }
   }
   return broken.length > 0 ? 1 : 0;
 }
