@@ -1,20 +1,25 @@
 /**
  * `syllabus-content validate [dir]`: checks a content folder and prints every problem as
  * `path:line:column: message` (in a terminal followed by its code frame: print-problems.ts); under GitHub Actions
- * also as `::error` workflow commands (annotations).
- * Exit status: 0 valid, 1 invalid, 2 usage error (bad arguments, folder missing).
+ * also as `::error` workflow commands (annotations). With `--base <ref>`, an id published at that Git ref that leads
+ * nowhere now is a problem too.
+ * `syllabus-content diff <base-ref> [head-ref]`: the change to the public API, in Markdown (commands/diff.ts).
+ * Exit status: 0 valid, 1 invalid, 2 usage error (bad arguments, folder missing, a ref that names no commit).
  */
 import { stat } from 'node:fs/promises';
 import { normalize, relative, resolve, sep } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
-import { Command, CommanderError } from 'commander';
+import { Command, CommanderError, Option } from 'commander';
 import { ContentLoader } from './loader.js';
 import type { Problem } from './model.js';
 import { addNewCommand } from './scaffold/command.js';
 import { scheduledLines } from './schedule.js';
 import { printable, problemLines, problemStyle } from './print-problems.js';
+import type { ProblemFolder } from './code-frame.js';
 import { parsePort, PREVIEW_DEFAULTS } from '../preview/options.js';
+import { prepareBaseCheck } from './commands/validate-base.js';
+import { DIFF_FORMATS, DIFF_HELP, runDiff, type DiffArgs } from './commands/diff.js';
 
 /** Exit statuses of the command. */
 export const EXIT = { valid: 0, invalid: 1, usage: 2 } as const;
@@ -54,8 +59,27 @@ export async function runCli(argv: readonly string[], io: CliIo = defaultIo): Pr
     .command('validate')
     .description('check every file and rule; print each problem as path:line:column: message')
     .argument('[dir]', 'the content folder', 'content')
-    .action(async (dir: string) => {
-      status = await validate(dir, io);
+    .option('--base <ref>', 'also fail when an id published at this Git ref (e.g. origin/main) leads nowhere now')
+    .action(async (dir: string, options: { base?: string }) => {
+      status = await validate(dir, io, options.base);
+    });
+  program
+    .command('diff')
+    .description('print in Markdown what the change from <base-ref> to [head-ref] does to the public API; exit 1 if it breaks a published id')
+    .argument('<base-ref>', 'the Git ref to compare with (e.g. origin/main)')
+    .argument('[head-ref]', 'the Git ref of the change (default: the working content folder, uncommitted edits included)')
+    .option('--dir <dir>', 'the content folder', 'content')
+    .addOption(
+      new Option('--format <format>', 'github: also append to $GITHUB_STEP_SUMMARY and annotate broken ids')
+        .choices(DIFF_FORMATS)
+        .default('markdown'),
+    )
+    .addHelpText('after', DIFF_HELP)
+    .action(async (base: string, head: string | undefined, options: Pick<DiffArgs, 'dir' | 'format'>) => {
+      status = await runDiff({ base, head, ...options }, io, {
+        report: (problems) => reportProblems(problems, { dir: resolve(io.cwd, options.dir), displayRoot: normalize(options.dir) }, io),
+        annotation: (p) => annotation(p, io),
+      });
     });
   addNewCommand(program, io, (s) => {
     status = s;
@@ -86,18 +110,21 @@ export async function runCli(argv: readonly string[], io: CliIo = defaultIo): Pr
   return status;
 }
 
-async function validate(dir: string, io: CliIo): Promise<number> {
+async function validate(dir: string, io: CliIo, baseRef?: string): Promise<number> {
   const abs = resolve(io.cwd, dir);
   const info = await stat(abs).catch(() => undefined);
   if (!info?.isDirectory()) {
     io.stderr(`syllabus-content: ${dir}: not a directory`);
     return EXIT.usage;
   }
+  const base = baseRef === undefined ? undefined : await prepareBaseCheck(abs, normalize(dir), baseRef, io);
+  if (baseRef !== undefined && !base) return EXIT.usage;
   // Problems name files under the folder as the user wrote it, so the paths can be pasted back.
   const folder = { dir: abs, displayRoot: normalize(dir) };
   const loader = new ContentLoader(folder.dir, { displayRoot: folder.displayRoot });
   const result = await loader.load();
-  if (result.ok) {
+  const problems = !result.ok ? result.problems : base ? await base.problems(result.model) : [];
+  if (result.ok && problems.length === 0) {
     const { catalog, changelog, roadmap } = result.model;
     const lessons = catalog.courses.reduce((n, c) => n + c.lessons_live, 0);
     const items = roadmap.stages.reduce((n, s) => n + s.items.length, 0);
@@ -109,20 +136,28 @@ async function validate(dir: string, io: CliIo): Promise<number> {
     for (const line of scheduledLines(result.model, now, (rel) => loader.display(rel))) io.stderr(printable(line));
     return EXIT.valid;
   }
+  reportProblems(problems, folder, io);
+  const files = new Set(problems.map((p) => p.path)).size;
+  io.stderr(`${dir}: ${problems.length} problem${problems.length === 1 ? '' : 's'} in ${files} file${files === 1 ? '' : 's'}`);
+  return EXIT.invalid;
+}
+
+/**
+ * Prints problems as `path:line:column: message` (in a terminal with their code frames, read from `folder`), and
+ * under GitHub Actions also as `::error` annotations.
+ */
+function reportProblems(problems: readonly Problem[], folder: ProblemFolder, io: CliIo): void {
   const annotate = io.env.GITHUB_ACTIONS === 'true';
   // File names and YAML keys are written by contributors: under Actions, a line of theirs starting with `::`
   // would be run as a workflow command, so command processing is off while they are printed (the toolkit's
   // documented guard), and control characters never reach a terminal.
   const token = annotate ? randomUUID() : '';
   if (annotate) io.stdout(`::stop-commands::${token}`);
-  for (const line of problemLines(result.problems, folder, problemStyle(io.env, io.stdoutIsTTY === true))) io.stdout(line);
+  for (const line of problemLines(problems, folder, problemStyle(io.env, io.stdoutIsTTY === true))) io.stdout(line);
   if (annotate) {
     io.stdout(`::${token}::`);
-    for (const problem of result.problems) io.stdout(annotation(problem, io));
+    for (const problem of problems) io.stdout(annotation(problem, io));
   }
-  const files = new Set(result.problems.map((p) => p.path)).size;
-  io.stderr(`${dir}: ${result.problems.length} problem${result.problems.length === 1 ? '' : 's'} in ${files} file${files === 1 ? '' : 's'}`);
-  return EXIT.invalid;
 }
 
 /**

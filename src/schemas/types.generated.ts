@@ -250,6 +250,44 @@ export interface ChangelogEntryFrontmatter {
    * Items: A course, class, lesson, changelog or roadmap id: lowercase letters and digits in hyphen-separated words, at most 64 characters.
    */
   aliases?: string[];
+  /**
+   * Published ids this change retires for good, on the entry's date: the entry announces their removal, so they may leave the catalog without an alias (docs/content.md, Ids that never break).
+   */
+  removes?: {
+    /**
+     * @minItems 1
+     *
+     * Items: A course, class, lesson, changelog or roadmap id: lowercase letters and digits in hyphen-separated words, at most 64 characters.
+     */
+    courses?: string[];
+    /**
+     * Each with its course: a class id means something only within its course.
+     *
+     * @minItems 1
+     */
+    classes?: {
+      /**
+       * A course, class, lesson, changelog or roadmap id: lowercase letters and digits in hyphen-separated words, at most 64 characters.
+       */
+      course: string;
+      /**
+       * A course, class, lesson, changelog or roadmap id: lowercase letters and digits in hyphen-separated words, at most 64 characters.
+       */
+      id: string;
+    }[];
+    /**
+     * @minItems 1
+     *
+     * Items: A course, class, lesson, changelog or roadmap id: lowercase letters and digits in hyphen-separated words, at most 64 characters.
+     */
+    lessons?: string[];
+    /**
+     * @minItems 1
+     *
+     * Items: A course, class, lesson, changelog or roadmap id: lowercase letters and digits in hyphen-separated words, at most 64 characters.
+     */
+    changelog?: string[];
+  };
 }
 
 export interface ClassFrontmatter {

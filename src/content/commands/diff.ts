@@ -1,0 +1,157 @@
+/**
+ * `syllabus-content diff <base-ref> [<head-ref>]`: what a change does to the public API, in Markdown, on stdout
+ * ({@link renderMarkdown}). The head defaults to the working content folder, uncommitted edits included. With
+ * `--format github` the summary is also appended to the file `$GITHUB_STEP_SUMMARY` names, and each broken id is
+ * an `::error` annotation. Exit status: 0, 1 when the change breaks a published id ({@link brokenIds}, the rule of
+ * `validate --base`) or the head is not valid content, 2 on a usage error (a ref that names no commit).
+ */
+import { randomUUID } from 'node:crypto';
+import { appendFile, stat } from 'node:fs/promises';
+import { normalize, resolve } from 'node:path';
+import { code, diffModels, renderMarkdown } from '../api-diff.js';
+import { commitPath, GitContentError } from '../git-tree.js';
+import { ContentLoader } from '../loader.js';
+import type { LoadResult, Problem } from '../model.js';
+import { ModelIndex, Removals } from '../published-ids.js';
+import {
+  brokenIdProblems,
+  commitFrontmatter,
+  commitRemovals,
+  folderDisplay,
+  folderFrontmatter,
+  folderRemovals,
+  loadRef,
+  refLabel,
+  resolveRef,
+  type CommandIo,
+  type FrontmatterOf,
+  type RefContent,
+} from './published-at.js';
+
+/** The output formats of `diff`. */
+export const DIFF_FORMATS = ['markdown', 'github'] as const;
+
+/** The end of `diff --help`. */
+export const DIFF_HELP = `
+Examples:
+  syllabus-content diff origin/main                  the working content folder against origin/main
+  syllabus-content diff main my-branch               two commits
+  syllabus-content diff --format github origin/main  in CI: also $GITHUB_STEP_SUMMARY and ::error annotations
+
+Exit status: 0; 1 when the change breaks an id the base published (as validate --base) or the head is
+not valid content; 2 on a usage error (a ref that names no commit). Writers' guide: docs/content.md.`;
+
+/** The arguments of `diff`. */
+export interface DiffArgs {
+  base: string;
+  /** Default: the working content folder. */
+  head?: string;
+  /** The content folder (it locates the repository and the folder's path in it). */
+  dir: string;
+  format: (typeof DIFF_FORMATS)[number];
+}
+
+/** How the command line prints problems, given by `cli.ts` so both commands print them one way. */
+export interface ProblemOutput {
+  /** Prints problems as `validate` does (`path:line:column: message`, annotations under GitHub Actions). */
+  report(problems: readonly Problem[]): void;
+  /** A GitHub `::error` workflow command for a problem. */
+  annotation(problem: Problem): string;
+}
+
+/** Runs `diff` and resolves to its exit status (0, 1 or 2). Never throws for bad input. */
+export async function runDiff(args: DiffArgs, io: CommandIo, output: ProblemOutput): Promise<number> {
+  const dir = resolve(io.cwd, args.dir);
+  if (!(await stat(dir).catch(() => undefined))?.isDirectory()) {
+    io.stderr(`syllabus-content: ${args.dir}: not a directory (--dir names the content folder)`);
+    return 2;
+  }
+  let refs;
+  try {
+    const base = await resolveRef(dir, args.base);
+    const head = args.head === undefined ? undefined : await resolveRef(dir, args.head);
+    refs = { repo: base.repo, base: base.commit, head: head?.commit };
+  } catch (err) {
+    if (!(err instanceof GitContentError)) throw err;
+    io.stderr(`syllabus-content: diff: ${err.message}`);
+    return 2;
+  }
+  const display = folderDisplay(normalize(args.dir));
+  const headRef = args.head;
+  let base: RefContent;
+  let head: Side;
+  try {
+    [base, head] = await Promise.all([
+      loadRef(refs.repo, args.base, refs.base),
+      headRef === undefined || refs.head === undefined
+        ? new ContentLoader(dir, { displayRoot: normalize(args.dir) }).load().then(async (result): Promise<Side> => ({
+            result,
+            label: 'the working tree',
+            frontmatterOf: folderFrontmatter(dir),
+            display,
+            removals: result.ok ? await folderRemovals(dir) : new Removals(),
+          }))
+        : loadRef(refs.repo, headRef, refs.head).then((content): Side => ({
+            result: content.result,
+            label: refLabel(content, code),
+            frontmatterOf: commitFrontmatter(content),
+            display: (rel) => commitPath(refs.repo, content.commit, rel),
+            removals: commitRemovals(content),
+          })),
+    ]);
+  } catch (err) {
+    if (!(err instanceof GitContentError)) throw err;
+    io.stderr(`syllabus-content: diff: ${err.message}`);
+    return 2;
+  }
+  const labels = { base: refLabel(base, code), head: head.label };
+  if (!head.result.ok) {
+    output.report(head.result.problems);
+    io.stderr(`syllabus-content: diff: ${head.label} is not valid content; nothing to compare (syllabus-content validate lists the same problems)`);
+    return 1;
+  }
+  if (!base.result.ok) {
+    const n = base.result.problems.length;
+    io.stderr(
+      `syllabus-content: diff: the base ${args.base} (${base.short}) is not valid content (${n} problem${n === 1 ? '' : 's'}); nothing to compare`,
+    );
+    return 0;
+  }
+  const baseIndex = new ModelIndex(base.result.model);
+  const headIndex = new ModelIndex(head.result.model, head.removals);
+  const diff = diffModels(baseIndex, headIndex);
+  const markdown = renderMarkdown(diff, labels);
+  const github = args.format === 'github';
+  // Titles are contributors' text: under Actions no line of it may run as a workflow command.
+  const token = github ? randomUUID() : '';
+  if (github) io.stdout(`::stop-commands::${token}`);
+  io.stdout(markdown.trimEnd());
+  if (github) io.stdout(`::${token}::`);
+  const broken = await brokenIdProblems(diff.broken, headIndex, base.short, head.frontmatterOf, head.display);
+  if (github) {
+    for (const problem of broken) io.stdout(output.annotation(problem));
+    const summary = io.env.GITHUB_STEP_SUMMARY;
+    if (!summary) io.stderr('syllabus-content: diff: GITHUB_STEP_SUMMARY is not set, so the summary is only printed');
+    else {
+      const failed = await appendFile(summary, `${markdown.trimEnd()}\n\n`).then(
+        () => undefined,
+        (err: NodeJS.ErrnoException) => err.code ?? 'error',
+      );
+      if (failed) {
+        io.stderr(`syllabus-content: diff: cannot append to $GITHUB_STEP_SUMMARY (${failed})`);
+        return 2;
+      }
+    }
+  }
+  return broken.length > 0 ? 1 : 0;
+}
+
+/** The new revision: its load result, how it is named, and how to locate keys in its files. */
+interface Side {
+  result: LoadResult;
+  label: string;
+  frontmatterOf: FrontmatterOf;
+  display: (rel: string) => string;
+  /** The removals its changelog announces. */
+  removals: Removals;
+}

@@ -1,0 +1,275 @@
+/**
+ * The content of a Git commit, read without a checkout: the tree listed with `git ls-tree` and the Markdown blobs
+ * read through one `git cat-file --batch` process, then parsed and checked by the loader's own functions
+ * ({@link parseFile}, {@link buildModel}), so a ref's content is judged exactly like a folder's.
+ *
+ * The ref comes from a command line or a pull request: it is resolved with `--end-of-options` (never taken as an
+ * option), and what is read is bounded (per file like the loader, and in total).
+ */
+import { execFile, spawn } from 'node:child_process';
+import { buildModel } from './build-model.js';
+import { MAX_FILE_BYTES } from './loader.js';
+import type { LoadResult, Problem } from './model.js';
+import { parseFile, type ParsedFile } from './parse-file.js';
+import { entryKind, LINK_PROBLEM } from './read-tree.js';
+
+/** The most Markdown read from one commit, in bytes: a 10,000-lesson catalog is about 45 MB. */
+export const MAX_TREE_BYTES = 256 * 1024 * 1024;
+
+/** The message of a submodule inside the content tree, reported at its path (the commit holds no files for it). */
+export const SUBMODULE_PROBLEM = 'a Git submodule: content is plain files and folders, and submodules are not followed';
+
+/** Longest run of one `git` command, in milliseconds (reading the blobs of a large catalog included). */
+const GIT_TIMEOUT_MS = 120_000;
+/** Largest `git ls-tree` listing kept, in bytes (about 100 bytes per entry). */
+const MAX_LISTING_BYTES = 64 * 1024 * 1024;
+
+/** A ref, repository or tree that cannot be read: a usage error of the command that was given it. */
+export class GitContentError extends Error {
+  override readonly name = 'GitContentError';
+}
+
+/** Where a content folder sits in a Git repository. */
+export interface ContentRepository {
+  /** The work tree's top folder (absolute). */
+  top: string;
+  /** The content folder's path inside the repository, `/`-separated, with a trailing `/`; `''` for the top. */
+  prefix: string;
+}
+
+/**
+ * The repository holding the content folder `dir`, and the folder's path inside it.
+ * @throws GitContentError when `dir` is not inside a Git work tree, or `git` is missing.
+ */
+export async function locateRepository(dir: string): Promise<ContentRepository> {
+  const out = await git(['-C', dir, 'rev-parse', '--show-toplevel', '--show-prefix']).catch((err: Error) => {
+    throw new GitContentError(`${dir} is not inside a Git work tree (${err.message})`);
+  });
+  const [top = '', prefix = ''] = out.split('\n');
+  if (top === '') throw new GitContentError(`${dir} is not inside a Git work tree`);
+  return { top, prefix };
+}
+
+/**
+ * The commit id `ref` names in `repo` (a branch, tag, `origin/main`, `HEAD~2`, a commit id…).
+ * @throws GitContentError when `ref` is not a commit there, or is not a plausible ref at all.
+ */
+export async function resolveCommit(repo: ContentRepository, ref: string): Promise<string> {
+  // `--end-of-options` already keeps `--output=x` from being an option; these give a clearer message first.
+  if (ref === '' || ref.startsWith('-') || /[\u0000-\u001f\u007f]/.test(ref) || ref.length > 1024) {
+    throw new GitContentError(`${JSON.stringify(ref)} is not a Git ref (a branch, tag or commit id)`);
+  }
+  const out = await git(['-C', repo.top, 'rev-parse', '--verify', '--quiet', '--end-of-options', `${ref}^{commit}`]).catch(() => undefined);
+  const commit = out?.trim();
+  if (!commit || !/^[0-9a-f]{40}(?:[0-9a-f]{24})?$/.test(commit)) {
+    throw new GitContentError(`${JSON.stringify(ref)} does not name a commit in ${repo.top}`);
+  }
+  return commit;
+}
+
+/**
+ * How a file of the content folder at `commit` is named in problems: git's `<commit>:<path>` syntax with the short
+ * commit id (`git show 1d17336:content/catalog.md` shows it); `rel` `''` names the folder itself.
+ */
+export function commitPath(repo: ContentRepository, commit: string, rel: string): string {
+  return `${commit.slice(0, 7)}:${`${repo.prefix}${rel}`.replace(/\/$/, '') || '.'}`;
+}
+
+/** Options of {@link loadContentAtCommit}. */
+export interface GitTreeOptions {
+  /** The most Markdown read, in bytes (default {@link MAX_TREE_BYTES}). */
+  maxTotalBytes?: number;
+}
+
+/** The content of a commit: the load result, and its parsed files (to locate keys in them). */
+export interface CommitContent {
+  result: LoadResult;
+  /** Every parsed Markdown file, by path relative to the content folder. */
+  files: ReadonlyMap<string, ParsedFile>;
+}
+
+/**
+ * Loads the content folder of `repo` as it is at `commit` (a full commit id from {@link resolveCommit}). The
+ * model's revision is the commit id. Never throws for bad content: links, submodules and files that are too
+ * large are problems at their paths, like the loader's.
+ * @throws GitContentError when git fails (a missing object, a timeout).
+ */
+export async function loadContentAtCommit(repo: ContentRepository, commit: string, options: GitTreeOptions = {}): Promise<CommitContent> {
+  const at = (rel: string, message: string): Problem => ({ path: commitPath(repo, commit, rel), line: 1, column: 1, message });
+  const entries = await listTree(repo, commit);
+  const problems: Problem[] = [];
+  const wanted: TreeEntry[] = [];
+  let total = 0;
+  for (const entry of entries) {
+    if (entry.mode === '160000') {
+      if (entryKind(entry.rel, { isSymbolicLink: () => false, isDirectory: () => true, isFile: () => false }) !== 'skipped')
+        problems.push(at(entry.rel, SUBMODULE_PROBLEM));
+      continue;
+    }
+    // The folder rule of read-tree.ts, on the entry's mode instead of an lstat.
+    const kind = entryKind(entry.rel, {
+      isSymbolicLink: () => entry.mode === '120000',
+      isDirectory: () => false,
+      isFile: () => entry.type === 'blob',
+    });
+    if (kind === 'link') problems.push(at(entry.rel, LINK_PROBLEM));
+    if (kind !== 'markdown') continue;
+    if (entry.size > MAX_FILE_BYTES) {
+      problems.push(at(entry.rel, `the file is larger than ${MAX_FILE_BYTES / 1048576} MiB`));
+      continue;
+    }
+    total += entry.size;
+    wanted.push(entry);
+  }
+  const limit = options.maxTotalBytes ?? MAX_TREE_BYTES;
+  if (total > limit) {
+    const mib = (n: number): string => `${Math.ceil(n / 1048576)} MiB`;
+    problems.push({
+      path: commitPath(repo, commit, ''),
+      line: 1,
+      column: 1,
+      message: `the content holds ${mib(total)} of Markdown, more than the ${mib(limit)} read from a commit`,
+    });
+    return { result: { ok: false, problems }, files: new Map() };
+  }
+  const files = new Map<string, ParsedFile>();
+  await readBlobs(
+    repo,
+    wanted.map((e) => e.oid),
+    (i, bytes) => {
+      const rel = wanted[i]!.rel;
+      files.set(rel, parseFile(rel, bytes));
+    },
+  );
+  const built = buildModel([...files.values()]);
+  problems.push(...built.problems.map((p) => ({ path: commitPath(repo, commit, p.rel), line: p.line, column: p.column, message: p.message })));
+  const result: LoadResult =
+    problems.length > 0 || !built.model ? { ok: false, problems } : { ok: true, model: { revision: commit, ...built.model } };
+  return { result, files };
+}
+
+interface TreeEntry {
+  mode: string;
+  type: string;
+  oid: string;
+  size: number;
+  /** Path relative to the content folder. */
+  rel: string;
+}
+
+/** Every entry under the content folder at `commit` (recursively; folders themselves are not listed). */
+async function listTree(repo: ContentRepository, commit: string): Promise<TreeEntry[]> {
+  // --literal-pathspecs: the folder's name is a path, never a glob; --full-tree: paths from the top.
+  const args = ['--literal-pathspecs', '-C', repo.top, 'ls-tree', '-r', '-z', '--long', '--full-tree', commit];
+  if (repo.prefix !== '') args.push('--', repo.prefix);
+  const out = await git(args, MAX_LISTING_BYTES).catch((err: Error) => {
+    throw new GitContentError(`cannot list the tree of ${commit}: ${err.message}`);
+  });
+  const entries: TreeEntry[] = [];
+  for (const record of out.split('\0')) {
+    if (record === '') continue;
+    // <mode> SP <type> SP <object> SP+ <size> TAB <path>
+    const m = /^(\d{6}) (\w+) ([0-9a-f]+) +(\d+|-)\t([^]*)$/.exec(record);
+    if (!m) throw new GitContentError(`unexpected git ls-tree output: ${JSON.stringify(record.slice(0, 100))}`);
+    const path = m[5]!;
+    if (!path.startsWith(repo.prefix)) continue;
+    entries.push({ mode: m[1]!, type: m[2]!, oid: m[3]!, size: m[4] === '-' ? 0 : Number(m[4]), rel: path.slice(repo.prefix.length) });
+  }
+  return entries;
+}
+
+/**
+ * Reads the blobs `oids` with one `git cat-file --batch` process and hands each one's bytes to `onBlob` with its
+ * index, in order. Each buffer is the blob's own (safe to keep).
+ */
+function readBlobs(repo: ContentRepository, oids: readonly string[], onBlob: (index: number, bytes: Uint8Array) => void): Promise<void> {
+  if (oids.length === 0) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const child = spawn('git', ['-C', repo.top, 'cat-file', '--batch'], { env: gitEnv(), stdio: ['pipe', 'pipe', 'pipe'] });
+    const timer = setTimeout(() => fail(new GitContentError('git cat-file did not finish in time')), GIT_TIMEOUT_MS);
+    let settled = false;
+    const fail = (err: Error): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      child.kill('SIGKILL');
+      reject(err);
+    };
+    let next = 0;
+    // The header being read, or the blob being filled.
+    let header = Buffer.alloc(0);
+    let blob: { bytes: Buffer; filled: number } | undefined;
+    let needNewline = false;
+    child.stdout.on('data', (chunk: Buffer) => {
+      let at = 0;
+      while (at < chunk.length && !settled) {
+        if (blob) {
+          const n = Math.min(blob.bytes.length - blob.filled, chunk.length - at);
+          chunk.copy(blob.bytes, blob.filled, at, at + n);
+          blob.filled += n;
+          at += n;
+          if (blob.filled === blob.bytes.length) {
+            onBlob(next++, blob.bytes);
+            blob = undefined;
+            needNewline = true;
+          }
+        } else if (needNewline) {
+          if (chunk[at] !== 0x0a) return fail(new GitContentError('unexpected git cat-file output'));
+          needNewline = false;
+          at++;
+        } else {
+          const end = chunk.indexOf(0x0a, at);
+          header = Buffer.concat([header, chunk.subarray(at, end === -1 ? chunk.length : end)]);
+          if (header.length > 200) return fail(new GitContentError('unexpected git cat-file output'));
+          if (end === -1) return;
+          at = end + 1;
+          const m = /^([0-9a-f]+) blob (\d+)$/.exec(header.toString('latin1'));
+          header = Buffer.alloc(0);
+          if (!m || m[1] !== oids[next]) return fail(new GitContentError(`git cat-file cannot read ${oids[next]}`));
+          blob = { bytes: Buffer.allocUnsafe(Number(m[2])), filled: 0 };
+          if (blob.bytes.length === 0) {
+            onBlob(next++, blob.bytes);
+            blob = undefined;
+            needNewline = true;
+          }
+        }
+      }
+    });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => {
+      if (stderr.length < 4096) stderr += chunk.toString('utf8');
+    });
+    child.on('error', (err) => fail(new GitContentError(`cannot run git: ${err.message}`)));
+    child.on('close', (code) => {
+      if (settled) return;
+      if (code !== 0 || next !== oids.length) return fail(new GitContentError(`git cat-file failed: ${stderr.trim() || `exit ${code}`}`));
+      settled = true;
+      clearTimeout(timer);
+      resolve();
+    });
+    child.stdin.on('error', () => undefined); // an early exit is reported by 'close'
+    child.stdin.end(`${oids.join('\n')}\n`);
+  });
+}
+
+function gitEnv(): NodeJS.ProcessEnv {
+  return { ...process.env, GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0', LC_ALL: 'C' };
+}
+
+/** Runs `git <args>` (no shell) and resolves with stdout; rejects with git's first line of complaint. */
+function git(args: readonly string[], maxBuffer = 1024 * 1024): Promise<string> {
+  return new Promise((resolve, reject) => {
+    execFile('git', args, { timeout: GIT_TIMEOUT_MS, killSignal: 'SIGKILL', maxBuffer, encoding: 'utf8', env: gitEnv() }, (err, stdout, stderr) => {
+      if (!err) return resolve(stdout);
+      const line = stderr.split('\n').find((l) => l.trim() !== '') ?? err.message;
+      reject(
+        new Error(
+          line
+            .trim()
+            .replace(/[\u0000-\u001f\u007f]/g, ' ')
+            .slice(0, 300),
+        ),
+      );
+    });
+  });
+}
