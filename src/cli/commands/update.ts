@@ -13,8 +13,9 @@ import type { CliUpdateOutput } from '../../schemas/types.generated.js';
 
 /**
  * Runs the command.
- * @returns 0 when up to date, updated, or (with `--check`) reported; throws CliError (exit 1) when the manifest
- * cannot be read or the download fails or does not match it.
+ * @returns 0 when up to date or updated; with `--check`, 10 ({@link EXIT.updateAvailable}) when a newer release
+ *   exists, else 0. Throws CliError (exit 1) when the manifest cannot be read or the download fails or does not
+ *   match it.
  */
 export async function updateCommand(ctx: CliContext, options: { check?: boolean; json?: boolean; rollback?: boolean }): Promise<number> {
   if (options.rollback) return rollback(ctx);
@@ -25,12 +26,13 @@ export async function updateCommand(ctx: CliContext, options: { check?: boolean;
     manifest: offer.manifestUrl.href,
     newer: offer.newer,
     installed: result !== undefined,
-    installDir: result?.installDir ?? null,
+    install_dir: result?.installDir ?? null,
     previous: result ? (result.previous?.replace(/^syllabus-/, '') ?? null) : null,
   };
+  const exitCode = options.check === true && offer.newer ? EXIT.updateAvailable : EXIT.ok;
   if (options.json) {
     writeJson(ctx.stdout, output);
-    return EXIT.ok;
+    return exitCode;
   }
   const { style } = ctx;
   if (result) {
@@ -45,7 +47,7 @@ export async function updateCommand(ctx: CliContext, options: { check?: boolean;
   } else {
     ctx.stdout.write(`syllabus ${CLI_VERSION} is up to date (the newest release is ${offer.manifest.version}).\n`);
   }
-  return EXIT.ok;
+  return exitCode;
 }
 
 /** `--rollback`: switches back to the previous version (only for installs made by install.sh). */
