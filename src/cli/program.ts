@@ -57,6 +57,8 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
       const command = args[args.length - 1] as Command;
       const ctx = createContext(command.optsWithGlobals<{ baseUrl?: string }>(), io);
       finished = { name, ctx };
+      // First, so a command that records an update check itself (update) cannot overwrite the news.
+      if (name !== DAILY_UPDATE_COMMAND) await announceBackgroundUpdate(ctx.cacheDir, io.stderr).catch(() => undefined);
       exitCode = await body(ctx, ...(args.slice(0, -1) as A));
     };
 
@@ -136,13 +138,6 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     }
   }
 
-  if (finished && finished.name !== DAILY_UPDATE_COMMAND) {
-    try {
-      await announceBackgroundUpdate(finished.ctx.cacheDir, io.stderr);
-    } catch {
-      // like the background check itself: best effort, never the command's outcome
-    }
-  }
   if (finished && !NO_DAILY_AFTER.has(finished.name)) {
     try {
       await maybeStartDailyUpdate(io.env, io.stdout.isTTY === true, finished.ctx.cacheDir, finished.ctx.releaseUrl);
