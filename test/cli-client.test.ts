@@ -1,7 +1,8 @@
 /**
  * The `syllabus` client run as a subprocess (the esbuild bundle) against loopback fakes: exit codes, --json
  * documents valid against schemas/cli, network errors as one sentence, 429 handling, RateLimit throttling,
- * User-Agent, colour rules. (Against the real server: test/cli-server.test.ts.)
+ * User-Agent, colour rules, doctor against a TCP server that never answers, and the help's examples (their ids in
+ * the bundled content, and run against the real server serving it). (Against the real server: test/cli-server.test.ts.)
  */
 import { readFile } from 'node:fs/promises';
 import { createServer, type Socket } from 'node:net';
@@ -11,6 +12,7 @@ import { afterAll, assert, beforeAll, describe, expect, it } from 'vitest';
 import { buildClientBundle } from '../scripts/release.js';
 import { loadContent } from '../src/content/loader.js';
 import { REPO, cliEnv, deadUrl, removeAll, runCli, schemaErrors, startLoopback, tempDir, writeRelease, type LoopbackServer } from './helpers/cli.js';
+import { startTestServer } from './helpers/server.js';
 
 const VERSION = '0.1.0';
 let dir: string;
@@ -311,6 +313,36 @@ describe('help examples', () => {
     return r.stdout;
   }
 
+  /** The commands `syllabus --help` lists (but help). */
+  async function commands(): Promise<string[]> {
+    const top = (await runCli(bundle, ['--help'], cliEnv(dir))).stdout;
+    return [...top.split('Commands:')[1]!.matchAll(/^ {2}([a-z]+)\b/gm)].map((m) => m[1]!).filter((c) => c !== 'help');
+  }
+
+  /** The `$ syllabus …` lines of a command's help, without `$ syllabus `. */
+  const exampleLines = (text: string): string[] => [...text.matchAll(/^ {2}\$ syllabus (.+)$/gm)].map((m) => m[1]!);
+
+  it('run, and succeed, against the real server serving the bundled content', async () => {
+    const srv = await startTestServer({ env: { CONTENT_DIR: join(REPO, 'content') } });
+    try {
+      const env = cliEnv(dir, { SYLLABUS_BASE_URL: srv.url, SYLLABUS_NO_UPDATE: '1' });
+      let ran = 0;
+      for (const command of await commands()) {
+        if (command === 'update') continue; // it would need an install and a release server: test/cli-update.test.ts
+        for (const line of exampleLines(await help(command))) {
+          const r = await runCli(bundle, line.split(' '), env);
+          expect(r.stderr, line).toBe('');
+          expect(r.code, line).toBe(0);
+          expect(r.stdout.length, line).toBeGreaterThan(0);
+          ran++;
+        }
+      }
+      expect(ran).toBeGreaterThanOrEqual(8);
+    } finally {
+      await srv.close();
+    }
+  }, 120_000);
+
   it('name ids and dates that exist in the bundled content', async () => {
     const loaded = await loadContent(join(REPO, 'content'));
     assert(loaded.ok, 'the bundled content/ is valid');
@@ -329,11 +361,10 @@ describe('help examples', () => {
       return ids[kind];
     };
 
-    const top = (await runCli(bundle, ['--help'], cliEnv(dir))).stdout;
-    const commands = [...top.split('Commands:')[1]!.matchAll(/^ {2}([a-z]+)\b/gm)].map((m) => m[1]!).filter((c) => c !== 'help');
-    expect(commands).toEqual(expect.arrayContaining(['catalog', 'changelog', 'roadmap', 'doctor', 'version', 'update']));
+    const all = await commands();
+    expect(all).toEqual(expect.arrayContaining(['catalog', 'changelog', 'roadmap', 'doctor', 'version', 'update']));
     const checked: string[] = [];
-    for (const command of commands) {
+    for (const command of all) {
       const text = await help(command);
       const usage = /^Usage: syllabus (\S+) (.*)$/m.exec(text)!;
       expect(usage[1]).toBe(command);
@@ -343,7 +374,7 @@ describe('help examples', () => {
         expect(idsFor(argument!), `${command} --help: ${argument} e.g. ${example}`).toContain(example);
         checked.push(example!);
       }
-      const lines = [...text.matchAll(/^ {2}\$ syllabus (.+)$/gm)].map((m) => m[1]!);
+      const lines = exampleLines(text);
       expect(lines.length, `${command} --help has examples`).toBeGreaterThan(0);
       for (const line of lines) {
         const [name, ...args] = line.split(' ');

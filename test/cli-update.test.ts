@@ -179,6 +179,12 @@ describe('syllabus update', () => {
     expect(await readlink(join(root(home), 'current'))).toBe('syllabus-0.1.0');
     expect(await readlink(join(root(home), 'previous'))).toBe('syllabus-0.2.0');
     expect((await runProcess(bin(home), ['--version'], env)).stdout.trim()).toBe('0.1.0');
+    const forth = await runProcess(bin(home), ['update', '--rollback', '--json'], env);
+    expect(forth.code).toBe(0);
+    const out = JSON.parse(forth.stdout) as unknown;
+    expect(schemaErrors('cli/rollback.schema.json', out)).toBe('');
+    expect(out).toEqual({ current: '0.2.0', previous: '0.1.0' });
+    expect(await readlink(join(root(home), 'current'))).toBe('syllabus-0.2.0');
   });
 
   it('--rollback with no previous version says so and changes nothing', async () => {

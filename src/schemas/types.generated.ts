@@ -433,6 +433,20 @@ export interface ReleaseManifest {
 export type CliRoadmapOutput = Roadmap;
 
 /**
+ * `syllabus update --rollback --json`: the versions after the switch (running it again switches back). Keys are snake_case, as in the API.
+ */
+export interface CliRollbackOutput {
+  /**
+   * The version now current: the one kept before.
+   */
+  current: string;
+  /**
+   * The version now kept to go back to: the one current before.
+   */
+  previous: string;
+}
+
+/**
  * `syllabus update [--check] --json`: what the release manifest offers and what was done about it. With --check the exit status is 10 when `newer` is true, else 0. Keys are snake_case, as in the API.
  */
 export interface CliUpdateOutput {

@@ -9,7 +9,7 @@ import { writeJson } from '../output.js';
 import { rollbackInstall } from '../release/install.js';
 import { detectManagedInstall } from '../release/layout.js';
 import { runUpdate } from '../release/updater.js';
-import type { CliUpdateOutput } from '../../schemas/types.generated.js';
+import type { CliRollbackOutput, CliUpdateOutput } from '../../schemas/types.generated.js';
 
 /**
  * Runs the command.
@@ -18,7 +18,7 @@ import type { CliUpdateOutput } from '../../schemas/types.generated.js';
  *   match it.
  */
 export async function updateCommand(ctx: CliContext, options: { check?: boolean; json?: boolean; rollback?: boolean }): Promise<number> {
-  if (options.rollback) return rollback(ctx);
+  if (options.rollback) return rollback(ctx, options.json === true);
   const { offer, result } = await runUpdate(ctx, detectManagedInstall(), options.check === true);
   const output: CliUpdateOutput = {
     current: CLI_VERSION,
@@ -51,12 +51,17 @@ export async function updateCommand(ctx: CliContext, options: { check?: boolean;
 }
 
 /** `--rollback`: switches back to the previous version (only for installs made by install.sh). */
-async function rollback(ctx: CliContext): Promise<number> {
+async function rollback(ctx: CliContext, json: boolean): Promise<number> {
   const install = detectManagedInstall();
   if (!install) {
     throw new CliError('This copy of syllabus was not installed by install.sh, so it keeps no previous version to roll back to.');
   }
   const { current, previous } = await rollbackInstall(install.root);
+  if (json) {
+    const output: CliRollbackOutput = { current, previous };
+    writeJson(ctx.stdout, output);
+    return EXIT.ok;
+  }
   ctx.stdout.write(`Rolled back: syllabus ${current} is current again (${previous} is kept; run syllabus update --rollback to return to it).\n`);
   return EXIT.ok;
 }
