@@ -52,9 +52,14 @@ function check(name: string, ok: boolean, detail: string, ms: number | null = nu
   return { name, ok, required, timed_out: false, detail, ms };
 }
 
-/** A failed check that ran out of time: `what` did not finish within `ms`. */
-function timedOut(name: string, what: string, ms: number, required = false): Check {
-  return { name, ok: false, required, timed_out: true, detail: `timed out: ${what} did not finish within ${seconds(ms)} s`, ms: null };
+/** A failed check that ran out of time; `detail` says what did not finish in time. */
+function timedOut(name: string, detail: string, required = false): Check {
+  return { name, ok: false, required, timed_out: true, detail: `timed out: ${detail}`, ms: null };
+}
+
+/** "<what> did not finish within <ms> s". */
+function late(what: string, ms: number): string {
+  return `${what} did not finish within ${seconds(ms)} s`;
 }
 
 function seconds(ms: number): string {
@@ -105,10 +110,8 @@ async function probe(ctx: CliContext, path: string, ms: number): Promise<HttpRes
   return { failed: `${url.href} did not answer within ${seconds(ms)} s`, timedOut: true };
 }
 
-function failedCheck(name: string, failure: Failure, ms: number, required: boolean): Check {
-  return failure.timedOut
-    ? { ...timedOut(name, 'the request', ms, required), detail: `timed out: ${failure.failed}` }
-    : check(name, false, failure.failed, null, required);
+function failedCheck(name: string, failure: Failure, required: boolean): Check {
+  return failure.timedOut ? timedOut(name, failure.failed, required) : check(name, false, failure.failed, null, required);
 }
 
 function jsonField(body: string, field: string): unknown {
@@ -132,7 +135,7 @@ async function serviceChecks(ctx: CliContext, ms: number): Promise<Check[]> {
   ]);
   const checks: Check[] = [];
   if ('failed' in health) {
-    checks.push(failedCheck('service-health', health, ms, true));
+    checks.push(failedCheck('service-health', health, true));
   } else {
     const ok = health.status === 200 && jsonField(health.body, 'status') === 'ok';
     checks.push(
@@ -141,7 +144,7 @@ async function serviceChecks(ctx: CliContext, ms: number): Promise<Check[]> {
   }
 
   if ('failed' in v1) {
-    checks.push(failedCheck('api-version', v1, ms, true));
+    checks.push(failedCheck('api-version', v1, true));
   } else {
     const version = v1.status === 200 ? jsonField(v1.body, 'version') : undefined;
     const ok = version === EXPECTED_API_VERSION;
@@ -234,7 +237,7 @@ async function installFolderCheck(ctx: CliContext): Promise<Check> {
 /** The release manifest (two requests), within `ms`. */
 async function updateSourceCheck(ctx: CliContext, ms: number): Promise<Check> {
   if (updatesDisabled(ctx.env)) return check('update-source', true, `not checked: SYLLABUS_NO_UPDATE is set`);
-  const manifest = `reading ${new URL('latest.json', ctx.releaseUrl).href}`;
+  const manifest = late(`reading ${new URL('latest.json', ctx.releaseUrl).href}`, ms);
   const outcome = await within(ms, async (signal): Promise<Check> => {
     try {
       const offer = await readOffer(ctx, signal);
@@ -242,10 +245,10 @@ async function updateSourceCheck(ctx: CliContext, ms: number): Promise<Check> {
       return check('update-source', true, `${offers}${offer.newer ? ' (newer: run syllabus update)' : ' (up to date)'}`, offer.ms);
     } catch (error) {
       if (!(error instanceof CliError)) throw error;
-      return error instanceof RequestTimeout ? timedOut('update-source', manifest, ms) : check('update-source', false, error.message);
+      return error instanceof RequestTimeout ? timedOut('update-source', manifest) : check('update-source', false, error.message);
     }
   });
-  return outcome.done ? outcome.value : timedOut('update-source', manifest, ms);
+  return outcome.done ? outcome.value : timedOut('update-source', manifest);
 }
 
 async function lastUpdateCheck(ctx: CliContext): Promise<Check> {
@@ -262,7 +265,7 @@ async function lastUpdateCheck(ctx: CliContext): Promise<Check> {
 /** A check of local files, within `ms`. */
 async function local(name: string, what: string, ms: number, run: () => Promise<Check>): Promise<Check> {
   const outcome = await within(ms, run);
-  return outcome.done ? outcome.value : timedOut(name, what, ms);
+  return outcome.done ? outcome.value : timedOut(name, late(what, ms));
 }
 
 function versionChecks(): Check[] {
