@@ -2,7 +2,7 @@
 import { getApiJson, hasArray } from '../api.js';
 import type { CliContext } from '../context.js';
 import { EXIT } from '../errors.js';
-import { renderTable, writeJson, type Column } from '../output.js';
+import { printable, renderTable, writeJson, type Column } from '../output.js';
 import type { Roadmap, RoadmapItem, RoadmapStage } from '../../schemas/types.generated.js';
 
 function isRoadmap(value: unknown): value is Roadmap {
@@ -11,6 +11,11 @@ function isRoadmap(value: unknown): value is Roadmap {
 
 type Row = { kind: 'stage'; stage: RoadmapStage } | { kind: 'item'; item: RoadmapItem };
 
+/**
+ * One table of every stage's items, so their columns line up across stages, with each stage's heading (label and
+ * note, one line) above its items: stage rows are blank in the table, so a long note widens no column, and are
+ * then replaced by the heading.
+ */
 function printRoadmap(ctx: CliContext, roadmap: Roadmap): void {
   const { style } = ctx;
   if (roadmap.stages.length === 0) {
@@ -18,20 +23,17 @@ function printRoadmap(ctx: CliContext, roadmap: Roadmap): void {
     return;
   }
   const rows = roadmap.stages.flatMap((stage): Row[] => [{ kind: 'stage', stage }, ...stage.items.map((item): Row => ({ kind: 'item', item }))]);
+  const item = (r: Row, value: (item: RoadmapItem) => string): string => (r.kind === 'item' ? value(r.item) : '');
   const columns: Column<Row>[] = [
-    {
-      heading: 'ID',
-      value: (r) => (r.kind === 'stage' ? r.stage.key : `  ${r.item.id}`),
-      colour: (t, r) => (r.kind === 'stage' ? style.bold(t) : style.cyan(t)),
-    },
-    {
-      heading: 'TITLE',
-      value: (r) => (r.kind === 'stage' ? `${r.stage.label} — ${r.stage.note}` : r.item.title),
-      colour: (t, r) => (r.kind === 'stage' ? style.bold(t) : t),
-    },
-    { heading: 'THEME', value: (r) => (r.kind === 'item' ? r.item.theme : ''), colour: (t) => style.dim(t) },
+    { heading: 'ID', value: (r) => item(r, (i) => `  ${i.id}`), colour: (t) => style.cyan(t) },
+    { heading: 'TITLE', value: (r) => item(r, (i) => i.title) },
+    { heading: 'THEME', value: (r) => item(r, (i) => i.theme), colour: (t) => style.dim(t) },
   ];
-  ctx.stdout.write(renderTable(rows, columns, style));
+  const lines = renderTable(rows, columns, style).split('\n');
+  rows.forEach((r, i) => {
+    if (r.kind === 'stage') lines[i + 1] = style.bold(printable(`${r.stage.label} — ${r.stage.note}`));
+  });
+  ctx.stdout.write(lines.join('\n'));
 }
 
 /**
