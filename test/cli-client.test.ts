@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, assert, beforeAll, describe, expect, it } from 'vitest';
 import { buildClientBundle } from '../scripts/release.js';
+import { DOCTOR_DEADLINE_MS } from '../src/cli/commands/doctor.js';
 import { loadContent } from '../src/content/loader.js';
 import { REPO, cliEnv, deadUrl, removeAll, runCli, schemaErrors, startLoopback, tempDir, writeRelease, type LoopbackServer } from './helpers/cli.js';
 import { startTestServer } from './helpers/server.js';
@@ -281,6 +282,7 @@ describe('doctor against a server that accepts connections but never answers', (
       // The release source is the same silent server (the test setting allows loopback http), so every check that
       // makes a request hangs; the JSON and the human report run side by side.
       const env = cliEnv(dir, { SYLLABUS_BASE_URL: url, SYLLABUS_RELEASE_URL: url });
+      const deadline = DOCTOR_DEADLINE_MS / 1000;
       const started = performance.now();
       const [json, human] = await Promise.all([runCli(bundle, ['doctor', '--json'], env), runCli(bundle, ['doctor'], env)]);
       const seconds = (performance.now() - started) / 1000;
@@ -290,8 +292,10 @@ describe('doctor against a server that accepts connections but never answers', (
       const out = JSON.parse(json.stdout) as { checks: { name: string; timed_out: boolean; detail: string }[] };
       expect(schemaErrors('cli/doctor.schema.json', out)).toBe('');
       expect(out.checks.filter((c) => c.timed_out).map((c) => c.name)).toEqual(['service-health', 'api-version', 'update-source']);
-      expect(out.checks.find((c) => c.name === 'service-health')!.detail).toBe(`timed out: ${url}health did not answer within 10 s`);
-      expect(out.checks.find((c) => c.name === 'update-source')!.detail).toBe(`timed out: reading ${url}latest.json did not finish within 10 s`);
+      expect(out.checks.find((c) => c.name === 'service-health')!.detail).toBe(`timed out: ${url}health did not answer within ${deadline} s`);
+      expect(out.checks.find((c) => c.name === 'update-source')!.detail).toBe(
+        `timed out: reading ${url}latest.json did not finish within ${deadline} s`,
+      );
       expect(out.checks.find((c) => c.name === 'clock-skew')!.detail).toBe('not measured: the service did not answer in time');
       expect(human.code).toBe(1);
       expect(human.stdout).toContain('\nTimed out: service answers, API version, update source.\n');
