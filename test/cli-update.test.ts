@@ -179,6 +179,12 @@ describe('syllabus update', () => {
     expect(await readlink(join(root(home), 'current'))).toBe('syllabus-0.1.0');
     expect(await readlink(join(root(home), 'previous'))).toBe('syllabus-0.2.0');
     expect((await runProcess(bin(home), ['--version'], env)).stdout.trim()).toBe('0.1.0');
+    const forth = await runProcess(bin(home), ['update', '--rollback', '--json'], env);
+    expect(forth.code).toBe(0);
+    const out = JSON.parse(forth.stdout) as unknown;
+    expect(schemaErrors('cli/rollback.schema.json', out)).toBe('');
+    expect(out).toEqual({ current: '0.2.0', previous: '0.1.0' });
+    expect(await readlink(join(root(home), 'current'))).toBe('syllabus-0.2.0');
   });
 
   it('--rollback with no previous version says so and changes nothing', async () => {
@@ -189,10 +195,10 @@ describe('syllabus update', () => {
     expect(await readlink(join(root(home), 'current'))).toBe('syllabus-0.1.0');
   });
 
-  it('--check reports a newer release without installing it', async () => {
+  it('--check reports a newer release without installing it, with exit status 10', async () => {
     const home = await freshInstall('check');
     const r = await runProcess(bin(home), ['update', '--check', '--json'], cliEnv(home, { SYLLABUS_RELEASE_URL: newRelease.url }));
-    expect(r.code).toBe(0);
+    expect(r.code).toBe(10);
     const out = JSON.parse(r.stdout);
     expect(schemaErrors('cli/update.schema.json', out)).toBe('');
     expect(out).toEqual({
@@ -201,10 +207,25 @@ describe('syllabus update', () => {
       manifest: `${newRelease.url}latest.json`,
       newer: true,
       installed: false,
-      installDir: null,
+      install_dir: null,
       previous: null,
     });
     expect(await readlink(join(root(home), 'current'))).toBe('syllabus-0.1.0');
+    const human = await runProcess(bin(home), ['update', '--check'], cliEnv(home, { SYLLABUS_RELEASE_URL: newRelease.url }));
+    expect(human).toMatchObject({
+      code: 10,
+      stdout: 'syllabus 0.2.0 is available (this is 0.1.0); run syllabus update to install it.\n',
+      stderr: '',
+    });
+  });
+
+  it('--check exits 0 when up to date, and 1 (not 10) when the release server cannot be read', async () => {
+    const home = await freshInstall('check-current');
+    const same = await runProcess(bin(home), ['update', '--check'], cliEnv(home, { SYLLABUS_RELEASE_URL: oldRelease.url }));
+    expect(same).toMatchObject({ code: 0, stdout: 'syllabus 0.1.0 is up to date (the newest release is 0.1.0).\n' });
+    const missing = await runProcess(bin(home), ['update', '--check'], cliEnv(home, { SYLLABUS_RELEASE_URL: `${oldRelease.url}nowhere/` }));
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/^syllabus: The release server answered 404 for /);
   });
 
   it('installs a newer release atomically, keeps the previous one, and is then up to date', async () => {
@@ -270,9 +291,21 @@ describe('daily self-update', () => {
     // On a terminal, allowed: the detached check installs 0.2.0 after the command has exited.
     const on = await runOnTty([bin(home), 'version'], cliEnv(home, { SYLLABUS_BASE_URL: service, SYLLABUS_RELEASE_URL: allowed.url }));
     expect(on).toBe(0);
-    const installed = await waitFor(async () => (await readlink(join(root(home), 'current')).catch(() => '')) === 'syllabus-0.2.0', 20_000);
+    // Done when the background process has recorded its check (after both links are in place).
+    const record = join(home, 'cache', 'update-check.json');
+    const installed = await waitFor(async () => (await readFile(record, 'utf8').catch(() => '')).includes('"installed"'), 20_000);
     expect(installed).toBe(true);
+    expect(await readlink(join(root(home), 'current'))).toBe('syllabus-0.2.0');
     expect(allowed.requests.map((q) => q.path)).toEqual(['/latest.json', '/latest.json.sig', '/syllabus-0.2.0.tar.gz']);
+    // The previous version is kept, to go back to with syllabus update --rollback.
+    expect(await readlink(join(root(home), 'previous'))).toBe('syllabus-0.1.0');
+
+    // The next run (the new version) says on stderr what the background update did, exactly once.
+    const quiet = { SYLLABUS_BASE_URL: service, SYLLABUS_NO_UPDATE: '1' };
+    const next = await runProcess(bin(home), ['version'], cliEnv(home, quiet));
+    expect(next.code).toBe(0);
+    expect(next.stderr).toBe('updated syllabus 0.1.0 → 0.2.0; SYLLABUS_NO_UPDATE=1 turns this off\n');
+    expect((await runProcess(bin(home), ['version'], cliEnv(home, quiet))).stderr).toBe('');
 
     // The runs that must not check made no request at all (the allowed run proves such a check would have arrived).
     expect(offTty.requests).toEqual([]);

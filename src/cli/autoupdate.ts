@@ -1,11 +1,16 @@
 /**
  * The daily self-update: after a command has finished and written its output, at most once a day, on a terminal
- * and outside CI, a detached background process checks for a newer release and installs it as `update` does.
+ * and outside CI, a detached background process checks for a newer release and installs it as `update` does
+ * (keeping the version it replaces as `previous`, for `syllabus update --rollback`). Its own output goes nowhere,
+ * so what it installed is recorded and said on stderr by the next run ({@link announceBackgroundUpdate}).
  * `SYLLABUS_NO_UPDATE=1` switches it off completely: no process is started and no request is made.
  */
 import { spawn } from 'node:child_process';
 import { inCi, updatesDisabled, type CliEnv } from './config.js';
+import type { CliContext } from './context.js';
+import { printable, type TextSink } from './output.js';
 import { detectManagedInstall, runningModulePath } from './release/layout.js';
+import { runUpdate } from './release/updater.js';
 import { readUpdateCheck, writeUpdateCheck } from './state.js';
 
 /** Minimum time between two automatic checks, in milliseconds. */
@@ -42,4 +47,26 @@ export async function maybeStartDailyUpdate(env: CliEnv, stdoutIsTty: boolean, c
   });
   child.on('error', () => undefined);
   child.unref();
+}
+
+/** What a background update says it did (on the next run's stderr), and how to switch it off. */
+export function updatedNotice(from: string, to: string): string {
+  return `updated syllabus ${from} → ${to}; SYLLABUS_NO_UPDATE=1 turns this off`;
+}
+
+/** The background process's work: check, and install a newer release, recording the line to announce. */
+export async function runDailyUpdate(ctx: CliContext): Promise<void> {
+  await runUpdate(ctx, detectManagedInstall(), false, updatedNotice);
+}
+
+/**
+ * Says on `stderr`, once, what the last background update installed (see {@link updatedNotice}), then forgets it.
+ * Runs whatever `SYLLABUS_NO_UPDATE` says: the update has happened, the user should know.
+ */
+export async function announceBackgroundUpdate(cacheDir: string, stderr: TextSink): Promise<void> {
+  const last = await readUpdateCheck(cacheDir);
+  if (last?.notice === undefined) return;
+  const { notice, ...rest } = last;
+  await writeUpdateCheck(cacheDir, rest);
+  stderr.write(`${printable(notice)}\n`);
 }

@@ -20,6 +20,8 @@ export interface CliContext extends CliIo {
   releaseUrl: URL;
   cacheDir: string;
   http: HttpClient;
+  /** Per-request timeout in milliseconds (`SYLLABUS_TIMEOUT_MS`, 10 s by default). */
+  timeoutMs: number;
   /** Colours for stdout (off unless stdout is a TTY and NO_COLOR is unset). */
   style: Style;
   /** Colours for stderr. */
@@ -61,13 +63,14 @@ export function createContext(options: { baseUrl?: string }, io: CliIo): CliCont
     io.stderr.write(`${errStyle.yellow('syllabus:')} ${line}\n`);
   };
   const debugOn = io.env.SYLLABUS_DEBUG !== undefined && io.env.SYLLABUS_DEBUG !== '' && io.env.SYLLABUS_DEBUG !== '0';
+  const perRequestMs = timeoutMs(io.env);
   const http = new HttpClient({
     userAgent: USER_AGENT,
     cache: new EtagCache(dir),
-    timeoutMs: timeoutMs(io.env),
+    timeoutMs: perRequestMs,
     maxWaitSeconds: 120,
     notice,
     debug: debugOn ? (line) => io.stderr.write(`syllabus: debug: ${line}\n`) : () => undefined,
   });
-  return { ...io, baseUrl, releaseUrl, cacheDir: dir, http, style: styleFor(io.stdout, io.env), errStyle, notice };
+  return { ...io, baseUrl, releaseUrl, cacheDir: dir, http, timeoutMs: perRequestMs, style: styleFor(io.stdout, io.env), errStyle, notice };
 }

@@ -3,8 +3,17 @@
  * (draft-ietf-httpapi-ratelimit-headers-06), waits out one 429 as `Retry-After` asks (RFC 9110 §10.2.3),
  * revalidates cached bodies with `If-None-Match`, and turns network failures into one readable sentence.
  */
+import { setTimeout as delay } from 'node:timers/promises';
 import { CliError } from './errors.js';
 import type { EtagCache } from './etag-cache.js';
+
+/** A request that failed because its time ran out: the per-attempt timeout, or the caller's signal. */
+export class RequestTimeout extends CliError {
+  constructor(message: string) {
+    super(message);
+    this.name = 'RequestTimeout';
+  }
+}
 
 /** A response read to the end. */
 export interface HttpResult {
@@ -49,8 +58,19 @@ export interface HttpClientOptions {
   notice: (line: string) => void;
   /** Writes a debug line (only with `SYLLABUS_DEBUG`). */
   debug: (line: string) => void;
-  /** Sleeps (injectable for tests of this module). */
-  sleep?: (ms: number) => Promise<void>;
+  /** Sleeps, ending early (rejecting) when `signal` aborts (injectable for tests of this module). */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+}
+
+/** Options of one request. */
+export interface RequestOptions {
+  /** Revalidate with the ETag cache (text requests only; default true). */
+  cache?: boolean;
+  /**
+   * Ends the request (and any wait for the read budget) when it aborts, besides the per-attempt timeout: a caller's
+   * own, shorter deadline (`doctor`). The request then fails with a CliError.
+   */
+  signal?: AbortSignal;
 }
 
 /** Largest text body read (JSON answers, the release manifest), in bytes. */
@@ -84,7 +104,7 @@ async function readBounded(r: Response, url: URL, maxBytes: number, tooLarge: st
   return Buffer.concat(chunks);
 }
 
-const defaultSleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+const defaultSleep = (ms: number, signal?: AbortSignal): Promise<void> => delay(ms, undefined, { signal });
 
 /** Parses a non-negative integer header value (RateLimit-* fields); `undefined` for anything else. */
 export function parseNonNegativeInt(value: string | null): number | undefined {
@@ -163,7 +183,7 @@ function capitalize(text: string): string {
 export class HttpClient {
   /** Epoch ms before which no request may be sent (the budget ran out). */
   private notBefore = 0;
-  private readonly sleep: (ms: number) => Promise<void>;
+  private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
 
   constructor(private readonly options: HttpClientOptions) {
     this.sleep = options.sleep ?? defaultSleep;
@@ -174,12 +194,17 @@ export class HttpClient {
    * Any status is returned (callers decide what a 404 means); only 429s are retried, once.
    * @throws CliError when the server cannot be reached, or still answers 429 after the wait.
    */
-  async getText(url: URL, purpose: RequestPurpose, { cache = true }: { cache?: boolean } = {}): Promise<HttpResult> {
+  async getText(url: URL, purpose: RequestPurpose, { cache = true, signal }: RequestOptions = {}): Promise<HttpResult> {
     const cached = cache && this.options.cache ? await this.options.cache.get(url.href) : undefined;
     const headers: Record<string, string> = { accept: 'application/json' };
     if (cached) headers['if-none-match'] = cached.etag;
-    const { response, ms, body } = await this.send(url, headers, purpose, (r) =>
-      readBounded(r, url, MAX_TEXT_BYTES, `more than ${MAX_TEXT_BYTES} bytes, far more than any answer of the service`),
+    const { response, ms, body } = await this.send(
+      url,
+      headers,
+      purpose,
+      (r) => readBounded(r, url, MAX_TEXT_BYTES, `more than ${MAX_TEXT_BYTES} bytes, far more than any answer of the service`),
+      'follow',
+      signal,
     );
     const text = body.toString('utf8');
     if (response.status === 304 && cached) {
@@ -198,13 +223,14 @@ export class HttpClient {
    * origin, or not at all.
    * @throws CliError when unreachable, redirected, still rate-limited, or the body is larger than `maxBytes`.
    */
-  async getBytes(url: URL, purpose: RequestPurpose, maxBytes: number): Promise<HttpBytes> {
+  async getBytes(url: URL, purpose: RequestPurpose, maxBytes: number, { signal }: Pick<RequestOptions, 'signal'> = {}): Promise<HttpBytes> {
     const { response, ms, body } = await this.send(
       url,
       { accept: '*/*' },
       purpose,
       (r) => readBounded(r, url, maxBytes, `more than the ${maxBytes} bytes expected; nothing was installed`),
       'manual',
+      signal,
     );
     this.options.debug(`GET ${url.href} → ${response.status} (${ms} ms, ${body.length} bytes)`);
     if (response.status >= 300 && response.status < 400) {
@@ -221,23 +247,29 @@ export class HttpClient {
     headers: Record<string, string>,
     purpose: RequestPurpose,
     read: (response: Response) => Promise<T>,
-    redirect: RequestRedirect = 'follow',
+    redirect: RequestRedirect,
+    signal: AbortSignal | undefined,
   ): Promise<{ response: Response; ms: number; body: T }> {
+    const gaveUp = (): CliError => new RequestTimeout(`Gave up on ${purpose.what} at ${url.href}: its time ran out.`);
     for (let attempt = 1; ; attempt++) {
-      await this.waitForBudget(url);
+      await this.waitForBudget(url, signal).catch((error: unknown) => {
+        throw signal?.aborted ? gaveUp() : error;
+      });
       const started = performance.now();
       let response: Response;
       let body: T;
+      const timeout = AbortSignal.timeout(this.options.timeoutMs);
       try {
         response = await fetch(url, {
           headers: { ...headers, 'user-agent': this.options.userAgent },
           redirect,
-          signal: AbortSignal.timeout(this.options.timeoutMs),
+          signal: signal ? AbortSignal.any([timeout, signal]) : timeout,
         });
         body = await read(response);
       } catch (error) {
         if (error instanceof CliError) throw error;
-        throw new CliError(
+        if (signal?.aborted && !timeout.aborted) throw gaveUp();
+        throw new (timeout.aborted ? RequestTimeout : CliError)(
           `Could not reach ${purpose.what} at ${url.href}: ${describeNetworkError(error, this.options.timeoutMs)}. ${purpose.advice}`,
         );
       }
@@ -256,7 +288,9 @@ export class HttpClient {
         );
       }
       this.options.notice(`Rate limited by ${url.host} (429): waiting ${wait} s as Retry-After asks, then retrying once.`);
-      await this.sleep(wait * 1000);
+      await this.sleep(wait * 1000, signal).catch(() => {
+        throw gaveUp();
+      });
       this.notBefore = 0;
     }
   }
@@ -267,7 +301,7 @@ export class HttpClient {
     if (budget && budget.remaining === 0) this.notBefore = Date.now() + budget.reset * 1000;
   }
 
-  private async waitForBudget(url: URL): Promise<void> {
+  private async waitForBudget(url: URL, signal: AbortSignal | undefined): Promise<void> {
     const waitMs = this.notBefore - Date.now();
     if (waitMs <= 0) return;
     const seconds = Math.ceil(waitMs / 1000);
@@ -275,6 +309,6 @@ export class HttpClient {
       throw new CliError(`The read budget at ${url.host} is used up for ${seconds} s more (RateLimit-Reset); try again then.`);
     }
     this.options.notice(`Read budget at ${url.host} used up: waiting ${seconds} s for it to reset before the next request.`);
-    await this.sleep(waitMs);
+    await this.sleep(waitMs, signal);
   }
 }

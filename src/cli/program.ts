@@ -1,11 +1,13 @@
 /**
  * The `syllabus` command line: global options, the commands, and the mapping of outcomes to exit codes
- * (0 ok, 1 check or request failed, 2 usage error).
+ * (0 ok, 1 check or request failed, 2 usage error, 10 `update --check` found a newer release).
  */
 import { Command, CommanderError } from 'commander';
-import { DAILY_UPDATE_COMMAND, maybeStartDailyUpdate } from './autoupdate.js';
-import { catalogCommand } from './commands/catalog.js';
-import { doctorCommand } from './commands/doctor.js';
+import { announceBackgroundUpdate, DAILY_UPDATE_COMMAND, maybeStartDailyUpdate, runDailyUpdate } from './autoupdate.js';
+import { catalogCommand, EXAMPLE_COURSE_ID } from './commands/catalog.js';
+import { changelogCommand, DEFAULT_LIMIT, EXAMPLE_SINCE, type ChangelogOptions } from './commands/changelog.js';
+import { DOCTOR_DEADLINE_MS, doctorCommand } from './commands/doctor.js';
+import { roadmapCommand } from './commands/roadmap.js';
 import { updateCommand } from './commands/update.js';
 import { versionCommand } from './commands/version.js';
 import { DEFAULT_BASE_URL } from './config.js';
@@ -13,8 +15,11 @@ import { createContext, type CliContext, type CliIo } from './context.js';
 import { CliError, EXIT } from './errors.js';
 import { CLI_HOMEPAGE, CLI_VERSION } from './meta.js';
 import { styleFor } from './output.js';
-import { detectManagedInstall } from './release/layout.js';
-import { runUpdate } from './release/updater.js';
+
+/** The "Examples:" block of a command's help: one `$ syllabus …` line each (a test runs them against the content). */
+function examples(...lines: string[]): string {
+  return `\nExamples:\n${lines.map((line) => `  $ syllabus ${line}`).join('\n')}\n`;
+}
 
 /** Commands after which the daily self-update never starts (they are updates themselves). */
 const NO_DAILY_AFTER = new Set(['update', DAILY_UPDATE_COMMAND]);
@@ -42,7 +47,7 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     })
     .addHelpText(
       'after',
-      `\nExit codes: 0 ok, 1 a check or request failed, 2 usage error.\nEnvironment: SYLLABUS_BASE_URL, SYLLABUS_RELEASE_URL, SYLLABUS_NO_UPDATE=1, SYLLABUS_CACHE_DIR, NO_COLOR.\nDocumentation: ${CLI_HOMEPAGE}`,
+      `\nExit codes: 0 ok, 1 a check or request failed, 2 usage error, 10 (update --check) a newer release exists.\nEnvironment: SYLLABUS_BASE_URL, SYLLABUS_RELEASE_URL, SYLLABUS_NO_UPDATE=1, SYLLABUS_CACHE_DIR, NO_COLOR.\nDocumentation: ${CLI_HOMEPAGE}`,
     );
 
   /** Wraps a command's action: builds the context, runs it, remembers the outcome. */
@@ -52,39 +57,65 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
       const command = args[args.length - 1] as Command;
       const ctx = createContext(command.optsWithGlobals<{ baseUrl?: string }>(), io);
       finished = { name, ctx };
+      // First, so a command that records an update check itself (update) cannot overwrite the news.
+      if (name !== DAILY_UPDATE_COMMAND) await announceBackgroundUpdate(ctx.cacheDir, io.stderr).catch(() => undefined);
       exitCode = await body(ctx, ...(args.slice(0, -1) as A));
     };
 
   program
     .command('doctor')
-    .description('check the service and this install; exit 1 when a required check fails')
-    .option('--json', 'print { ok, checks: [{ name, ok, required, detail, ms }] } as JSON')
+    .description(`check the service and this install, every check at once within ${DOCTOR_DEADLINE_MS / 1000} s; exit 1 when a required check fails`)
+    .option('--json', 'print { ok, checks: [{ name, ok, required, timed_out, detail, ms }] } as JSON')
+    .addHelpText('after', examples('doctor', 'doctor --json'))
     .action(action('doctor', (ctx, opts: { json?: boolean }) => doctorCommand(ctx, opts)));
 
   program
     .command('version')
     .description('print the client, Node and platform versions, and the API version when the service answers')
     .option('--json', 'print as JSON')
+    .addHelpText('after', examples('version', 'version --json'))
     .action(action('version', (ctx, opts: { json?: boolean }) => versionCommand(ctx, opts)));
 
   program
     .command('catalog')
     .description('list the courses, or with COURSE_ID that course’s classes and lessons')
-    .argument('[COURSE_ID]', 'a course id, e.g. python-basics')
+    .argument('[COURSE_ID]', `a course id, e.g. ${EXAMPLE_COURSE_ID}`)
     .option('--json', 'print the API’s JSON body')
+    .addHelpText('after', examples('catalog', `catalog ${EXAMPLE_COURSE_ID}`, `catalog --json ${EXAMPLE_COURSE_ID}`))
     .action(action('catalog', (ctx, courseId: string | undefined, opts: { json?: boolean }) => catalogCommand(ctx, courseId, opts)));
+
+  program
+    .command('changelog')
+    .description(`list the latest changelog entries, newest first (${DEFAULT_LIMIT} unless --limit or --since says otherwise)`)
+    .option('--limit <N>', `show at most N entries (default ${DEFAULT_LIMIT}; with --since, every entry since then)`)
+    .option('--since <YYYY-MM-DD>', 'only entries dated on or after that day')
+    .option('--json', 'print the API’s JSON body with the selected entries')
+    .addHelpText('after', examples('changelog', 'changelog --limit 3', `changelog --since ${EXAMPLE_SINCE}`, 'changelog --json'))
+    .action(action('changelog', (ctx, opts: ChangelogOptions) => changelogCommand(ctx, opts)));
+
+  program
+    .command('roadmap')
+    .description('list what is planned, by stage (shipped, building, next, exploring), with its items')
+    .option('--json', 'print the API’s JSON body')
+    .addHelpText('after', examples('roadmap', 'roadmap --json'))
+    .action(action('roadmap', (ctx, opts: { json?: boolean }) => roadmapCommand(ctx, opts)));
 
   program
     .command('update')
     .description('install the newest release, verified against its signed manifest, SHA-256 and size; keeps the previous version')
-    .option('--check', 'only report whether a newer release exists')
+    .option('--check', `only report whether a newer release exists: exit ${EXIT.updateAvailable} when one does, 0 when up to date`)
     .option('--rollback', 'make the previous version current again (it is kept by every update)')
     .option('--json', 'print the outcome as JSON')
+    .addHelpText(
+      'after',
+      `\nExit codes: 0 up to date or updated; with --check, ${EXIT.updateAvailable} when a newer release exists; 1 the release could not be read, verified or installed.\n` +
+        examples('update', 'update --check', 'update --rollback'),
+    )
     .action(action('update', (ctx, opts: { check?: boolean; json?: boolean; rollback?: boolean }) => updateCommand(ctx, opts)));
 
   program.command(DAILY_UPDATE_COMMAND, { hidden: true }).action(
     action(DAILY_UPDATE_COMMAND, async (ctx) => {
-      await runUpdate(ctx, detectManagedInstall(), false);
+      await runDailyUpdate(ctx);
       return EXIT.ok;
     }),
   );

@@ -16,6 +16,11 @@ export interface UpdateCheckRecord {
   latest?: string;
   /** Why it failed, one sentence. */
   message?: string;
+  /**
+   * The line the next run prints on stderr, once: what a background (daily) update installed, since its own output
+   * went nowhere. Absent once printed, and for updates the user ran (they said what they did).
+   */
+  notice?: string;
 }
 
 function fileIn(cacheDir: string): string {
@@ -34,6 +39,7 @@ export async function readUpdateCheck(cacheDir: string): Promise<UpdateCheckReco
       result,
       ...(typeof value.latest === 'string' ? { latest: value.latest } : {}),
       ...(typeof value.message === 'string' ? { message: value.message } : {}),
+      ...(typeof value.notice === 'string' ? { notice: value.notice } : {}),
     };
   } catch {
     return undefined;

@@ -406,7 +406,12 @@ export interface RoadmapFrontmatter {
 export type CliCatalogOutput = Catalog | Course;
 
 /**
- * `syllabus doctor --json`: every check of the service and of the install, in the order they ran.
+ * `syllabus changelog --json`: the body of GET /v1/changelog with only the selected entries (the latest 10, or as --limit and --since say), newest first.
+ */
+export type CliChangelogOutput = Changelog;
+
+/**
+ * `syllabus doctor --json`: every check of the service and of the install, in a fixed order (they run concurrently, under one overall deadline). Keys are snake_case, as in the API.
  */
 export interface CliDoctorOutput {
   /**
@@ -423,6 +428,10 @@ export interface CliDoctorOutput {
      * Whether a failure of this check makes the doctor fail; other checks only warn.
      */
     required: boolean;
+    /**
+     * Whether the check was cut short by its timeout (each check has its own, within the doctor's overall deadline); its detail then says after how long.
+     */
+    timed_out: boolean;
     /**
      * What was found, one line of text.
      */
@@ -461,7 +470,26 @@ export interface ReleaseManifest {
 }
 
 /**
- * `syllabus update [--check] --json`: what the release manifest offers and what was done about it.
+ * `syllabus roadmap --json`: the body of GET /v1/roadmap unchanged.
+ */
+export type CliRoadmapOutput = Roadmap;
+
+/**
+ * `syllabus update --rollback --json`: the versions after the switch (running it again switches back). Keys are snake_case, as in the API.
+ */
+export interface CliRollbackOutput {
+  /**
+   * The version now current: the one kept before.
+   */
+  current: string;
+  /**
+   * The version now kept to go back to: the one current before.
+   */
+  previous: string;
+}
+
+/**
+ * `syllabus update [--check] --json`: what the release manifest offers and what was done about it. With --check the exit status is 10 when `newer` is true, else 0. Keys are snake_case, as in the API.
  */
 export interface CliUpdateOutput {
   /**
@@ -485,17 +513,17 @@ export interface CliUpdateOutput {
    */
   installed: boolean;
   /**
-   * The folder of the installed version when installed is true, else null.
+   * The folder of the installed version when `installed` is true, else null.
    */
-  installDir: string | null;
+  install_dir: string | null;
   /**
-   * The version kept to roll back to when installed is true, else null.
+   * The version kept to roll back to when `installed` is true, else null.
    */
   previous: string | null;
 }
 
 /**
- * `syllabus version --json`: the client, its runtime, and the API version of the service when it answers.
+ * `syllabus version --json`: the client, its runtime, and the API version of the service when it answers. Keys are snake_case, as in the API.
  */
 export interface CliVersionOutput {
   /**
@@ -509,7 +537,7 @@ export interface CliVersionOutput {
   /**
    * Whether that Node.js version is one the client supports.
    */
-  nodeSupported: boolean;
+  node_supported: boolean;
   /**
    * Operating system, as Node names it (linux, darwin, win32, …).
    */
@@ -521,7 +549,7 @@ export interface CliVersionOutput {
   /**
    * The service asked for its API version.
    */
-  baseUrl: string;
+  base_url: string;
   /**
    * The API version the service reports at /v1/health, or null when it did not answer.
    */
@@ -529,5 +557,5 @@ export interface CliVersionOutput {
   /**
    * Why the API version is unknown, one sentence; null when it is known.
    */
-  apiError: string | null;
+  api_error: string | null;
 }

@@ -1,31 +1,22 @@
 /** `syllabus catalog [--json] [COURSE_ID]`: the courses as a table, or one course's classes and lessons. */
-import { ID_MAX_LENGTH, ID_PATTERN } from '../../contract/params.js';
-import { apiUrl } from '../config.js';
-import { servicePurpose, type CliContext } from '../context.js';
-import { CliError, EXIT, UsageError } from '../errors.js';
+import { COURSE_ID, ID_MAX_LENGTH, ID_PATTERN } from '../../contract/params.js';
+import { getApiJson, hasArray } from '../api.js';
+import type { CliContext } from '../context.js';
+import { EXIT, UsageError } from '../errors.js';
 import { printable, renderTable, writeJson, type Column } from '../output.js';
 import type { Catalog, Course, Klass, Lesson } from '../../schemas/types.generated.js';
 
 const ID = new RegExp(ID_PATTERN);
 
-/** GETs a JSON body from the service; a non-200 status is a CliError worded by `onStatus`. */
-async function getJson<T>(ctx: CliContext, path: string, onStatus: (status: number, url: string) => string): Promise<T> {
-  const url = apiUrl(ctx.baseUrl, path);
-  const response = await ctx.http.getText(url, servicePurpose(ctx));
-  if (response.status !== 200) throw new CliError(onStatus(response.status, url.href));
-  try {
-    return JSON.parse(response.body) as T;
-  } catch {
-    throw new CliError(`${url.href} did not answer with JSON; check that ${ctx.baseUrl.href} is a Syllabus service.`);
-  }
-}
+/** The course id the help and the errors show as an example: the API's own example (src/contract/params.ts). */
+export const EXAMPLE_COURSE_ID = COURSE_ID.example;
 
 function isCatalog(value: unknown): value is Catalog {
-  return typeof value === 'object' && value !== null && Array.isArray((value as Catalog).courses);
+  return hasArray(value, 'courses');
 }
 
 function isCourse(value: unknown): value is Course {
-  return typeof value === 'object' && value !== null && typeof (value as Course).id === 'string' && Array.isArray((value as Course).classes);
+  return hasArray(value, 'classes') && typeof (value as Course).id === 'string';
 }
 
 function statusColumn<Row extends { status: string }>(ctx: CliContext): Column<Row> {
@@ -99,25 +90,21 @@ function printCourse(ctx: CliContext, course: Course): void {
  */
 export async function catalogCommand(ctx: CliContext, courseId: string | undefined, options: { json?: boolean }): Promise<number> {
   if (courseId === undefined) {
-    const catalog = await getJson<unknown>(ctx, '/v1/catalog', (status, url) => `${url} answered ${status}; try again later or check --base-url.`);
-    if (!isCatalog(catalog))
-      throw new CliError(`The catalog from ${ctx.baseUrl.href} is not in the expected shape; is this client too old for the service?`);
+    const catalog = await getApiJson(ctx, '/v1/catalog', 'catalog', isCatalog);
     if (options.json) writeJson(ctx.stdout, catalog);
     else printCatalog(ctx, catalog);
     return EXIT.ok;
   }
   if (!ID.test(courseId) || courseId.length > ID_MAX_LENGTH) {
     throw new UsageError(
-      `${JSON.stringify(courseId)} is not a course id: ids are lowercase letters and digits in hyphen-separated words (e.g. python-basics).`,
+      `${JSON.stringify(courseId)} is not a course id: ids are lowercase letters and digits in hyphen-separated words (e.g. ${EXAMPLE_COURSE_ID}).`,
     );
   }
-  const course = await getJson<unknown>(ctx, `/v1/courses/${courseId}`, (status, url) =>
+  const course = await getApiJson(ctx, `/v1/courses/${courseId}`, 'course', isCourse, (status, url) =>
     status === 404
       ? `There is no course ${courseId} at ${ctx.baseUrl.href}; run syllabus catalog to list the course ids.`
       : `${url} answered ${status}; try again later or check --base-url.`,
   );
-  if (!isCourse(course))
-    throw new CliError(`The course from ${ctx.baseUrl.href} is not in the expected shape; is this client too old for the service?`);
   if (options.json) writeJson(ctx.stdout, course);
   else printCourse(ctx, course);
   return EXIT.ok;

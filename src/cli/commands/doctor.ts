@@ -1,6 +1,10 @@
 /**
  * `syllabus doctor [--json]`: checks the service (reachable and how fast, API version, clock skew, read budget)
  * and the install (versions, install folder, update source, last update check, automatic updates).
+ *
+ * Every check starts at once and the report is written within one overall deadline ({@link DOCTOR_DEADLINE_MS}),
+ * however the service behaves: each check has its own timeout inside it, and a check that runs out of time is
+ * reported as timed out (`timed_out`), never waited for.
  */
 import { constants } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
@@ -8,7 +12,7 @@ import { dirname } from 'node:path';
 import { apiUrl, defaultInstallRoot, updatesDisabled } from '../config.js';
 import { servicePurpose, type CliContext } from '../context.js';
 import { CliError, EXIT } from '../errors.js';
-import { readRateBudget, type HttpResult } from '../http.js';
+import { readRateBudget, RequestTimeout, type HttpResult } from '../http.js';
 import { CLI_VERSION, NODE_RANGE, isNodeSupported } from '../meta.js';
 import { writeJson } from '../output.js';
 import { detectManagedInstall, runningModulePath } from '../release/layout.js';
@@ -25,6 +29,15 @@ const EXPECTED_API_VERSION = 'v1';
 /** Clock skew beyond which the doctor warns (caching and signatures depend on a sane clock), in seconds. */
 const MAX_SKEW_SECONDS = 60;
 
+/**
+ * The doctor's overall deadline, in milliseconds: every check has ended, done or timed out, by then. Shorter than
+ * the usual per-request timeout (10 s), so that with the client's start the whole run stays well within 12 s.
+ */
+export const DOCTOR_DEADLINE_MS = 8_000;
+
+/** Own timeout of a check that reads local files (a hung network file system must not hold the report), ms. */
+const LOCAL_CHECK_MS = 3_000;
+
 const LABELS: Record<string, string> = {
   'service-health': 'service answers',
   'api-version': 'API version',
@@ -39,17 +52,69 @@ const LABELS: Record<string, string> = {
 };
 
 function check(name: string, ok: boolean, detail: string, ms: number | null = null, required = false): Check {
-  return { name, ok, required, detail, ms };
+  return { name, ok, required, timed_out: false, detail, ms };
 }
 
-/** GETs `path`, returning the result or the one-sentence reason it failed. */
-async function probe(ctx: CliContext, path: string): Promise<HttpResult | string> {
+/** A failed check that ran out of time; `detail` says what did not finish in time. */
+function timedOut(name: string, detail: string, required = false): Check {
+  return { name, ok: false, required, timed_out: true, detail: `timed out: ${detail}`, ms: null };
+}
+
+/** "<what> did not finish within <ms> s". */
+function late(what: string, ms: number): string {
+  return `${what} did not finish within ${seconds(ms)} s`;
+}
+
+function seconds(ms: number): string {
+  return String(Math.round(ms / 100) / 10);
+}
+
+/** How a piece of work ended: its value, or out of time. */
+type Outcome<T> = { done: true; value: T } | { done: false };
+
+/**
+ * Runs `work` for at most `ms` milliseconds: then `signal` aborts (its requests end) and the outcome is
+ * `{ done: false }` at once, whether or not the work stops.
+ */
+async function within<T>(ms: number, work: (signal: AbortSignal) => Promise<T>): Promise<Outcome<T>> {
+  const controller = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<Outcome<T>>((resolve) => {
+    timer = setTimeout(() => {
+      controller.abort();
+      resolve({ done: false });
+    }, ms);
+  });
   try {
-    return await ctx.http.getText(apiUrl(ctx.baseUrl, path), servicePurpose(ctx), { cache: false });
-  } catch (error) {
-    if (error instanceof CliError) return error.message;
-    throw error;
+    return await Promise.race([work(controller.signal).then((value): Outcome<T> => ({ done: true, value })), expired]);
+  } finally {
+    clearTimeout(timer);
   }
+}
+
+/** A request's failure: its one-sentence reason, and whether it was a timeout. */
+interface Failure {
+  failed: string;
+  timedOut: boolean;
+}
+
+/** GETs `path` within `ms`, returning the result or why it failed. */
+async function probe(ctx: CliContext, path: string, ms: number): Promise<HttpResult | Failure> {
+  const url = apiUrl(ctx.baseUrl, path);
+  const outcome = await within(ms, async (signal): Promise<HttpResult | Failure> => {
+    try {
+      return await ctx.http.getText(url, servicePurpose(ctx), { cache: false, signal });
+    } catch (error) {
+      if (error instanceof CliError) return { failed: error.message, timedOut: error instanceof RequestTimeout };
+      throw error;
+    }
+  });
+  if (outcome.done && !('failed' in outcome.value && outcome.value.timedOut)) return outcome.value;
+  return { failed: `${url.href} did not answer within ${seconds(ms)} s`, timedOut: true };
+}
+
+function failedCheck(name: string, failure: Failure, required: boolean): Check {
+  return failure.timedOut ? timedOut(name, failure.failed, required) : check(name, false, failure.failed, null, required);
 }
 
 function jsonField(body: string, field: string): unknown {
@@ -61,13 +126,19 @@ function jsonField(body: string, field: string): unknown {
   }
 }
 
-async function serviceChecks(ctx: CliContext): Promise<Check[]> {
+/** The service's checks, its two requests at once, each within `ms`. */
+async function serviceChecks(ctx: CliContext, ms: number): Promise<Check[]> {
   const sentAt = Date.now();
-  const health = await probe(ctx, '/health');
-  const receivedAt = Date.now();
+  let receivedAt = sentAt;
+  const [health, v1] = await Promise.all([
+    probe(ctx, '/health', ms).finally(() => {
+      receivedAt = Date.now();
+    }),
+    probe(ctx, '/v1/health', ms),
+  ]);
   const checks: Check[] = [];
-  if (typeof health === 'string') {
-    checks.push(check('service-health', false, health, null, true));
+  if ('failed' in health) {
+    checks.push(failedCheck('service-health', health, true));
   } else {
     const ok = health.status === 200 && jsonField(health.body, 'status') === 'ok';
     checks.push(
@@ -75,9 +146,8 @@ async function serviceChecks(ctx: CliContext): Promise<Check[]> {
     );
   }
 
-  const v1 = await probe(ctx, '/v1/health');
-  if (typeof v1 === 'string') {
-    checks.push(check('api-version', false, v1, null, true));
+  if ('failed' in v1) {
+    checks.push(failedCheck('api-version', v1, true));
   } else {
     const version = v1.status === 200 ? jsonField(v1.body, 'version') : undefined;
     const ok = version === EXPECTED_API_VERSION;
@@ -89,9 +159,10 @@ async function serviceChecks(ctx: CliContext): Promise<Check[]> {
     checks.push(check('api-version', ok, detail, v1.ms, true));
   }
 
-  if (typeof health === 'string') {
-    checks.push(check('clock-skew', false, 'not measured: the service did not answer'));
-    checks.push(check('read-budget', false, 'not measured: the service did not answer'));
+  if ('failed' in health) {
+    const why = health.timedOut ? 'not measured: the service did not answer in time' : 'not measured: the service did not answer';
+    checks.push(check('clock-skew', false, why));
+    checks.push(check('read-budget', false, why));
     return checks;
   }
   const date = Date.parse(health.headers.get('date') ?? '');
@@ -155,10 +226,54 @@ function ago(ms: number): string {
   return `${Math.round(s / 86_400)} days ago`;
 }
 
-async function installChecks(ctx: CliContext): Promise<Check[]> {
-  const node = process.versions.node;
+/** The install folder: the managed install's root, or where install.sh would put one. */
+async function installFolderCheck(ctx: CliContext): Promise<Check> {
   const install = detectManagedInstall();
-  const checks: Check[] = [
+  if (install) {
+    const folder = await writableFolder(install.root);
+    return check('install-folder', folder.ok, folder.detail);
+  }
+  const folder = await writableFolder(defaultInstallRoot(ctx.env));
+  return check('install-folder', folder.ok, `running from ${process.argv[1] ?? runningModulePath()} (not an install.sh install); ${folder.detail}`);
+}
+
+/** The release manifest (two requests), within `ms`. */
+async function updateSourceCheck(ctx: CliContext, ms: number): Promise<Check> {
+  if (updatesDisabled(ctx.env)) return check('update-source', true, `not checked: SYLLABUS_NO_UPDATE is set`);
+  const manifest = late(`reading ${new URL('latest.json', ctx.releaseUrl).href}`, ms);
+  const outcome = await within(ms, async (signal): Promise<Check> => {
+    try {
+      const offer = await readOffer(ctx, signal);
+      const offers = `${offer.manifestUrl.href} offers ${offer.manifest.version}`;
+      return check('update-source', true, `${offers}${offer.newer ? ' (newer: run syllabus update)' : ' (up to date)'}`, offer.ms);
+    } catch (error) {
+      if (!(error instanceof CliError)) throw error;
+      return error instanceof RequestTimeout ? timedOut('update-source', manifest) : check('update-source', false, error.message);
+    }
+  });
+  return outcome.done ? outcome.value : timedOut('update-source', manifest);
+}
+
+async function lastUpdateCheck(ctx: CliContext): Promise<Check> {
+  const last = await readUpdateCheck(ctx.cacheDir);
+  return check(
+    'last-update-check',
+    last?.result !== 'failed',
+    last
+      ? `${new Date(last.checkedAt).toISOString()} (${ago(Date.now() - last.checkedAt)}): ${last.result}${last.message ? ` — ${last.message}` : ''}`
+      : 'never',
+  );
+}
+
+/** A check of local files, within `ms`. */
+async function local(name: string, what: string, ms: number, run: () => Promise<Check>): Promise<Check> {
+  const outcome = await within(ms, run);
+  return outcome.done ? outcome.value : timedOut(name, late(what, ms));
+}
+
+function versionChecks(): Check[] {
+  const node = process.versions.node;
+  return [
     check('cli-version', true, `syllabus-cli ${CLI_VERSION}`),
     check(
       'node-version',
@@ -168,64 +283,36 @@ async function installChecks(ctx: CliContext): Promise<Check[]> {
       true,
     ),
   ];
-  if (install) {
-    const folder = await writableFolder(install.root);
-    checks.push(check('install-folder', folder.ok, folder.detail));
-  } else {
-    const root = defaultInstallRoot(ctx.env);
-    const folder = await writableFolder(root);
-    checks.push(
-      check('install-folder', folder.ok, `running from ${process.argv[1] ?? runningModulePath()} (not an install.sh install); ${folder.detail}`),
-    );
-  }
-
-  const noUpdate = updatesDisabled(ctx.env);
-  if (noUpdate) {
-    checks.push(check('update-source', true, `not checked: SYLLABUS_NO_UPDATE is set`));
-  } else {
-    try {
-      const offer = await readOffer(ctx);
-      checks.push(
-        check(
-          'update-source',
-          true,
-          `${offer.manifestUrl.href} offers ${offer.manifest.version}${offer.newer ? ' (newer: run syllabus update)' : ' (up to date)'}`,
-          offer.ms,
-        ),
-      );
-    } catch (error) {
-      if (!(error instanceof CliError)) throw error;
-      checks.push(check('update-source', false, error.message));
-    }
-  }
-
-  const last = await readUpdateCheck(ctx.cacheDir);
-  checks.push(
-    check(
-      'last-update-check',
-      last?.result !== 'failed',
-      last
-        ? `${new Date(last.checkedAt).toISOString()} (${ago(Date.now() - last.checkedAt)}): ${last.result}${last.message ? ` — ${last.message}` : ''}`
-        : 'never',
-    ),
-  );
-  checks.push(
-    check(
-      'auto-update',
-      true,
-      noUpdate
-        ? 'off: SYLLABUS_NO_UPDATE is set'
-        : install
-          ? 'on: at most once a day, after a command, on a terminal and outside CI'
-          : 'off: not an install.sh install',
-    ),
-  );
-  return checks;
 }
 
-/** Runs every check. @returns `{ ok, checks }` where ok means every required check passed. */
+function autoUpdateCheck(ctx: CliContext): Check {
+  return check(
+    'auto-update',
+    true,
+    updatesDisabled(ctx.env)
+      ? 'off: SYLLABUS_NO_UPDATE is set'
+      : detectManagedInstall()
+        ? 'on: at most once a day, after a command, on a terminal and outside CI'
+        : 'off: not an install.sh install',
+  );
+}
+
+/**
+ * Runs every check at once, so the whole run takes about as long as its slowest check. Checks that make
+ * requests get the per-request timeout (`SYLLABUS_TIMEOUT_MS`), checks of local files {@link LOCAL_CHECK_MS}, neither
+ * more than {@link DOCTOR_DEADLINE_MS}.
+ * @returns `{ ok, checks }` in a fixed order, where ok means every required check passed.
+ */
 export async function runDoctor(ctx: CliContext): Promise<CliDoctorOutput> {
-  const checks = [...(await serviceChecks(ctx)), ...(await installChecks(ctx))];
+  const requestMs = Math.min(ctx.timeoutMs, DOCTOR_DEADLINE_MS);
+  const localMs = Math.min(LOCAL_CHECK_MS, DOCTOR_DEADLINE_MS);
+  const [service, folder, source, last] = await Promise.all([
+    serviceChecks(ctx, requestMs),
+    local('install-folder', 'looking at the install folder', localMs, () => installFolderCheck(ctx)),
+    updateSourceCheck(ctx, requestMs),
+    local('last-update-check', 'reading the last update check', localMs, () => lastUpdateCheck(ctx)),
+  ]);
+  const checks = [...service, ...versionChecks(), folder, source, last, autoUpdateCheck(ctx)];
   return { ok: checks.every((c) => c.ok || !c.required), checks };
 }
 
@@ -242,6 +329,8 @@ export async function doctorCommand(ctx: CliContext, options: { json?: boolean }
       const label = (LABELS[c.name] ?? c.name).padEnd(width);
       ctx.stdout.write(`${mark} ${style.bold(label)}  ${c.detail.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ')}\n`);
     }
+    const late = result.checks.filter((c) => c.timed_out).map((c) => LABELS[c.name] ?? c.name);
+    if (late.length > 0) ctx.stdout.write(`\n${style.yellow(`Timed out: ${late.join(', ')}.`)}`);
     ctx.stdout.write(result.ok ? `\n${style.green('Every required check passed.')}\n` : `\n${style.red('A required check failed (✖).')}\n`);
   }
   return result.ok ? EXIT.ok : EXIT.failed;

@@ -9,15 +9,16 @@ import { writeJson } from '../output.js';
 import { rollbackInstall } from '../release/install.js';
 import { detectManagedInstall } from '../release/layout.js';
 import { runUpdate } from '../release/updater.js';
-import type { CliUpdateOutput } from '../../schemas/types.generated.js';
+import type { CliRollbackOutput, CliUpdateOutput } from '../../schemas/types.generated.js';
 
 /**
  * Runs the command.
- * @returns 0 when up to date, updated, or (with `--check`) reported; throws CliError (exit 1) when the manifest
- * cannot be read or the download fails or does not match it.
+ * @returns 0 when up to date or updated; with `--check`, 10 ({@link EXIT.updateAvailable}) when a newer release
+ *   exists, else 0. Throws CliError (exit 1) when the manifest cannot be read or the download fails or does not
+ *   match it.
  */
 export async function updateCommand(ctx: CliContext, options: { check?: boolean; json?: boolean; rollback?: boolean }): Promise<number> {
-  if (options.rollback) return rollback(ctx);
+  if (options.rollback) return rollback(ctx, options.json === true);
   const { offer, result } = await runUpdate(ctx, detectManagedInstall(), options.check === true);
   const output: CliUpdateOutput = {
     current: CLI_VERSION,
@@ -25,12 +26,13 @@ export async function updateCommand(ctx: CliContext, options: { check?: boolean;
     manifest: offer.manifestUrl.href,
     newer: offer.newer,
     installed: result !== undefined,
-    installDir: result?.installDir ?? null,
+    install_dir: result?.installDir ?? null,
     previous: result ? (result.previous?.replace(/^syllabus-/, '') ?? null) : null,
   };
+  const exitCode = options.check === true && offer.newer ? EXIT.updateAvailable : EXIT.ok;
   if (options.json) {
     writeJson(ctx.stdout, output);
-    return EXIT.ok;
+    return exitCode;
   }
   const { style } = ctx;
   if (result) {
@@ -45,16 +47,21 @@ export async function updateCommand(ctx: CliContext, options: { check?: boolean;
   } else {
     ctx.stdout.write(`syllabus ${CLI_VERSION} is up to date (the newest release is ${offer.manifest.version}).\n`);
   }
-  return EXIT.ok;
+  return exitCode;
 }
 
 /** `--rollback`: switches back to the previous version (only for installs made by install.sh). */
-async function rollback(ctx: CliContext): Promise<number> {
+async function rollback(ctx: CliContext, json: boolean): Promise<number> {
   const install = detectManagedInstall();
   if (!install) {
     throw new CliError('This copy of syllabus was not installed by install.sh, so it keeps no previous version to roll back to.');
   }
   const { current, previous } = await rollbackInstall(install.root);
+  if (json) {
+    const output: CliRollbackOutput = { current, previous };
+    writeJson(ctx.stdout, output);
+    return EXIT.ok;
+  }
   ctx.stdout.write(`Rolled back: syllabus ${current} is current again (${previous} is kept; run syllabus update --rollback to return to it).\n`);
   return EXIT.ok;
 }

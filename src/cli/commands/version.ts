@@ -7,17 +7,17 @@ import { printable, writeJson } from '../output.js';
 import type { CliVersionOutput } from '../../schemas/types.generated.js';
 
 /** Asks `/v1/health` for the API version. @returns the version, or why it is unknown. */
-async function apiVersion(ctx: CliContext): Promise<{ api: string | null; apiError: string | null }> {
+async function apiVersion(ctx: CliContext): Promise<{ api: string | null; api_error: string | null }> {
   const url = apiUrl(ctx.baseUrl, '/v1/health');
   try {
     const response = await ctx.http.getText(url, servicePurpose(ctx), { cache: false });
-    if (response.status !== 200) return { api: null, apiError: `${url.href} answered ${response.status}.` };
+    if (response.status !== 200) return { api: null, api_error: `${url.href} answered ${response.status}.` };
     const body = JSON.parse(response.body) as { version?: unknown };
-    if (typeof body.version !== 'string') return { api: null, apiError: `${url.href} did not name an API version.` };
-    return { api: body.version, apiError: null };
+    if (typeof body.version !== 'string') return { api: null, api_error: `${url.href} did not name an API version.` };
+    return { api: body.version, api_error: null };
   } catch (error) {
-    if (error instanceof CliError) return { api: null, apiError: error.message };
-    if (error instanceof SyntaxError) return { api: null, apiError: `${url.href} did not answer with JSON.` };
+    if (error instanceof CliError) return { api: null, api_error: error.message };
+    if (error instanceof SyntaxError) return { api: null, api_error: `${url.href} did not answer with JSON.` };
     throw error;
   }
 }
@@ -28,10 +28,10 @@ export async function versionCommand(ctx: CliContext, options: { json?: boolean 
   const output: CliVersionOutput = {
     cli: CLI_VERSION,
     node,
-    nodeSupported: isNodeSupported(node),
+    node_supported: isNodeSupported(node),
     platform: process.platform,
     arch: process.arch,
-    baseUrl: ctx.baseUrl.href,
+    base_url: ctx.baseUrl.href,
     ...(await apiVersion(ctx)),
   };
   if (options.json) {
@@ -41,9 +41,9 @@ export async function versionCommand(ctx: CliContext, options: { json?: boolean 
   const { style } = ctx;
   const rows: [string, string][] = [
     ['syllabus-cli', output.cli],
-    ['node', `v${output.node} ${output.nodeSupported ? style.green('(supported)') : style.red('(not supported)')}`],
+    ['node', `v${output.node} ${output.node_supported ? style.green('(supported)') : style.red('(not supported)')}`],
     ['platform', `${output.platform}-${output.arch}`],
-    ['api', output.api !== null ? `${printable(output.api)} at ${output.baseUrl}` : style.dim(`unknown: ${output.apiError ?? ''}`)],
+    ['api', output.api !== null ? `${printable(output.api)} at ${output.base_url}` : style.dim(`unknown: ${output.api_error ?? ''}`)],
   ];
   const width = Math.max(...rows.map(([k]) => k.length));
   ctx.stdout.write(rows.map(([k, v]) => `${style.bold(k.padEnd(width))}  ${v}`).join('\n') + '\n');

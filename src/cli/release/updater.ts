@@ -31,20 +31,21 @@ const MAX_MANIFEST_BYTES = 64 * 1024;
  * Reads `<release-url>/latest.json` and its signature `latest.json.sig`, and believes the manifest only when the
  * signature verifies under the pinned release key (release/signature.ts). Releases are fetched over `https` only,
  * and the archive must be on the manifest's own origin.
+ * @param signal ends the requests early (a caller's deadline).
  * @throws CliError when the URL is not allowed, a file cannot be read, the signature is missing or wrong, or the
  *   manifest is invalid or points elsewhere. Nothing is written in any of these cases.
  */
-export async function readOffer(ctx: Pick<CliContext, 'http' | 'releaseUrl' | 'env'>): Promise<UpdateOffer> {
+export async function readOffer(ctx: Pick<CliContext, 'http' | 'releaseUrl' | 'env'>, signal?: AbortSignal): Promise<UpdateOffer> {
   const manifestUrl = new URL('latest.json', ctx.releaseUrl);
   const refused = releaseUrlProblem(manifestUrl, ctx.env);
   if (refused !== undefined) throw new CliError(`Not updating: ${refused}. Set SYLLABUS_RELEASE_URL to the https address of the releases.`);
   const key = releaseKey(ctx.env);
-  const response = await ctx.http.getBytes(manifestUrl, RELEASE_PURPOSE, MAX_MANIFEST_BYTES);
+  const response = await ctx.http.getBytes(manifestUrl, RELEASE_PURPOSE, MAX_MANIFEST_BYTES, { signal });
   if (response.status !== 200) {
     throw new CliError(`The release server answered ${response.status} for ${manifestUrl.href}; check SYLLABUS_RELEASE_URL or try again later.`);
   }
   const signatureUrl = new URL(`latest.json${SIGNATURE_SUFFIX}`, manifestUrl);
-  const signature = await ctx.http.getBytes(signatureUrl, RELEASE_PURPOSE, MAX_MANIFEST_BYTES);
+  const signature = await ctx.http.getBytes(signatureUrl, RELEASE_PURPOSE, MAX_MANIFEST_BYTES, { signal });
   if (signature.status !== 200) {
     throw new CliError(`The release manifest has no signature (${signatureUrl.href} answered ${signature.status}); nothing was installed.`);
   }
@@ -93,11 +94,14 @@ export async function applyOffer(ctx: Pick<CliContext, 'http'>, install: Managed
 /**
  * Checks for and installs a newer release, recording the check for `doctor` and the daily self-update.
  * @param check only report, never download.
+ * @param notice for a background update: the line the next run prints once on stderr when this run installs
+ *   (given the two versions), recorded with the check.
  */
 export async function runUpdate(
   ctx: Pick<CliContext, 'http' | 'releaseUrl' | 'cacheDir' | 'env'>,
   install: ManagedInstall | undefined,
   check: boolean,
+  notice?: (from: string, to: string) => string,
 ): Promise<{ offer: UpdateOffer; result: InstallResult | undefined }> {
   const checkedAt = Date.now();
   try {
@@ -112,7 +116,12 @@ export async function runUpdate(
       );
     }
     const result = await applyOffer(ctx, install, offer);
-    await writeUpdateCheck(ctx.cacheDir, { checkedAt, result: 'installed', latest: offer.manifest.version });
+    await writeUpdateCheck(ctx.cacheDir, {
+      checkedAt,
+      result: 'installed',
+      latest: offer.manifest.version,
+      ...(notice ? { notice: notice(CLI_VERSION, offer.manifest.version) } : {}),
+    });
     return { offer, result };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
