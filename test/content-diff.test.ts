@@ -189,7 +189,20 @@ async function fixtureModel(edit?: (files: ContentFiles) => void): Promise<Conte
   }
 }
 
+/** The instant the diffs below are judged at: every fixture entry is published by then. */
+const NOW = new Date('2026-11-26T12:00:00Z');
+
 describe('the API diff', () => {
+  it('lets a changelog entry still scheduled at the base be renamed without an alias: no client ever saw its id', async () => {
+    const future = '---\nkind: feature\ntitle: Quizzes\nblurb: Short quizzes.\n---\nQuizzes after each class.\n';
+    const base = await fixtureModel((files) => void (files['changelog/quizzes-2027-01-04.md'] = future));
+    const head = await fixtureModel((files) => void (files['changelog/class-quizzes-2027-01-04.md'] = future));
+    expect(diffModels(new ModelIndex(base), new ModelIndex(head), NOW).broken).toEqual([]);
+    // Once its date has come, the same rename breaks the entry's published id.
+    const later = new Date('2027-01-04T00:00:00Z');
+    expect(diffModels(new ModelIndex(base), new ModelIndex(head), later).broken).toEqual([{ kind: 'changelog entry', id: 'quizzes-2027-01-04' }]);
+  });
+
   it('follows a renamed course: its classes and lessons are compared in the course that holds its alias', async () => {
     const base = await fixtureModel();
     const head = await fixtureModel((files) => {
@@ -200,7 +213,7 @@ describe('the API diff', () => {
       }
       files['courses/sql-first/index.md'] = '---\ntitle: SQL first\ncolor: "#336791"\nstatus: live\nclasses: [select]\naliases: [sql-basics]\n---\n';
     });
-    const diff = diffModels(new ModelIndex(base), new ModelIndex(head));
+    const diff = diffModels(new ModelIndex(base), new ModelIndex(head), NOW);
     expect(diff.broken).toEqual([]);
     expect(renderMarkdown(diff, { base: 'a', head: 'b' })).toBe(
       [
@@ -226,7 +239,7 @@ describe('the API diff', () => {
     const lesson = '---\ntitle: Variables\nlang: python\naliases: [vars]\n---\n\n## Names\n';
     const base = await fixtureModel((files) => void (files['courses/python-basics/first-steps/variables.md'] = lesson));
     const head = await fixtureModel();
-    const diff = diffModels(new ModelIndex(base), new ModelIndex(head));
+    const diff = diffModels(new ModelIndex(base), new ModelIndex(head), NOW);
     expect(diff.broken).toEqual([{ kind: 'lesson', id: 'vars', courseId: 'python-basics', classId: 'first-steps' }]);
     expect(diff.lessons).toEqual([
       { change: 'removed', label: 'vars', summary: 'an alias', breaking: true },

@@ -52,9 +52,12 @@ export function isEmptyDiff(diff: ApiDiff): boolean {
   return [diff.courses, diff.classes, diff.lessons, diff.changelog, diff.deprecations, diff.roadmap].every((list) => list.length === 0);
 }
 
-/** Compares two valid models (given as {@link ModelIndex}es). */
-export function diffModels(base: ModelIndex, head: ModelIndex): ApiDiff {
-  const broken = brokenIds(base, head);
+/**
+ * Compares two valid models (given as {@link ModelIndex}es); `at` is the instant whose published ids must not break
+ * ({@link brokenIds}).
+ */
+export function diffModels(base: ModelIndex, head: ModelIndex, at: Date): ApiDiff {
+  const broken = brokenIds(base, head, at);
   const published = publishedIds(base);
   const resources = <T extends object>(
     kind: IdKind,

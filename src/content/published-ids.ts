@@ -12,6 +12,7 @@ import type { ChangelogEntry, ChangelogEntryFrontmatter, Course, Klass, Lesson }
 import { CATALOG_PATH, changelogPath, classPath, coursePath } from './layout.js';
 import type { ContentModel } from './model.js';
 import { byCodePoint } from './order.js';
+import { publishedAt } from './schedule.js';
 
 /** The kinds of resource whose ids are permanent. */
 export type IdKind = 'course' | 'class' | 'lesson' | 'changelog entry';
@@ -127,11 +128,17 @@ export function publishedIds(base: ModelIndex): PublishedId[] {
 }
 
 /**
- * The ids `base` published that lead nowhere in `head` and whose removal `head`'s changelog does not announce: each
- * one breaks a client that stored it.
+ * The ids `base` published by the instant `at` that lead nowhere in `head` and whose removal `head`'s changelog does
+ * not announce: each one breaks a client that stored it. A changelog entry still scheduled at `at` (and an alias
+ * leading to one) was never served, so renaming or dropping it breaks nobody ({@link publishedAt} decides).
  */
-export function brokenIds(base: ModelIndex, head: ModelIndex): PublishedId[] {
-  return publishedIds(base).filter((p) => head.resolve(p.kind, p.id, p.courseId) === undefined && head.removals.announcing(p) === undefined);
+export function brokenIds(base: ModelIndex, head: ModelIndex, at: Date): PublishedId[] {
+  const served = publishedAt(base.model, at).model;
+  const servedEntries = new Set(served.changelog.entries.map((e) => e.id));
+  const wasServed = (p: PublishedId) => p.kind !== 'changelog entry' || servedEntries.has(p.id) || served.aliases.changelog.has(p.id);
+  return publishedIds(base).filter(
+    (p) => wasServed(p) && head.resolve(p.kind, p.id, p.courseId) === undefined && head.removals.announcing(p) === undefined,
+  );
 }
 
 /** Where a broken id is reported in the new revision: a file (relative to the content folder) and a key in it. */

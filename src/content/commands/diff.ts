@@ -119,7 +119,7 @@ export async function runDiff(args: DiffArgs, io: CommandIo, output: ProblemOutp
   }
   const baseIndex = new ModelIndex(base.result.model);
   const headIndex = new ModelIndex(head.result.model, head.removals);
-  const diff = diffModels(baseIndex, headIndex);
+  const diff = diffModels(baseIndex, headIndex, io.now?.() ?? new Date());
   const markdown = renderMarkdown(diff, labels);
   const github = args.format === 'github';
   // Titles are contributors' text: under Actions no line of it may run as a workflow command.

@@ -18,6 +18,8 @@ export interface CommandIo {
   stderr(line: string): void;
   env: NodeJS.ProcessEnv;
   cwd: string;
+  /** Clock (default the system's): which changelog entries were published yet. */
+  now?: () => Date;
 }
 
 /** The content of one ref: its commit and what loading it gave. */

@@ -20,7 +20,12 @@ export interface BaseCheck {
  * @param displayDir the folder as the user wrote it (problems are printed under it)
  * @returns the check, or `undefined` after printing why the ref cannot be used (exit status 2)
  */
-export async function prepareBaseCheck(dir: string, displayDir: string, ref: string, io: Pick<CommandIo, 'stderr'>): Promise<BaseCheck | undefined> {
+export async function prepareBaseCheck(
+  dir: string,
+  displayDir: string,
+  ref: string,
+  io: Pick<CommandIo, 'stderr' | 'now'>,
+): Promise<BaseCheck | undefined> {
   let base;
   try {
     const { repo, commit } = await resolveRef(dir, ref);
@@ -44,7 +49,7 @@ export async function prepareBaseCheck(dir: string, displayDir: string, ref: str
   return {
     async problems(model) {
       const head = new ModelIndex(model, await folderRemovals(dir));
-      const broken = brokenIds(published, head);
+      const broken = brokenIds(published, head, io.now?.() ?? new Date());
       if (broken.length === 0) io.stderr(`${displayDir}: every id published at ${ref} (${short}) still leads to its resource`);
       return brokenIdProblems(broken, head, short, folderFrontmatter(dir), folderDisplay(displayDir));
     },
