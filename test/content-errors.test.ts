@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ContentLoader } from '../src/content/loader.js';
 import { formatProblem, type Problem } from '../src/content/model.js';
 import { problemStyle } from '../src/content/print-problems.js';
-import { removeTree, writeContentFixture, type ContentFiles } from './helpers/content-fixture.js';
+import { fixtureProblems, removeTree, replaceInFixture, writeContentFixture, type ContentFiles } from './helpers/content-fixture.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const CLI = join(ROOT, 'src/content/cli.ts');
@@ -26,19 +26,8 @@ afterAll(async () => {
   await Promise.all(dirs.map(removeTree));
 });
 
-/** Loads the small fixture changed by `edit`; problem paths are relative to the content folder. */
-async function problemsAfter(edit: (files: ContentFiles) => void): Promise<Problem[]> {
-  const dir = await writeContentFixture(await mkdtemp(join(tmpdir(), 'syllabus-errors-')), edit);
-  dirs.push(dir);
-  const result = await new ContentLoader(dir, { displayRoot: '' }).load();
-  return result.ok ? [] : result.problems;
-}
-
-function replace(files: ContentFiles, path: string, from: string, to: string): void {
-  const text = files[path];
-  if (text === undefined || !text.includes(from)) throw new Error(`fixture ${path} has no ${JSON.stringify(from)}`);
-  files[path] = text.replace(from, to);
-}
+const problemsAfter = (edit: (files: ContentFiles) => void): Promise<Problem[]> => fixtureProblems(edit, dirs);
+const replace = replaceInFixture;
 
 describe('hints for the common YAML traps', () => {
   it('an unquoted # (the value became a comment)', async () => {

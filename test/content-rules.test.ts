@@ -8,26 +8,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ContentLoader, MAX_FILE_BYTES } from '../src/content/loader.js';
 import type { Problem } from '../src/content/model.js';
-import { removeTree, writeContentFixture, type ContentFiles } from './helpers/content-fixture.js';
+import { fixtureProblems, removeTree, replaceInFixture, writeContentFixture, type ContentFiles } from './helpers/content-fixture.js';
 
 const dirs: string[] = [];
 afterAll(async () => {
   await Promise.all(dirs.map(removeTree));
 });
 
-/** Loads the fixture changed by `edit`; problem paths are relative to the content folder. */
-async function problemsAfter(edit: (files: ContentFiles) => void): Promise<Problem[]> {
-  const dir = await writeContentFixture(await mkdtemp(join(tmpdir(), 'syllabus-rules-')), edit);
-  dirs.push(dir);
-  const result = await new ContentLoader(dir, { displayRoot: '' }).load();
-  return result.ok ? [] : result.problems;
-}
-
-function replace(files: ContentFiles, path: string, from: string, to: string): void {
-  const text = files[path];
-  if (text === undefined || !text.includes(from)) throw new Error(`fixture ${path} has no ${JSON.stringify(from)}`);
-  files[path] = text.replace(from, to);
-}
+const problemsAfter = (edit: (files: ContentFiles) => void): Promise<Problem[]> => fixtureProblems(edit, dirs);
+const replace = replaceInFixture;
 
 const LESSON = 'courses/python-basics/first-steps/hello-world.md';
 

@@ -4,18 +4,9 @@
  * and no request leaves the server's origin (no CDN, fonts, telemetry or validator) nor breaks the page's CSP.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { launchChromium } from './helpers/chromium.js';
+import { type Browser, type Page } from 'playwright-core';
 import { startTestServer, type TestServer } from './helpers/server.js';
-
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 let server: TestServer;
 let browser: Browser;
@@ -25,7 +16,7 @@ const problems: string[] = [];
 
 beforeAll(async () => {
   server = await startTestServer();
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  browser = await launchChromium();
   const context = await browser.newContext({ serviceWorkers: 'block' });
   page = await context.newPage();
   page.on('request', (r) => requests.push(r.url()));

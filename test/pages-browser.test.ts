@@ -9,21 +9,13 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from './helpers/chromium.js';
 import type { Catalog, Changelog } from '../src/schemas/types.generated.js';
 import { bundledContentFiles, useBundledContent } from './helpers/pages-content.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 const SCREENSHOTS = join(process.cwd(), 'test-output', 'screenshots');
 const AXE_SOURCE = await readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const VIEWPORTS = { desktop: { width: 1280, height: 900 }, phone: { width: 390, height: 844 } } as const;
@@ -77,7 +69,7 @@ async function axe(page: Page): Promise<AxeResult> {
 
 beforeAll(async () => {
   server = await startTestServer({ editContent: useBundledContent(await bundledContentFiles()), start: { contentDebounceMs: 50 } });
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  browser = await launchChromium();
   const catalog = (await (await fetch(`${server.url}/v1/catalog`)).json()) as Catalog;
   pages = [
     { path: '/', name: 'home', status: 200 },

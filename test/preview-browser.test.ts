@@ -8,20 +8,12 @@
 import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pino } from 'pino';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from './helpers/chromium.js';
 import { startPreview, type Preview } from '../src/preview/preview.js';
 import { writeContentFixture } from './helpers/content-fixture.js';
 
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 /** Waits for what the page does by itself: a bound on a hang, not a timing assertion. */
 const WAIT = { timeout: 20_000 };
 const COURSE = 'courses/python-basics/index.md';
@@ -33,7 +25,7 @@ let browser: Browser;
 beforeAll(async () => {
   dir = await writeContentFixture();
   preview = await startPreview({ dir, host: '127.0.0.1', port: 0, debounceMs: 50, logger: pino({ level: 'silent' }) });
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  browser = await launchChromium();
 });
 
 afterAll(async () => {

@@ -6,6 +6,8 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { ContentLoader } from '../../src/content/loader.js';
+import type { Problem } from '../../src/content/model.js';
 
 /** File path (relative to the content folder) → text. */
 export type ContentFiles = Record<string, string>;
@@ -169,3 +171,22 @@ function lesson(...yaml: string[]): (...body: string[]) => string {
 }
 
 const entry = lesson;
+
+/**
+ * Writes the small fixture changed by `edit` into a new temporary folder (pushed on `dirs`: the caller removes it)
+ * and loads it.
+ * @returns every problem, with paths relative to the content folder; `[]` when the content is valid.
+ */
+export async function fixtureProblems(edit: (files: ContentFiles) => void, dirs: string[]): Promise<Problem[]> {
+  const dir = await writeContentFixture(await mkdtemp(join(tmpdir(), 'syllabus-problems-')), edit);
+  dirs.push(dir);
+  const result = await new ContentLoader(dir, { displayRoot: '' }).load();
+  return result.ok ? [] : result.problems;
+}
+
+/** Replaces `from` by `to` in the fixture file `path`. @throws when the file lacks `from`: the edit would test nothing. */
+export function replaceInFixture(files: ContentFiles, path: string, from: string, to: string): void {
+  const text = files[path];
+  if (text === undefined || !text.includes(from)) throw new Error(`fixture ${path} has no ${JSON.stringify(from)}`);
+  files[path] = text.replace(from, to);
+}
