@@ -10,21 +10,12 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import { pino } from 'pino';
 import { select } from 'hast-util-select';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ContentLoader } from '../src/content/index.js';
+import { startDirectAndGeneral } from './helpers/direct-and-general.js';
 import { ROUTES, type RouteSpec } from '../src/contract/routes.js';
-import { HealthReport } from '../src/http/health.js';
-import { MemoryStore } from '../src/http/ratelimit/index.js';
-import { completeCompression } from '../src/index/build.js';
-import { buildReferralAnswers } from '../src/referrals/answers.js';
-import { ReferralStore } from '../src/referrals/store.js';
-import { composeApp, indexBuilder, publicHostOptions } from '../src/server/app.js';
 import { loadConfig } from '../src/server/config.js';
-import { startHost, type Host } from '../src/server/host.js';
-import { loggerOptions } from '../src/server/logger.js';
-import { nodeCodec } from '../src/server/node-codec.js';
+import { type Host } from '../src/server/host.js';
 import { writeContentFixture, type ContentFiles } from './helpers/content-fixture.js';
 import { eventually } from './helpers/eventually.js';
 import { rawRequest, type RawResponse } from './helpers/http.js';
@@ -218,24 +209,10 @@ describe('the direct path and the general path', () => {
       },
       root,
     );
-    const loaded = await new ContentLoader(contentDir).load();
-    if (!loaded.ok) throw new Error('the content does not load');
-    const index = await completeCompression(nodeCodec, await indexBuilder(config)(loaded.model));
-    const frozen = Date.now();
-    const referrals = new ReferralStore(srv.referralsFile);
-    await referrals.load();
-    for (const direct of [true, false]) {
-      const logger = pino(loggerOptions(config.logLevel), new Writable({ write: (_chunk, _encoding, done) => done() }));
-      const app = composeApp(config, {
-        getIndex: () => index,
-        health: new HealthReport({ revision: index.revision }),
-        referrals,
-        referralAnswers: await buildReferralAnswers(nodeCodec),
-        logger,
-        store: new MemoryStore({ now: () => frozen }),
-      });
-      hosts.push(await startHost(app, { ...publicHostOptions(config, logger), port: 0, direct }));
-    }
+    const started = await startDirectAndGeneral(config, contentDir, () => ({
+      sink: new Writable({ write: (_chunk, _encoding, done) => done() }),
+    }));
+    hosts.push(started.direct, started.general);
     const requests: Array<[method: string, path: string, headers: Record<string, string>]> = [
       ['GET', '/v1/lessons/py-vars', {}],
       ['GET', '/v1/lessons/py-vars?a=1&b=%20&c=%C3%A9', { 'accept-encoding': 'br, gzip' }],

@@ -12,21 +12,12 @@ import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ContentLoader } from '../src/content/index.js';
-import { HealthReport } from '../src/http/health.js';
-import { MemoryStore } from '../src/http/ratelimit/index.js';
-import { completeCompression } from '../src/index/build.js';
-import { buildReferralAnswers } from '../src/referrals/answers.js';
+import { startDirectAndGeneral } from './helpers/direct-and-general.js';
 import { codeDigest } from '../src/referrals/digests.js';
-import { ReferralStore } from '../src/referrals/store.js';
-import { composeApp, indexBuilder, publicHostOptions } from '../src/server/app.js';
 import { loadConfig } from '../src/server/config.js';
-import { startHost, type Host } from '../src/server/host.js';
-import { loggerOptions } from '../src/server/logger.js';
+import { type Host } from '../src/server/host.js';
 import { ServiceMetrics } from '../src/server/metrics.js';
-import { nodeCodec } from '../src/server/node-codec.js';
 import {
   generateAgentKey,
   jwksHandler,
@@ -88,11 +79,8 @@ beforeAll(async () => {
     root,
   );
   verifiedPolicy = `RateLimit-Policy: ${config.rateLimits.verified};w=60`;
-  const loaded = await new ContentLoader(contentDir).load();
-  if (!loaded.ok) throw new Error('the content fixture does not load');
-  const index = await completeCompression(nodeCodec, await indexBuilder(config)(loaded.model));
-  const frozen = Date.now();
-  for (const direct of [true, false]) {
+  const made: { direct?: Omit<Served, 'host'>; general?: Omit<Served, 'host'> } = {};
+  const hosts = await startDirectAndGeneral(config, contentDir, (direct) => {
     const logs: Array<Record<string, unknown>> = [];
     const sink = new Writable({
       write(chunk: Buffer, _encoding, done) {
@@ -100,22 +88,12 @@ beforeAll(async () => {
         done();
       },
     });
-    const logger = pino(loggerOptions(config.logLevel), sink);
-    const referrals = new ReferralStore(referralsFile);
-    await referrals.load();
     const metrics = new ServiceMetrics();
-    const app = composeApp(config, {
-      getIndex: () => index,
-      health: new HealthReport({ revision: index.revision }),
-      referrals,
-      referralAnswers: await buildReferralAnswers(nodeCodec),
-      logger,
-      store: new MemoryStore({ now: () => frozen }),
-      observers: [metrics.observeRequest],
-    });
-    const host = await startHost(app, { ...publicHostOptions(config, logger), port: 0, direct });
-    servers[direct ? 'direct' : 'general'] = { host, logs, metrics };
-  }
+    made[direct ? 'direct' : 'general'] = { logs, metrics };
+    return { sink, observers: [metrics.observeRequest] };
+  });
+  servers.direct = { host: hosts.direct, ...made.direct! };
+  servers.general = { host: hosts.general, ...made.general! };
 });
 
 afterAll(async () => {
