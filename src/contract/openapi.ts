@@ -10,7 +10,7 @@
 import { COMPONENT_SCHEMA_NAMES, type ComponentSchemaName, type JsonSchemaObject as JsonSchema } from './components.js';
 import { DETAIL, movedDetail } from './errors.js';
 import type { PathParamSpec } from './params.js';
-import { ROUTES, routePath, type RouteSpec } from './routes.js';
+import { JSON_TYPE, ROUTES, routePath, type RouteSpec } from './routes.js';
 
 /** The RateLimit response fields (draft-ietf-httpapi-ratelimit-headers-06) declared on every response. */
 export const RATE_LIMIT_HEADER_NAMES = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy'] as const;
@@ -53,7 +53,6 @@ export function schemaRef(name: ComponentSchemaName): { $ref: string } {
 
 const headerRef = (name: string) => ({ $ref: `#/components/headers/${name}` });
 const responseRef = (name: string) => ({ $ref: `#/components/responses/${name}` });
-const JSON_TYPE = 'application/json';
 
 /** `{"detail": "<message>"}`: the envelope of every error other than a 422. */
 function detailSchema(description: string): JsonSchema {

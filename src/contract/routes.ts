@@ -88,6 +88,9 @@ export interface RouteSpec {
   readonly operation?: OperationDoc;
 }
 
+/** Content-Type of every JSON body of the contract (the API's bodies, its errors, a 308's). */
+export const JSON_TYPE = 'application/json';
+
 /** Catalog data may be reused for a minute by any cache. */
 export const CATALOG_CACHE_CONTROL = 'public, max-age=60';
 /** Answers about this moment (health, referral checks): no cache may reuse them. */

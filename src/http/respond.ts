@@ -5,6 +5,7 @@
  * step needs to mutate the response. Responses built elsewhere are completed by {@link completeResponse}.
  */
 import type { RequestContext } from '@hattip/compose';
+import { JSON_TYPE } from '../contract/routes.js';
 
 /** Response header values, already formatted. */
 export type HeaderRecord = Record<string, string>;
@@ -25,9 +26,6 @@ export const EXPOSED_HEADERS = [
   'Link',
   'X-Request-Id',
 ].join(', ');
-
-/** Content-Type of every JSON body. */
-export const JSON_TYPE = 'application/json';
 
 /** Responses assembled by {@link respond}: they need no completion. */
 const assembled = new WeakSet<Response>();

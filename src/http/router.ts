@@ -7,14 +7,14 @@
 import type { RequestContext, RequestHandler } from '@hattip/compose';
 import { detailBody, DETAIL } from '../contract/errors.js';
 import { checkPathParam, decodePathSegment, validationErrorBody, type ValidationErrorItem } from '../contract/path-params.js';
-import { matchRoute, routePath, type ComputedRouteName, type RouteSpec } from '../contract/routes.js';
+import { JSON_TYPE, matchRoute, routePath, type ComputedRouteName, type RouteSpec } from '../contract/routes.js';
 import type { StaticRepresentations } from '../index/static-representations.js';
 import type { CatalogIndex, Representation } from '../index/types.js';
 import type { HealthReport } from './health.js';
 import type { ErrorAnswers } from './html-errors.js';
 import type { ReferralAnswers, ReferralLookup } from './referrals.js';
 import { answerRedirect } from './redirect.js';
-import { respond, respondJson, JSON_TYPE, type HeaderRecord } from './respond.js';
+import { respond, respondJson, type HeaderRecord } from './respond.js';
 import { serveRepresentation } from './serve-representation.js';
 
 /** What the router reads. */

@@ -4,7 +4,7 @@
  * as renderers or static resources and get the same ETag and compression treatment.
  */
 import type { ContentModel } from '../content/model.js';
-import { matchRoute, ROUTES, routePath, type IndexRouteName, type RouteSpec } from '../contract/routes.js';
+import { JSON_TYPE, matchRoute, ROUTES, routePath, type IndexRouteName, type RouteSpec } from '../contract/routes.js';
 import pLimit from 'p-limit';
 import { ROUTE_BODIES } from './bodies.js';
 import type { IndexCodec } from './codec.js';
@@ -117,7 +117,7 @@ export function apiEntries(model: ContentModel, deprecations: RouteDeprecations 
       const entry: DerivedEntry = [
         path,
         {
-          contentType: 'application/json',
+          contentType: JSON_TYPE,
           inputs: [body],
           render: () => JSON.stringify(body),
           cacheControl: route.cacheControl,

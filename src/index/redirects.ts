@@ -5,11 +5,9 @@
  */
 import type { ContentModel } from '../content/model.js';
 import { movedBody } from '../contract/errors.js';
-import { ROUTES, routePath, type RouteSpec } from '../contract/routes.js';
+import { JSON_TYPE, ROUTES, routePath, type RouteSpec } from '../contract/routes.js';
 import type { Redirect, Representation } from './types.js';
 
-/** Content-Type of the contract's JSON bodies. */
-const JSON_TYPE = 'application/json';
 /** The body of a page's redirect. */
 const EMPTY = new Uint8Array(0);
 
