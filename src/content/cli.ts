@@ -123,7 +123,7 @@ async function validate(dir: string, io: CliIo, baseRef?: string): Promise<numbe
   const folder = { dir: abs, displayRoot: normalize(dir) };
   const loader = new ContentLoader(folder.dir, { displayRoot: folder.displayRoot });
   const result = await loader.load();
-  const problems = !result.ok ? result.problems : base ? await base.problems(result.model) : [];
+  const problems = !result.ok ? result.problems : base ? await base.problems(result.model, loader.parsedFiles()) : [];
   if (result.ok && problems.length === 0) {
     const { catalog, changelog, roadmap } = result.model;
     const lessons = catalog.courses.reduce((n, c) => n + c.lessons_live, 0);

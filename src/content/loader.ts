@@ -74,6 +74,16 @@ export class ContentLoader {
   }
 
   /**
+   * The files of the last load as the loader parsed them, by path relative to the folder: for commands that need a
+   * file's frontmatter besides the model, without reading and parsing it again. Shared: nothing may change them.
+   */
+  parsedFiles(): ReadonlyMap<string, ParsedFile> {
+    const files = new Map<string, ParsedFile>();
+    for (const [rel, entry] of this.cache) files.set(rel, entry.file);
+    return files;
+  }
+
+  /**
    * Loads again after a watcher reported `changed` paths (relative to the folder, `/`-separated; a path ending in
    * `/` is a removed folder): only those files are read; every other file comes from the cache without even a
    * `stat`, so a one-file edit in a tree of ten thousand costs one read, not ten thousand. Before the first full

@@ -15,13 +15,11 @@ import type { LoadResult, Problem } from '../model.js';
 import { ModelIndex, Removals } from '../published-ids.js';
 import {
   brokenIdProblems,
-  commitFrontmatter,
-  commitRemovals,
   folderDisplay,
-  folderFrontmatter,
-  folderRemovals,
+  frontmatterOf,
   loadRef,
   refLabel,
+  removalsOf,
   resolveRef,
   type CommandIo,
   type FrontmatterOf,
@@ -84,19 +82,13 @@ export async function runDiff(args: DiffArgs, io: CommandIo, output: ProblemOutp
     [base, head] = await Promise.all([
       loadRef(refs.repo, args.base, refs.base),
       headRef === undefined || refs.head === undefined
-        ? new ContentLoader(dir, { displayRoot: normalize(args.dir) }).load().then(async (result): Promise<Side> => ({
-            result,
-            label: 'the working tree',
-            frontmatterOf: folderFrontmatter(dir),
-            display,
-            removals: result.ok ? await folderRemovals(dir) : new Removals(),
-          }))
+        ? loadWorkingTree(new ContentLoader(dir, { displayRoot: normalize(args.dir) }), display)
         : loadRef(refs.repo, headRef, refs.head).then((content): Side => ({
             result: content.result,
             label: refLabel(content, code),
-            frontmatterOf: commitFrontmatter(content),
+            frontmatterOf: frontmatterOf(content.files),
             display: (rel) => commitPath(refs.repo, content.commit, rel),
-            removals: commitRemovals(content),
+            removals: removalsOf(content.files),
           })),
     ]);
   } catch (err) {
@@ -154,4 +146,17 @@ interface Side {
   display: (rel: string) => string;
   /** The removals its changelog announces. */
   removals: Removals;
+}
+
+/** The working folder as the new revision: the loader's own parsed files give the frontmatter and the removals. */
+async function loadWorkingTree(loader: ContentLoader, display: (rel: string) => string): Promise<Side> {
+  const result = await loader.load();
+  const files = loader.parsedFiles();
+  return {
+    result,
+    label: 'the working tree',
+    frontmatterOf: frontmatterOf(files),
+    display,
+    removals: result.ok ? removalsOf(files) : new Removals(),
+  };
 }

@@ -2,14 +2,11 @@
  * What `validate --base` and `diff` share: the content at a Git ref of the repository that holds the content
  * folder, and the broken ids of a change as problems located in the new revision's files.
  */
-import { open, readdir } from 'node:fs/promises';
-import { join, posix, sep } from 'node:path';
-import { FrontmatterLocator, splitFile, type SplitFile } from '../frontmatter.js';
+import { posix, sep } from 'node:path';
+import { FrontmatterLocator } from '../frontmatter.js';
 import { loadContentAtCommit, locateRepository, resolveCommit, type CommitContent, type ContentRepository } from '../git-tree.js';
-import { MAX_FILE_BYTES } from '../loader.js';
 import type { Problem } from '../model.js';
-import { roleOf } from '../layout.js';
-import type { ChangelogEntryFrontmatter } from '../../schemas/types.generated.js';
+import type { ParsedFile } from '../parse-file.js';
 import { brokenIdMessage, fixLocation, Removals, type ModelIndex, type PublishedId } from '../published-ids.js';
 
 /** Where a command writes, and its environment (the shape of `CliIo` in `../cli.ts`). */
@@ -58,48 +55,17 @@ export function refLabel(content: RefContent, code: (s: string) => string): stri
 /** Reads a file's frontmatter (to locate a key in it), or `undefined` when it is not there. */
 export type FrontmatterOf = (rel: string) => Promise<string | undefined>;
 
-/** {@link FrontmatterOf} for a content folder on disk (`dir` absolute). */
-export function folderFrontmatter(dir: string): FrontmatterOf {
-  return async (rel) => (await readSplit(dir, rel))?.yaml;
-}
-
-/** The file `rel` of the folder `dir` split into frontmatter and body; `undefined` when it is missing or larger than the loader reads. */
-async function readSplit(dir: string, rel: string): Promise<SplitFile | undefined> {
-  const file = await open(join(dir, ...rel.split('/')), 'r').catch(() => undefined);
-  if (!file) return undefined;
-  try {
-    const { size } = await file.stat();
-    if (size > MAX_FILE_BYTES) return undefined;
-    return splitFile(await file.readFile('utf8'));
-  } finally {
-    await file.close();
-  }
-}
-
 /**
- * The removals the changelog of a content folder announces (`dir` absolute). Call it on a folder that has just
- * loaded as valid: the entries' frontmatter is read again here (the loader keeps it to itself), and trusted.
+ * The removals the changelog of a revision announces, from its parsed files (a commit's, {@link loadRef}; a folder's,
+ * `ContentLoader.parsedFiles`).
  */
-export async function folderRemovals(dir: string): Promise<Removals> {
-  const names = await readdir(join(dir, 'changelog')).catch(() => [] as string[]);
-  const entries: { entryId: string; data?: Pick<ChangelogEntryFrontmatter, 'removes'> }[] = [];
-  for (const name of names) {
-    const role = roleOf(`changelog/${name}`);
-    if (role?.kind !== 'changelog') continue;
-    const data = (await readSplit(dir, `changelog/${name}`))?.data as Pick<ChangelogEntryFrontmatter, 'removes'> | undefined;
-    if (data) entries.push({ entryId: role.entryId, data });
-  }
-  return Removals.of(entries);
+export function removalsOf(files: ReadonlyMap<string, ParsedFile>): Removals {
+  return Removals.of([...files.values()].flatMap((file) => (file.kind === 'changelog' ? [file] : [])));
 }
 
-/** The removals the changelog of a commit loaded with {@link loadRef} announces. */
-export function commitRemovals(content: CommitContent): Removals {
-  return Removals.of([...content.files.values()].flatMap((file) => (file.kind === 'changelog' ? [file] : [])));
-}
-
-/** {@link FrontmatterOf} for the files of a commit loaded with {@link loadRef}. */
-export function commitFrontmatter(content: CommitContent): FrontmatterOf {
-  return (rel) => Promise.resolve(content.files.get(rel)?.yaml);
+/** {@link FrontmatterOf} for a revision's parsed files (a commit's or a folder's). */
+export function frontmatterOf(files: ReadonlyMap<string, ParsedFile>): FrontmatterOf {
+  return (rel) => Promise.resolve(files.get(rel)?.yaml);
 }
 
 /**

@@ -6,12 +6,16 @@
 import { GitContentError } from '../git-tree.js';
 import type { ContentModel, Problem } from '../model.js';
 import { brokenIds, ModelIndex } from '../published-ids.js';
-import { brokenIdProblems, folderDisplay, folderFrontmatter, folderRemovals, loadRef, resolveRef, type CommandIo } from './published-at.js';
+import { brokenIdProblems, folderDisplay, frontmatterOf, loadRef, removalsOf, resolveRef, type CommandIo } from './published-at.js';
+import type { ParsedFile } from '../parse-file.js';
 
 /** The check of the working folder's model against the base, once the base is loaded. */
 export interface BaseCheck {
-  /** The broken ids of `head` (the working folder's valid model) as problems; `[]` when the base is not valid. */
-  problems(head: ContentModel): Promise<Problem[]>;
+  /**
+   * The broken ids of `head` (the working folder's valid model) as problems; `[]` when the base is not valid.
+   * @param files the folder's files as its loader parsed them (`ContentLoader.parsedFiles`)
+   */
+  problems(head: ContentModel, files: ReadonlyMap<string, ParsedFile>): Promise<Problem[]>;
 }
 
 /**
@@ -47,11 +51,11 @@ export async function prepareBaseCheck(
   }
   const published = new ModelIndex(result.model);
   return {
-    async problems(model) {
-      const head = new ModelIndex(model, await folderRemovals(dir));
+    async problems(model, files) {
+      const head = new ModelIndex(model, removalsOf(files));
       const broken = brokenIds(published, head, io.now?.() ?? new Date());
       if (broken.length === 0) io.stderr(`${displayDir}: every id published at ${ref} (${short}) still leads to its resource`);
-      return brokenIdProblems(broken, head, short, folderFrontmatter(dir), folderDisplay(displayDir));
+      return brokenIdProblems(broken, head, short, frontmatterOf(files), folderDisplay(displayDir));
     },
   };
 }
