@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
-import { countSteps, countStepsFast, countStepsOnTree } from './steps.js';
+import { countSteps, countStepsFast, countStepsOnBlocks, countStepsOnTree } from './steps.js';
 
 /** The CommonMark 0.31.2 spec's examples (the package has no type declarations). */
 const require = createRequire(import.meta.url);
@@ -48,6 +48,10 @@ const cases: [string, string, number][] = [
   ['definition only: thematic break', '[a]: /u\n---\n', 0],
   ['definition then text: heading', '[a]: /u\nb\n---\n', 1],
   ['lazy line in a list: thematic break', '- a\nb\n---\n', 0],
+  ['a closing sequence is not the level', '# One ##\n## Two #\n', 1],
+  ['a byte-order mark before the first heading', '\uFEFF## One\n\nText 😀\n---\n', 2],
+  ['astral characters before a setext underline', '😀😀 title\n--\n', 1],
+  ['inline constructs that look like blocks', '`## code span`\n\n*text*\n---\n\n[a](</u>)\n', 1],
 ];
 
 describe('countSteps', () => {
@@ -55,6 +59,7 @@ describe('countSteps', () => {
     it(`${name}: ${expected}`, () => {
       expect(countStepsOnTree(markdown)).toBe(expected);
       expect(countSteps(markdown)).toBe(expected);
+      expect(countStepsOnBlocks(markdown)).toBe(expected);
       const fast = countStepsFast(markdown);
       if (fast !== undefined) expect(fast).toBe(expected);
     });
@@ -168,6 +173,7 @@ describe('countSteps', () => {
       const lines = Array.from({ length: 1 + Math.floor(random() * 12) }, () => pool[Math.floor(random() * pool.length)]!);
       const markdown = lines.join(random() < 0.1 ? '\r\n' : '\n');
       const reference = countStepsOnTree(markdown);
+      expect({ markdown, count: countStepsOnBlocks(markdown) }).toEqual({ markdown, count: reference });
       const fast = countStepsFast(markdown);
       if (fast === undefined) continue;
       answered++;
@@ -181,6 +187,7 @@ describe('countSteps', () => {
   it('agrees with remark on every example of the CommonMark spec', () => {
     for (const { markdown, number: example } of specExamples) {
       const reference = countStepsOnTree(markdown);
+      expect({ example, markdown, count: countStepsOnBlocks(markdown) }).toEqual({ example, markdown, count: reference });
       const fast = countStepsFast(markdown);
       if (fast !== undefined) expect({ example, markdown, count: fast }).toEqual({ example, markdown, count: reference });
     }
@@ -206,6 +213,7 @@ describe('countSteps', () => {
       }
       documents++;
       const reference = countStepsOnTree(markdown);
+      expect({ path, count: countStepsOnBlocks(markdown) }).toEqual({ path, count: reference });
       const fast = countStepsFast(markdown);
       if (fast !== undefined) expect({ path, count: fast }).toEqual({ path, count: reference });
     }
