@@ -56,6 +56,25 @@ describe('ContentLoader.loadChanged', () => {
     expect(incremental.ok).toBe(false);
   });
 
+  it('reads a file whole whatever its size: larger than the read buffer, exactly the largest allowed, and after it shrank', async () => {
+    const abs = join(dir, LESSON);
+    const original = (await import('node:fs')).readFileSync(abs, 'utf8');
+    const stepsOf = (result: Awaited<ReturnType<ContentLoader['load']>>) => {
+      if (!result.ok) throw new Error(result.problems.map((p) => p.message).join('\n'));
+      return result.model.catalog.courses.flatMap((c) => c.classes.flatMap((k) => k.lessons)).find((l) => l.id === 'hello-world')?.steps;
+    };
+    const before = stepsOf(await loader.load());
+    // The last heading sits past the first 64 KiB the loader's buffer holds.
+    const long = `${original}\n${'A line of text.\n'.repeat(12_000)}\n## The last step\n`;
+    await writeFile(abs, long);
+    expect(stepsOf(await loader.loadChanged([LESSON]))).toBe(before! + 1);
+    const padding = MAX_FILE_BYTES - Buffer.byteLength(long);
+    await writeFile(abs, `${long}${' '.repeat(padding - 1)}\n`);
+    expect(stepsOf(await loader.loadChanged([LESSON]))).toBe(before! + 1);
+    await writeFile(abs, original);
+    expect(stepsOf(await loader.loadChanged([LESSON]))).toBe(before);
+  });
+
   it('reports a file it cannot take (too large) until it is fixed', async () => {
     const abs = join(dir, LESSON);
     const original = (await import('node:fs')).readFileSync(abs, 'utf8');

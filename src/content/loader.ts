@@ -269,6 +269,11 @@ function readMarkdownFile(rel: string, abs: string): ReadEntry {
     const kind = entryKind(rel, stats);
     if (kind !== 'markdown') return { kind };
     const stamp = stampOf(stats);
+    if (stats.size > MAX_FILE_BYTES) throw Object.assign(new Error('file too large'), { code: 'EFBIG' });
+    if (readBuffer.length < stats.size) readBuffer = Buffer.allocUnsafe(Math.max(stats.size, readBuffer.length * 2));
+    // Read up to the size fstat gave: one read(2) per file rather than a second one to see the end (the read
+    // system call is the largest single cost of a cold load). A file that grew since has a newer stamp than this
+    // one, so the load its change event starts reads it again; one that shrank ends the loop with a 0-byte read.
     let length = 0;
     for (;;) {
       if (length === readBuffer.length) {
@@ -278,8 +283,8 @@ function readMarkdownFile(rel: string, abs: string): ReadEntry {
         readBuffer = bigger;
       }
       const n = readSync(fd, readBuffer, length, readBuffer.length - length, null);
-      if (n === 0) return { kind: 'markdown', bytes: readBuffer.subarray(0, length), stamp };
       length += n;
+      if (n === 0 || (length >= stats.size && stats.size > 0)) return { kind: 'markdown', bytes: readBuffer.subarray(0, length), stamp };
     }
   } finally {
     closeSync(fd);
