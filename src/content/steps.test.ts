@@ -162,6 +162,32 @@ describe('countSteps', () => {
       '[![b](i)](l)',
       '[a]: /u',
       '| a | b |',
+      '  - ## nested h',
+      '   1. x',
+      '      ```',
+      '    - y',
+      '>',
+      '> - q',
+      '>     code',
+      ' > - ## z',
+      '\t- t',
+      '  \t## x',
+      '_ _ _',
+      '  ===',
+      '> ---',
+      '- ---',
+      '1.',
+      '10) a',
+      '-     ## five',
+      '> > ## deep q',
+      '> [a]: /u',
+      '[a]:',
+      '/url',
+      '"title"',
+      '`code ## x`',
+      '<http://a.b>',
+      '&#35;# x',
+      '\uFEFF## bom',
     ];
     let seed = 7;
     const random = (): number => {
@@ -169,9 +195,9 @@ describe('countSteps', () => {
       return seed / 0x7fffffff;
     };
     let answered = 0;
-    for (let n = 0; n < 3000; n++) {
+    for (let n = 0; n < 5000; n++) {
       const lines = Array.from({ length: 1 + Math.floor(random() * 12) }, () => pool[Math.floor(random() * pool.length)]!);
-      const markdown = lines.join(random() < 0.1 ? '\r\n' : '\n');
+      const markdown = lines.join(random() < 0.1 ? '\r\n' : random() < 0.05 ? '\r' : '\n');
       const reference = countStepsOnTree(markdown);
       expect({ markdown, count: countStepsOnBlocks(markdown) }).toEqual({ markdown, count: reference });
       const fast = countStepsFast(markdown);
