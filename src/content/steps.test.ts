@@ -88,6 +88,15 @@ describe('countSteps', () => {
     expect(countStepsOnTree(lesson)).toBe(2);
   });
 
+  it('answers a block quote with empty lines on the fast path, and leaves an empty list item to the parser', () => {
+    const quote = '> **Note**\n>\n> Read this first.\n> >\n\n## Step one\n';
+    expect(countStepsFast(quote)).toBe(1);
+    expect(countStepsOnTree(quote)).toBe(1);
+    // `> Foo` then `> - `: a setext underline inside the quote, which the scanner does not follow.
+    expect(countStepsFast('> Foo\n> - \n')).toBeUndefined();
+    expect(countStepsOnTree('> Foo\n> - \n')).toBe(1);
+  });
+
   it('agrees with remark on thousands of random documents built from tricky lines', () => {
     const pool = [
       '',

@@ -279,8 +279,9 @@ function closesFence(text: string, start: number, end: number, char: number, len
 function isRisky(line: string): boolean {
   const prefix = CONTAINER_PREFIX.exec(line)![0];
   const rest = line.slice(prefix.length);
-  // Only markers on the line (`- `, `> `): an empty list item may be a setext underline in disguise.
-  if (rest === '') return prefix.trim() !== '';
+  // Only markers on the line (`- `, `> `): an empty list item may be a setext underline in disguise; block quote
+  // markers alone (`>`, `> >`) are a blank line inside the quote, which opens nothing.
+  if (rest === '') return !/^[ \t>]*$/.test(prefix);
   const c = rest[0];
   if (c === '<') return true; // an HTML block hides the lines that follow
   if (c === '`' || c === '~') return rest.startsWith('```') || rest.startsWith('~~~'); // a fence inside a container
