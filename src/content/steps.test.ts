@@ -209,6 +209,7 @@ describe('countSteps', () => {
       const markdown = lines.join(random() < 0.1 ? '\r\n' : random() < 0.05 ? '\r' : '\n');
       const reference = countStepsOnTree(markdown);
       expect({ markdown, count: countStepsOnBlocks(markdown) }).toEqual({ markdown, count: reference });
+      expect({ markdown, count: countSteps(markdown) }).toEqual({ markdown, count: reference });
       const fast = countStepsFast(markdown);
       if (fast === undefined) continue;
       answered++;
@@ -223,6 +224,7 @@ describe('countSteps', () => {
     for (const { markdown, number: example } of specExamples) {
       const reference = countStepsOnTree(markdown);
       expect({ example, markdown, count: countStepsOnBlocks(markdown) }).toEqual({ example, markdown, count: reference });
+      expect({ example, markdown, count: countSteps(markdown) }).toEqual({ example, markdown, count: reference });
       const fast = countStepsFast(markdown);
       if (fast !== undefined) expect({ example, markdown, count: fast }).toEqual({ example, markdown, count: reference });
     }
@@ -249,6 +251,7 @@ describe('countSteps', () => {
       documents++;
       const reference = countStepsOnTree(markdown);
       expect({ path, count: countStepsOnBlocks(markdown) }).toEqual({ path, count: reference });
+      expect({ path, count: countSteps(markdown) }).toEqual({ path, count: reference });
       const fast = countStepsFast(markdown);
       if (fast !== undefined) expect({ path, count: fast }).toEqual({ path, count: reference });
     }

@@ -12,14 +12,68 @@ import { parseMarkdown } from './markdown.js';
 /**
  * The number of level-2 headings in `markdown`, exactly as the remark syntax tree has them.
  *
- * A line scanner answers for the common shape of a lesson; as soon as a line could change the answer in a way it
- * does not model, the document goes to remark's own tokenizer, run for block structure only
- * ({@link countStepsOnBlocks}). (markdown-it's block parser is 40 times faster than remark but counts differently
- * from it on some HTML, link reference definition and empty list item edge cases, so it cannot stand in.)
+ * A line scanner answers for the common shape of a lesson. Where a line could change the answer in a way it does
+ * not model, the stretch of the document around it, from the last point where the scanner knows every block to be
+ * closed to the next such point, goes to remark's own tokenizer run for block structure only
+ * ({@link countStepsOnBlocks}), and the scanner goes on after it. (markdown-it's block parser is 40 times faster than
+ * remark but counts differently from it on some HTML, link reference definition and empty list item edge cases,
+ * so it cannot stand in.)
+ *
+ * The stretches are independent because each starts at a fresh start ({@link scanSteps}): a line at column 0 after
+ * a blank line, with no top-level fenced code or HTML block open. There every container, paragraph and indented
+ * code block of the lines above has ended (CommonMark 0.31 §5: a blank line ends paragraphs and lazy continuation,
+ * and a line at column 0 continues no list item or block quote), so the lines from there are parsed exactly as
+ * they would be on their own; what a list or a block quote carries across the split (list looseness, numbering)
+ * makes no heading. The end of a stretch is taken only when the block tokens show nothing still open there.
  */
 export function countSteps(markdown: string): number {
-  return countStepsFast(markdown) ?? countStepsOnBlocks(markdown);
+  if (needsWholeParse(markdown)) return countStepsOnBlocks(markdown);
+  let count = 0;
+  for (let from = 0; ;) {
+    const scan = scanSteps(markdown, from);
+    count += scan.count;
+    if (scan.stuckAt === undefined) return count;
+    const end = nextFreshStartCandidate(markdown, scan.stuckAt);
+    const stretch = markdown.slice(scan.restart, end);
+    const blocks = countStepsOnBlocks(stretch, true);
+    if (end === markdown.length || blocks.openAtEnd) {
+      return count + (end === markdown.length ? blocks.count : countStepsOnBlocks(markdown.slice(scan.restart)));
+    }
+    count += blocks.count;
+    from = end;
+  }
 }
+
+/** A lone CR is a line ending too (CommonMark §2.1); remark drops a byte-order mark that starts its input. */
+function needsWholeParse(markdown: string): boolean {
+  return (markdown.includes('\r') && /\r(?!\n)/.test(markdown)) || markdown.charCodeAt(0) === 0xfeff;
+}
+
+/**
+ * The start of the first line after `offset`'s line that may be a fresh start: non-blank, at column 0
+ * ({@link mayStartAfresh}), after a blank line; `markdown.length` when there is none.
+ */
+function nextFreshStartCandidate(markdown: string, offset: number): number {
+  let lineStart = markdown.indexOf('\n', offset) + 1;
+  let previousBlank = false;
+  while (lineStart > 0 && lineStart < markdown.length) {
+    let end = markdown.indexOf('\n', lineStart);
+    if (end === -1) end = markdown.length;
+    let lineEnd = end;
+    if (lineEnd > lineStart && markdown.charCodeAt(lineEnd - 1) === 13 /* \r */) lineEnd--;
+    const blank = isBlank(markdown, lineStart, lineEnd);
+    if (previousBlank && !blank && mayStartAfresh(markdown.charCodeAt(lineStart))) return lineStart;
+    previousBlank = blank;
+    lineStart = end + 1;
+  }
+  return markdown.length;
+}
+
+/**
+ * Whether a non-blank line starting with `code` may be a fresh start: not indented, and not a byte-order mark
+ * (which remark would drop at the start of a stretch but keeps as text in the middle of a document).
+ */
+const mayStartAfresh = (code: number): boolean => code !== 32 && code !== 9 && code !== 0xfeff;
 
 /** The count taken on the remark (mdast) tree: the reference answer. */
 export function countStepsOnTree(markdown: string): number {
@@ -70,7 +124,15 @@ const BLOCKS_ONLY: Extension = {
  * `postprocess` adds afterwards is only the splicing of those events into the document's and the tokenizing of
  * text, so the count reads the flow tokenizers' events and skips it.
  */
-export function countStepsOnBlocks(markdown: string): number {
+export function countStepsOnBlocks(markdown: string): number;
+/**
+ * The same count, and whether a fenced code block or an HTML block is still open at the end of `markdown` (it
+ * reaches past the last non-blank line: an unclosed one takes the blank lines at the end as its content).
+ */
+export function countStepsOnBlocks(markdown: string, withOpenAtEnd: true): { count: number; openAtEnd: boolean };
+export function countStepsOnBlocks(markdown: string, withOpenAtEnd?: true): number | { count: number; openAtEnd: boolean } {
+  const lastText = withOpenAtEnd ? endOfLastNonBlankLine(markdown) : 0;
+  let openAtEnd = false;
   const events = parse({ extensions: [BLOCKS_ONLY] }).document().write(preprocess()(markdown, undefined, true));
   const flows = new Set<TokenizeContext>();
   for (const [kind, token] of events) if (kind === 'enter' && token._tokenizer !== undefined) flows.add(token._tokenizer);
@@ -78,7 +140,10 @@ export function countStepsOnBlocks(markdown: string): number {
   for (const flow of flows) {
     let atxOpening = false; // inside an ATX heading whose opening sequence is still to come
     for (const [kind, token, context] of flow.events) {
-      if (kind !== 'enter') continue;
+      if (kind === 'exit') {
+        if ((token.type === 'codeFenced' || token.type === 'htmlFlow') && token.end.offset > lastText) openAtEnd = true;
+        continue;
+      }
       switch (token.type) {
         case 'atxHeading':
           atxOpening = true;
@@ -93,7 +158,16 @@ export function countStepsOnBlocks(markdown: string): number {
       }
     }
   }
-  return count;
+  return withOpenAtEnd ? { count, openAtEnd } : count;
+}
+
+/** The offset just past the last character of the last line of `markdown` that is not blank (0 if none is). */
+function endOfLastNonBlankLine(markdown: string): number {
+  for (let i = markdown.length - 1; i >= 0; i--) {
+    const c = markdown.charCodeAt(i);
+    if (c !== 32 && c !== 9 && c !== 10 && c !== 13) return i + 1;
+  }
+  return 0;
 }
 
 // Container prefixes that may precede a block: indentation, block quote markers, list markers.
@@ -114,45 +188,79 @@ const enum Paragraph {
 }
 
 /**
- * The fast path: the count when the document only uses constructs whose effect on level-2 headings is
- * certain from single lines, otherwise `undefined`.
+ * The line scanner's answer for the whole document: the count when the document only uses constructs whose
+ * effect on level-2 headings is certain from single lines, otherwise `undefined`.
+ */
+export function countStepsFast(markdown: string): number | undefined {
+  if (needsWholeParse(markdown)) return undefined;
+  const scan = scanSteps(markdown, 0);
+  return scan.stuckAt === undefined ? scan.count : undefined;
+}
+
+/**
+ * How far the line scanner got from `from`: the steps it counted, and where it got stuck if it did.
+ * `count` covers the lines before `restart` when `stuckAt` is set, every line otherwise.
+ */
+interface Scan {
+  count: number;
+  /** The start of the line the scanner could not judge. */
+  stuckAt?: number;
+  /** The start of the last fresh start before it (`from` if none): a point where the scanner may begin anew. */
+  restart: number;
+}
+
+/**
+ * The line scanner, from `from` (0 or a fresh start) to the end or the first line it cannot judge.
  *
  * What it relies on (CommonMark 0.31): a line starting at column 0 ends every open container unless it is a
  * lazy paragraph continuation, which a heading, a fence, a setext underline or an HTML block start of types 1–6
  * never is; so at column 0 it tracks fenced code blocks and HTML blocks exactly, and setext underlines when the
- * paragraph above is known to be a top-level one. It gives up on every line that, once indentation and container
+ * paragraph above is known to be a top-level one. It gets stuck on every line that, once indentation and container
  * markers are stripped, could start an HTML block, a fence, a `##` heading or a setext underline inside a
  * container, and on column-0 lines whose meaning depends on a paragraph it did not track.
+ *
+ * A fresh start is a line at column 0 after a blank line while no fenced code or HTML block is open: nothing the
+ * lines above opened is open any more there (see {@link countSteps}).
  */
-export function countStepsFast(markdown: string): number | undefined {
+function scanSteps(markdown: string, from: number): Scan {
   let count = 0;
   let fenceChar = 0; // 0: not in a fenced code block; otherwise the char code of its marker
   let fenceLength = 0;
   let html: HtmlEnd | undefined; // in an HTML block: how it ends
   let paragraph = Paragraph.None;
+  let previousBlank = true; // `from` is the start of the document or a fresh start
+  let restart = from;
+  let countAtRestart = 0;
   const length = markdown.length;
-  // A lone CR is a line ending too (CommonMark §2.1): leave such documents to the parser.
-  if (markdown.includes('\r') && /\r(?!\n)/.test(markdown)) return undefined;
-  // remark drops a byte-order mark that starts its input, so `\uFEFF## x` is a heading there: leave it to the parser.
-  if (markdown.charCodeAt(0) === 0xfeff) return undefined;
+  const stuck = (lineStart: number): Scan => ({ count: countAtRestart, stuckAt: lineStart, restart });
   // Index-based: slicing every line would allocate a string per line of every lesson.
-  for (let start = 0; start <= length;) {
+  for (let start = from; start <= length;) {
     let end = markdown.indexOf('\n', start);
     if (end === -1) end = length;
     const lineStart = start;
     start = end + 1;
     let lineEnd = end;
     if (lineEnd > lineStart && markdown.charCodeAt(lineEnd - 1) === 13 /* \r */) lineEnd--;
+    // A fresh start (a non-blank line at column 0 after a blank line, nothing open): remember it.
+    if (previousBlank && fenceChar === 0 && html === undefined && lineStart < lineEnd && mayStartAfresh(markdown.charCodeAt(lineStart))) {
+      restart = lineStart;
+      countAtRestart = count;
+    }
+    previousBlank = false;
     if (fenceChar !== 0) {
       if (closesFence(markdown, lineStart, lineEnd, fenceChar, fenceLength)) fenceChar = 0;
       continue;
     }
     if (html !== undefined) {
-      if (html === BLANK_LINE ? isBlank(markdown, lineStart, lineEnd) : endsHtml(markdown.slice(lineStart, lineEnd), html)) html = undefined;
+      if (html === BLANK_LINE ? isBlank(markdown, lineStart, lineEnd) : endsHtml(markdown.slice(lineStart, lineEnd), html)) {
+        previousBlank = html === BLANK_LINE;
+        html = undefined;
+      }
       continue;
     }
     if (isBlank(markdown, lineStart, lineEnd)) {
       paragraph = Paragraph.None;
+      previousBlank = true;
       continue;
     }
     const first = markdown.charCodeAt(lineStart);
@@ -176,7 +284,7 @@ export function countStepsFast(markdown: string): number | undefined {
       while (lineStart + run < lineEnd && markdown.charCodeAt(lineStart + run) === first) run++;
       if (run >= 3) {
         // A backtick in a backtick fence's info string makes the line an inline code span, not a fence.
-        if (first === 96 && markdown.slice(lineStart + run, lineEnd).includes('`')) return undefined;
+        if (first === 96 && markdown.slice(lineStart + run, lineEnd).includes('`')) return stuck(lineStart);
         fenceChar = first;
         fenceLength = run;
         paragraph = Paragraph.None;
@@ -189,7 +297,7 @@ export function countStepsFast(markdown: string): number | undefined {
       if (start === undefined || (start === TYPE_7 && paragraph === Paragraph.TopLevel)) {
         paragraph = paragraph === Paragraph.None ? Paragraph.TopLevel : paragraph; // text of a paragraph
       } else if (start === TYPE_7 && paragraph === Paragraph.Unknown) {
-        return undefined; // an HTML block, or a lazy continuation of a paragraph in a container
+        return stuck(lineStart); // an HTML block, or a lazy continuation of a paragraph in a container
       } else {
         paragraph = Paragraph.None;
         if (start === TYPE_7 || start === BLANK_LINE) html = BLANK_LINE;
@@ -204,19 +312,19 @@ export function countStepsFast(markdown: string): number | undefined {
           if (first === 45) count++; // a setext underline: level 2 with `-`, 1 with `=`
           paragraph = Paragraph.None;
         } else if (paragraph === Paragraph.Unknown) {
-          if (first === 45) return undefined;
+          if (first === 45) return stuck(lineStart);
         } else if (first === 61 || (line.startsWith('--') && !line.startsWith('---'))) {
           paragraph = Paragraph.TopLevel; // `===` or `--` with no paragraph above: paragraph text
         } else if (line.startsWith('---')) {
           paragraph = Paragraph.None; // a thematic break
-        } else return undefined; // `-`: an empty list item
+        } else return stuck(lineStart); // `-`: an empty list item
         continue;
       }
     }
-    if (isRisky(markdown.slice(lineStart, lineEnd))) return undefined;
+    if (isRisky(markdown.slice(lineStart, lineEnd))) return stuck(lineStart);
     paragraph = nextParagraph(paragraph, markdown, lineStart, lineEnd);
   }
-  return count;
+  return { count, restart };
 }
 
 /**
