@@ -133,7 +133,9 @@ export function countStepsOnBlocks(markdown: string, withOpenAtEnd: true): { cou
 export function countStepsOnBlocks(markdown: string, withOpenAtEnd?: true): number | { count: number; openAtEnd: boolean } {
   const lastText = withOpenAtEnd ? endOfLastNonBlankLine(markdown) : 0;
   let openAtEnd = false;
-  const events = parse({ extensions: [BLOCKS_ONLY] }).document().write(preprocess()(markdown, undefined, true));
+  const events = parse({ extensions: [BLOCKS_ONLY] })
+    .document()
+    .write(preprocess()(markdown, undefined, true));
   const flows = new Set<TokenizeContext>();
   for (const [kind, token] of events) if (kind === 'enter' && token._tokenizer !== undefined) flows.add(token._tokenizer);
   let count = 0;
