@@ -3,7 +3,7 @@
  * `time` (`LOG_FORMAT=json`, for collectors), or pino-pretty's coloured lines (`LOG_FORMAT=pretty`, for people).
  * Errors are serialised with their stack into the log (never into a response).
  *
- * Lines are written asynchronously to a non-blocking stdout (sonic-boom), in batches of 4 KiB or every 100 ms: a
+ * Lines are written asynchronously to a non-blocking stdout (sonic-boom), in batches of 32 KiB or every 100 ms: a
  * request never waits for `write(2)`, and a busy server makes one system call per batch rather than per line.
  * When stdout stalls (a full pipe, a stuck collector) the buffer stops at {@link MAX_LOG_BUFFER_BYTES} and further
  * lines are dropped, counted and reported, instead of growing without bound.
@@ -15,10 +15,12 @@ import type { LogFormat, LogLevel } from './config.js';
 /** Most bytes of log lines held while stdout cannot take them; beyond, lines are dropped (16 MiB). */
 export const MAX_LOG_BUFFER_BYTES = 16 * 1024 * 1024;
 /**
- * Log bytes gathered before one `write(2)` (4 KiB, about ten access-log lines): under load one system call per line
- * cost more than building the line. Lines wait at most {@link LOG_FLUSH_INTERVAL_MS} for the batch to fill.
+ * Log bytes gathered before one `write(2)` (32 KiB, about eighty access-log lines): under load one system call per
+ * line cost more than building the line, and each batch is a round trip to the thread pool (4 KiB batches cost
+ * about 5 % more CPU per request than 32 KiB ones, measured side by side). Lines wait at most
+ * {@link LOG_FLUSH_INTERVAL_MS} for the batch to fill.
  */
-const LOG_BATCH_BYTES = 4096;
+const LOG_BATCH_BYTES = 32 * 1024;
 /** Longest a line waits in a batch that is not full, in milliseconds. */
 const LOG_FLUSH_INTERVAL_MS = 100;
 /** How often dropped lines are reported in the log (when some were), in milliseconds. */
@@ -86,6 +88,8 @@ export function createServiceLogger(
     sync: false,
     maxLength: maxBufferBytes,
     minLength: LOG_BATCH_BYTES,
+    // sonic-boom refuses a batch of its default largest write (16 KiB) or more.
+    maxWrite: 2 * LOG_BATCH_BYTES,
     // A full non-blocking stdout answers EAGAIN: retry later, unless the process is abandoning its output.
     retryEAGAIN: () => !abandoned,
   });
