@@ -14,8 +14,9 @@
  * - any other character content forbids (an ANSI escape in a changelog, say): skipped;
  * - no level-2 heading, so no step: a first line `## Overview` is added.
  *
- * Steps are counted as the service counts them (its line scanner, else the remark tree); whether the scanner
- * answered is recorded, since real Markdown often leaves it for remark, which costs far more.
+ * Steps are counted as the remark tree has them (the reference the service's count agrees with); whether the
+ * service's line scanner answers for the whole document alone is recorded, since the stretches it cannot judge go
+ * to micromark's block tokenizer, which costs far more.
  */
 import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';

@@ -137,7 +137,7 @@ function documentsNote(c: CorpusResult): string[] {
     `${n(d.documents)} distinct documents (${(d.bytes / 1048576).toFixed(1)} MiB) from ${n(d.scanned)} \`*.md\` files (${n(d.duplicates)} duplicates; skipped:`,
     `${d.skipped.tooSmall} under 1 KiB, ${d.skipped.tooLarge} over 64 KiB, ${d.skipped.notUtf8} not UTF-8, ${d.skipped.forbiddenCharacter} holding a character content forbids).`,
     `${d.headingAdded} had no level-2 heading and were given a first line \`## Overview\`; ${d.lineBreaksFixed} had lone carriage returns turned into line feeds.`,
-    `${n(d.fastPath)} of ${n(d.documents)} have their steps counted by the loader's line scanner; the others are parsed by remark.`,
+    `${n(d.fastPath)} of ${n(d.documents)} have their steps counted by the loader's line scanner alone; in the others, the stretches it cannot judge are counted on micromark's block tokens (\`src/content/steps.ts\`).`,
   ];
   const largest = Math.max(0, ...c.cold.map((x) => x.lessons));
   if (largest > d.documents)
