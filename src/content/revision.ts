@@ -11,6 +11,8 @@
  */
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 
 const GIT_TIMEOUT_MS = 5_000;
 
@@ -25,8 +27,23 @@ export function digestFiles(files: Iterable<{ rel: string; sha256: string }>): s
   return `sha256:${hash.digest('hex')}`;
 }
 
+/**
+ * Whether `git` could find a work tree for `dir`: a `.git` entry (a folder, or the file of a linked worktree or
+ * submodule) in `dir` or a folder above it, or a repository named by the environment (`GIT_DIR`, `GIT_WORK_TREE`).
+ * Without one, `git status` can only fail; spawning it costs about 10 ms of the main thread on every reload of a
+ * large process, so it is not spawned.
+ */
+function mayBeInCheckout(dir: string): boolean {
+  if (process.env.GIT_DIR !== undefined || process.env.GIT_WORK_TREE !== undefined) return true;
+  for (let folder = resolve(dir); ; folder = dirname(folder)) {
+    if (existsSync(join(folder, '.git'))) return true;
+    if (dirname(folder) === folder) return false;
+  }
+}
+
 /** The Git state of a folder, or `undefined` when it is not inside a Git checkout with a commit. */
 export async function gitState(dir: string): Promise<{ commit: string; dirty: boolean } | undefined> {
+  if (!mayBeInCheckout(dir)) return undefined;
   const out = await new Promise<string | undefined>((resolve) => {
     execFile(
       'git',
