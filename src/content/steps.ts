@@ -34,11 +34,10 @@ export function countSteps(markdown: string): number {
     count += scan.count;
     if (scan.stuckAt === undefined) return count;
     const end = nextFreshStartCandidate(markdown, scan.stuckAt);
-    const stretch = markdown.slice(scan.restart, end);
-    const blocks = countStepsOnBlocks(stretch, true);
-    if (end === markdown.length || blocks.openAtEnd) {
-      return count + (end === markdown.length ? blocks.count : countStepsOnBlocks(markdown.slice(scan.restart)));
-    }
+    if (end === markdown.length) return count + countStepsOnBlocks(markdown.slice(scan.restart));
+    const blocks = countStepsOnBlocks(markdown.slice(scan.restart, end), true);
+    // Something still open at `end` (a fence, an HTML block): `end` is no fresh start; the parser takes the rest.
+    if (blocks.openAtEnd) return count + countStepsOnBlocks(markdown.slice(scan.restart));
     count += blocks.count;
     from = end;
   }
@@ -50,8 +49,8 @@ function needsWholeParse(markdown: string): boolean {
 }
 
 /**
- * The start of the first line after `offset`'s line that may be a fresh start: non-blank, at column 0
- * ({@link mayStartAfresh}), after a blank line; `markdown.length` when there is none.
+ * The start of the first line after `offset`'s line that may be a fresh start ({@link startsAfresh}, after a blank
+ * line); `markdown.length` when there is none.
  */
 function nextFreshStartCandidate(markdown: string, offset: number): number {
   let lineStart = markdown.indexOf('\n', offset) + 1;
@@ -59,21 +58,28 @@ function nextFreshStartCandidate(markdown: string, offset: number): number {
   while (lineStart > 0 && lineStart < markdown.length) {
     let end = markdown.indexOf('\n', lineStart);
     if (end === -1) end = markdown.length;
-    let lineEnd = end;
-    if (lineEnd > lineStart && markdown.charCodeAt(lineEnd - 1) === 13 /* \r */) lineEnd--;
-    const blank = isBlank(markdown, lineStart, lineEnd);
-    if (previousBlank && !blank && mayStartAfresh(markdown.charCodeAt(lineStart))) return lineStart;
-    previousBlank = blank;
+    const lineEnd = withoutCr(markdown, lineStart, end);
+    if (previousBlank && startsAfresh(markdown, lineStart, lineEnd)) return lineStart;
+    previousBlank = isBlank(markdown, lineStart, lineEnd);
     lineStart = end + 1;
   }
   return markdown.length;
 }
 
 /**
- * Whether a non-blank line starting with `code` may be a fresh start: not indented, and not a byte-order mark
- * (which remark would drop at the start of a stretch but keeps as text in the middle of a document).
+ * Whether the line from `lineStart` to `lineEnd` may be a fresh start once a blank line precedes it: not blank, not
+ * indented, and not starting with a byte-order mark (which remark would drop at the start of a stretch but keeps
+ * as text in the middle of a document).
  */
-const mayStartAfresh = (code: number): boolean => code !== 32 && code !== 9 && code !== 0xfeff;
+function startsAfresh(text: string, lineStart: number, lineEnd: number): boolean {
+  const first = text.charCodeAt(lineStart);
+  return lineStart < lineEnd && first !== 32 && first !== 9 && first !== 0xfeff;
+}
+
+/** The end of a line's content: `end` (its `\n` or the end of the text) less the `\r` of a CRLF. */
+function withoutCr(text: string, lineStart: number, end: number): number {
+  return end > lineStart && text.charCodeAt(end - 1) === 13 /* \r */ ? end - 1 : end;
+}
 
 /** The count taken on the remark (mdast) tree: the reference answer. */
 export function countStepsOnTree(markdown: string): number {
@@ -241,10 +247,9 @@ function scanSteps(markdown: string, from: number): Scan {
     if (end === -1) end = length;
     const lineStart = start;
     start = end + 1;
-    let lineEnd = end;
-    if (lineEnd > lineStart && markdown.charCodeAt(lineEnd - 1) === 13 /* \r */) lineEnd--;
+    const lineEnd = withoutCr(markdown, lineStart, end);
     // A fresh start (a non-blank line at column 0 after a blank line, nothing open): remember it.
-    if (previousBlank && fenceChar === 0 && html === undefined && lineStart < lineEnd && mayStartAfresh(markdown.charCodeAt(lineStart))) {
+    if (previousBlank && fenceChar === 0 && html === undefined && startsAfresh(markdown, lineStart, lineEnd)) {
       restart = lineStart;
       countAtRestart = count;
     }
