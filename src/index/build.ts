@@ -11,6 +11,7 @@ import type { IndexCodec } from './codec.js';
 import { routeDeprecations, type RouteDeprecations } from './deprecation.js';
 import { sameItems } from '../content/memo.js';
 import { buildOrReuse, compressRepresentation, needsCompression, sameLabels, type RepresentationSource } from './representation.js';
+import { jsonBody } from './json-body.js';
 import { buildRedirects } from './redirects.js';
 import type { CatalogIndex, Representation } from './types.js';
 
@@ -98,7 +99,8 @@ const apiEntryOf = new WeakMap<object, { route: RouteSpec; extra: Readonly<Recor
 /**
  * The API's own entries: the 200 body of every index-backed route of the contract (`ROUTE_BODIES`), with the
  * route's `Cache-Control` and the deprecation fields of the route or path, if any. Each body is serialised only
- * when its value is not the very object the previous index serialised at that path.
+ * when its value is not the very object the previous index serialised at that path, and then from the bytes of the
+ * bodies it contains ({@link jsonBody}).
  */
 export function apiEntries(model: ContentModel, deprecations: RouteDeprecations = new Map()): DerivedEntry[] {
   const out: DerivedEntry[] = [];
@@ -119,7 +121,7 @@ export function apiEntries(model: ContentModel, deprecations: RouteDeprecations 
         {
           contentType: JSON_TYPE,
           inputs: [body],
-          render: () => JSON.stringify(body),
+          render: () => jsonBody(body),
           cacheControl: route.cacheControl,
           ...(extra && { headers: extra }),
         },
