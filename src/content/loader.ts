@@ -8,6 +8,7 @@ import { buildModel } from './build-model.js';
 import { DerivationMemo } from './memo.js';
 import { parseFile, type ParsedFile } from './parse-file.js';
 import { entryKind, isHiddenPath, LINK_PROBLEM, listContentTree, type EntryKind } from './read-tree.js';
+import { sortByCodePoint } from './order.js';
 import { gitState, revisionOf } from './revision.js';
 
 /** Longest stretch of synchronous reading before yielding to the event loop, in milliseconds. */
@@ -193,7 +194,7 @@ export class ContentLoader {
     const git = this.revision === undefined ? gitState(this.dir) : undefined;
     const files: ParsedFile[] = [];
     for (const entry of this.cache.values()) files.push(entry.file);
-    files.sort((a, b) => (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
+    sortByCodePoint(files, (file) => file.rel); // in order already unless files were added since the full load
 
     const { problems, model } = buildModel(files, this.memo);
     const unreadable = [...this.unreadable.values()];

@@ -3,7 +3,8 @@ import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { gitState } from './revision.js';
+import { createHash } from 'node:crypto';
+import { digestFiles, gitState } from './revision.js';
 
 // A `git` first on PATH that records each call and fails, as git does outside a checkout.
 let root: string;
@@ -51,5 +52,33 @@ describe('gitState', () => {
     process.env.GIT_DIR = join(root, 'repo.git');
     await gitState(join(root, 'site/content'));
     expect(called()).toBe(true);
+  });
+});
+
+describe('digestFiles', () => {
+  const file = (rel: string, sha256: string) => ({ rel, sha256 });
+  /** The digest as its comment states it, computed here from scratch. */
+  const expected = (files: { rel: string; sha256: string }[]) =>
+    `sha256:${createHash('sha256')
+      .update(files.map((f) => `${f.rel}\0${f.sha256}\n`).join(''))
+      .digest('hex')}`;
+
+  it('hashes each path and file hash in code-point order, whatever order the files come in', () => {
+    // U+1F600 sorts after U+FFFD by code point, before it by UTF-16 unit.
+    const inOrder = [file('a.md', '1'), file('b/c.md', '2'), file('b/\uFFFD.md', '3'), file('b/\u{1F600}.md', '4')];
+    expect(digestFiles(inOrder)).toBe(expected(inOrder));
+    expect(digestFiles([...inOrder].reverse())).toBe(expected(inOrder));
+    expect(digestFiles([...inOrder].sort((a, b) => (a.rel < b.rel ? -1 : 1)))).toBe(expected(inOrder)); // UTF-16 order
+  });
+
+  it('tells apart a changed file, a renamed one and a removed one, with the other files the very same objects', () => {
+    const files = [file('a.md', '1'), file('b.md', '2'), file('c.md', '3')];
+    const before = digestFiles(files);
+    expect(digestFiles(files)).toBe(before);
+    const changed = [files[0]!, file('b.md', '9'), files[2]!];
+    expect(digestFiles(changed)).toBe(expected(changed));
+    expect(digestFiles([files[0]!, file('bb.md', '2'), files[2]!])).not.toBe(before);
+    expect(digestFiles([files[0]!, files[2]!])).not.toBe(before);
+    expect(digestFiles(files)).toBe(before);
   });
 });
