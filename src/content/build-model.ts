@@ -6,7 +6,7 @@ import type { Catalog, Changelog, ChangelogEntry, Course, Klass, Lesson, Roadmap
 import { FILE_START, FrontmatterLocator, type LocalProblem } from './frontmatter.js';
 import { CATALOG_PATH, ROADMAP_PATH, changelogPath, classPath, coursePath, lessonPath } from './layout.js';
 import type { ParsedFile } from './parse-file.js';
-import { byCodePoint } from './order.js';
+import { byCodePoint, sortByCodePoint } from './order.js';
 import { DerivationMemo } from './memo.js';
 import type { AliasTable, RoadmapTimeline } from './model.js';
 import { didYouMean } from './schema-messages.js';
@@ -111,10 +111,7 @@ class Tree {
           break;
       }
     }
-    // The loader gives its files in this order already (for ASCII paths): one pass to see it, no sort.
-    if (!this.all.every((file, i) => i === 0 || byCodePoint(this.all[i - 1]!.rel, file.rel) <= 0)) {
-      this.all.sort((a, b) => byCodePoint(a.rel, b.rel));
-    }
+    sortByCodePoint(this.all, (file) => file.rel); // the loader gives them in this order already
   }
 
   /** The ids of the class files of a course. */
@@ -124,17 +121,20 @@ class Tree {
 
   /** The ids of the lesson files of a class. */
   lessonIds(courseId: string, classId: string): Iterable<string> {
-    return this.#lessons.get(courseId)?.get(classId)?.keys() ?? [];
+    return this.lessonsIn(courseId, classId).keys();
+  }
+
+  /** The lesson files of a class by lesson id: one lookup for the class, then one per lesson. */
+  lessonsIn(courseId: string, classId: string): ReadonlyMap<string, Of<'lesson'>> {
+    return this.#lessons.get(courseId)?.get(classId) ?? NO_LESSONS;
   }
 
   klass(courseId: string, classId: string): Of<'class'> | undefined {
     return this.#classes.get(courseId)?.get(classId);
   }
-
-  lesson(courseId: string, classId: string, lessonId: string): Of<'lesson'> | undefined {
-    return this.#lessons.get(courseId)?.get(classId)?.get(lessonId);
-  }
 }
+
+const NO_LESSONS: ReadonlyMap<string, Of<'lesson'>> = new Map();
 
 /** The map under `key` in `maps`, made empty if missing. */
 function child<K, V>(maps: Map<K, Map<string, V>>, key: K): Map<string, V> {
@@ -215,8 +215,9 @@ function checkCourses(tree: Tree, problems: RelProblem[]): void {
 function checkClasses(tree: Tree, problems: RelProblem[]): void {
   for (const klass of tree.classList) {
     const listed = klass.data?.lessons ?? [];
+    const present = tree.lessonsIn(klass.courseId, klass.classId);
     listed.forEach((id, i) => {
-      if (tree.lesson(klass.courseId, klass.classId, id)) return;
+      if (present.has(id)) return;
       const guess = suggestion(id, tree.lessonIds(klass.courseId, klass.classId), listed);
       problems.push(
         at(klass, ['lessons', i], `lesson "${id}" is listed but ${lessonPath(klass.courseId, klass.classId, id)} does not exist${guess}`),
@@ -383,7 +384,8 @@ function deriveCourse(tree: Tree, memo: DerivationMemo, file: Of<'course'>): Cou
 
 function deriveClass(tree: Tree, memo: DerivationMemo, file: Of<'class'>): Klass {
   const data = file.data!;
-  const lessons = data.lessons.map((id) => deriveLesson(memo, tree.lesson(file.courseId, file.classId, id)!));
+  const present = tree.lessonsIn(file.courseId, file.classId);
+  const lessons = data.lessons.map((id) => deriveLesson(memo, present.get(id)!));
   const soon = data.soon ?? [];
   return memo.reuse(file, lessons, () => ({
     id: file.classId,

@@ -189,9 +189,9 @@ export async function buildIndex(model: ContentModel, opts: BuildIndexOptions): 
   const toBuild: { at: number; path: string; source: RepresentationSource }[] = [];
   for (const entry of entries) {
     const path = entry[0];
-    // A path the previous index served was checked then (the route table does not change).
-    const source = entry[1].cacheControl !== undefined && previous?.has(path) ? entry[1] : checked(path, entry[1]);
     const rep = previous?.get(path);
+    // A path the previous index served was checked then (the route table does not change).
+    const source = entry[1].cacheControl !== undefined && rep !== undefined ? entry[1] : checked(path, entry[1]);
     if ('render' in source) {
       sources.set(path, source);
       if (unchanged(source, rep, before?.get(path))) {
