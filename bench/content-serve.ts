@@ -97,7 +97,10 @@ export interface ColdResult {
 /** Incremental reload on one tree. */
 export interface ReloadResult {
   lessons: number;
-  /** Write of one lesson file → its new title served, milliseconds, per trial. */
+  /**
+   * Write of one lesson file → its new title served, milliseconds, per trial in order. The first is the first reload
+   * of the process: V8 has not yet optimised the reload's code for it (the next two or three are slower too).
+   */
   singleMs: number[];
   singleMedianMs: number;
   singleMaxMs: number;

@@ -186,7 +186,7 @@ function contentRows(c: CorpusResult): TargetRow[] {
     rows.push({
       target: `one changed lesson served after the write, ${size} (median)`,
       goal: `≤ ${GOALS.singleReloadMs} ms`,
-      measured: `${n(rl.singleMedianMs)} ms (max ${n(rl.singleMaxMs)})`,
+      measured: `${n(rl.singleMedianMs)} ms (first reload of the process ${n(rl.singleMs[0]!)}, max ${n(rl.singleMaxMs)})`,
       met: rl.singleMedianMs <= GOALS.singleReloadMs,
     });
     const after = rl.burstServedAfterLastWriteMs ?? Math.max(0, rl.burstServedMs - rl.burstWriteMs);
