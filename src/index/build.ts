@@ -140,15 +140,35 @@ function mapLimited<T, R>(items: readonly T[], limit: number, fn: (item: T) => P
 }
 
 /**
- * The derived source each representation of an index was made from, by path: what the next build compares its
- * own with. Beside the index rather than in it: it is bookkeeping of the builder, not something served.
+ * What an index was built from, place by place: `entries[i]` gave the representation `reps[i]`, served at
+ * `entries[i][0]` (the index's `representations` hold the same paths in the same order). Beside the index rather than
+ * in it: it is bookkeeping of the builder, not something served.
  */
-const derivedFrom = new WeakMap<CatalogIndex, ReadonlyMap<string, DerivedSource>>();
+interface BuiltFrom {
+  readonly entries: readonly (IndexEntry | DerivedEntry)[];
+  readonly reps: readonly Representation[];
+}
+
+/** The entries and representations of each index the builder made (and of its compressed form). */
+const builtFrom = new WeakMap<CatalogIndex, BuiltFrom>();
+
+/**
+ * Where each path of an earlier build was, made only when an entry is not where its path was before (a file
+ * added or removed moves every entry after it).
+ */
+class EarlierPlaces {
+  #places: Map<string, number> | undefined;
+  constructor(readonly earlier: BuiltFrom) {}
+  of(path: string, guess: number): number | undefined {
+    if (this.earlier.entries[guess]?.[0] === path) return guess;
+    this.#places ??= new Map(this.earlier.entries.map(([p], i) => [p, i]));
+    return this.#places.get(path);
+  }
+}
 
 /** Whether `source` may take `previous` (made from `before`) as it is: the same inputs and labels. */
-function unchanged(source: DerivedSource, previous: Representation | undefined, before: DerivedSource | undefined): boolean {
-  if (previous === undefined || before === undefined) return false;
-  return source === before || (sameItems(before.inputs, source.inputs) && sameLabels(previous, source));
+function unchanged(source: DerivedSource, previous: Representation, before: IndexEntry[1] | DerivedSource): boolean {
+  return 'render' in before && sameItems(before.inputs, source.inputs) && sameLabels(previous, source);
 }
 
 /**
@@ -168,7 +188,10 @@ function checked<S extends RepresentationSource | DerivedSource>(path: string, s
  * Builds the immutable index of one content revision. With `previous`, an entry made from the same inputs as
  * the previous index's entry at its path (a {@link DerivedSource}) takes that representation as it is, its
  * compressed forms included, without being rendered, serialised or hashed again; other entries are built, and
- * reuse the previous representation when their bytes turn out equal. The redirects of the content's old ids
+ * reuse the previous representation when their bytes turn out equal. The very entry object the previous build
+ * had at the same place (an unchanged body's, from {@link apiEntries}) is recognised without any lookup, and when
+ * every path is where it was, the previous map of representations is copied and only the changed paths are set:
+ * a one-lesson reload of 10,000 lessons touches a handful of paths, not ten thousand. The redirects of the content's old ids
  * (`redirects.ts`) are made afresh: a few small objects, so an alias added or removed by a reload counts at once.
  * @throws Error when two entries claim the same path or a path is not one of a route the index serves (a bug in
  *   a producer, or duplicate ids the content validator should have rejected), when an old id's path is also
@@ -182,38 +205,48 @@ export async function buildIndex(model: ContentModel, opts: BuildIndexOptions): 
   const entries: (IndexEntry | DerivedEntry)[] = apiEntries(model, deprecations);
   for (const render of opts.renderers ?? []) entries.push(...(await render(model, ctx)));
 
-  const previous = opts.previous?.representations;
-  const before = opts.previous && derivedFrom.get(opts.previous);
-  const reps: (Representation | undefined)[] = [];
-  const sources = new Map<string, DerivedSource>();
-  const toBuild: { at: number; path: string; source: RepresentationSource }[] = [];
-  for (const entry of entries) {
+  const earlier = opts.previous && builtFrom.get(opts.previous);
+  const places = earlier && new EarlierPlaces(earlier);
+  const reps = new Array<Representation | undefined>(entries.length);
+  // Whether every path is where it was in the previous index: then its map is copied, and only changed paths set.
+  let samePaths = earlier !== undefined && earlier.entries.length === entries.length;
+  const toBuild: { at: number; previous: Representation | undefined; source: RepresentationSource }[] = [];
+  for (let i = 0; i < entries.length; i++) {
+    const entry = entries[i]!;
+    // The very entry the previous build had here (apiEntries gives an unchanged body's entry again): its path,
+    // source and representation are the same, found without a lookup.
+    if (earlier?.entries[i] === entry) {
+      reps[i] = earlier.reps[i];
+      continue;
+    }
     const path = entry[0];
-    const rep = previous?.get(path);
+    let rep: Representation | undefined;
+    let before: IndexEntry[1] | DerivedSource | undefined;
+    if (places) {
+      const at = places.of(path, i);
+      if (at !== i) samePaths = false;
+      if (at !== undefined) [rep, before] = [places.earlier.reps[at], places.earlier.entries[at]![1]];
+    } else rep = opts.previous?.representations.get(path); // an index made elsewhere: its bytes may still be reused
     // A path the previous index served was checked then (the route table does not change).
     const source = entry[1].cacheControl !== undefined && rep !== undefined ? entry[1] : checked(path, entry[1]);
-    if ('render' in source) {
-      sources.set(path, source);
-      if (unchanged(source, rep, before?.get(path))) {
-        reps.push(rep);
-        continue;
-      }
+    if ('render' in source && rep !== undefined && before !== undefined && unchanged(source, rep, before)) {
+      reps[i] = rep;
+      continue;
     }
     const body = 'render' in source ? source.render() : source.body;
     toBuild.push({
-      at: reps.length,
-      path,
+      at: i,
+      previous: rep,
       source: { contentType: source.contentType, body, cacheControl: source.cacheControl, headers: source.headers },
     });
-    reps.push(undefined);
   }
   const defer = opts.deferCompression ?? false;
-  const built = await mapLimited(toBuild, COMPRESSION_CONCURRENCY, ({ path, source }) =>
-    buildOrReuse(opts.codec, source, previous?.get(path), defer),
-  );
+  const built = await mapLimited(toBuild, COMPRESSION_CONCURRENCY, ({ previous, source }) => buildOrReuse(opts.codec, source, previous, defer));
   toBuild.forEach(({ at }, i) => (reps[at] = built[i]));
-  const representations = new Map<string, Representation>();
-  entries.forEach(([path], i) => representations.set(path, reps[i]!));
+  const representations = samePaths ? new Map(opts.previous!.representations) : new Map<string, Representation>();
+  entries.forEach(([path], i) => {
+    if (!samePaths || reps[i] !== earlier!.reps[i]) representations.set(path, reps[i]!);
+  });
   if (representations.size !== entries.length) {
     const seen = new Set<string>();
     for (const [path] of entries) {
@@ -224,7 +257,7 @@ export async function buildIndex(model: ContentModel, opts: BuildIndexOptions): 
 
   const redirects = buildRedirects(model, representations, opts.locationBase);
   const index: CatalogIndex = Object.freeze({ revision: model.revision, builtAt, model, representations, redirects, deprecations });
-  derivedFrom.set(index, sources);
+  builtFrom.set(index, { entries, reps: reps as Representation[] });
   return index;
 }
 
@@ -245,7 +278,8 @@ export async function completeCompression(codec: IndexCodec, index: CatalogIndex
   const representations = new Map(index.representations);
   pending.forEach(([path], i) => representations.set(path, compressed[i]!));
   const done: CatalogIndex = Object.freeze({ ...index, representations });
-  const sources = derivedFrom.get(index);
-  if (sources) derivedFrom.set(done, sources);
+  const built = builtFrom.get(index);
+  // The representations hold the entries' paths in the entries' order.
+  if (built) builtFrom.set(done, { entries: built.entries, reps: [...representations.values()] });
   return done;
 }
