@@ -81,6 +81,8 @@ class Tree {
   readonly #lessons = new Map<string, Map<string, Map<string, Of<'lesson'>>>>();
 
   constructor(files: Iterable<ParsedFile>) {
+    // The lessons of a class come one after another in path order: their map is looked up once for all of them.
+    let inClass: { courseId: string; classId: string; lessons: Map<string, Of<'lesson'>> } | undefined;
     for (const file of files) {
       this.all.push(file);
       switch (file.kind) {
@@ -99,7 +101,10 @@ class Tree {
           break;
         case 'lesson':
           this.lessonList.push(file);
-          child(child(this.#lessons, file.courseId), file.classId).set(file.lessonId, file);
+          if (inClass?.classId !== file.classId || inClass.courseId !== file.courseId) {
+            inClass = { courseId: file.courseId, classId: file.classId, lessons: child(child(this.#lessons, file.courseId), file.classId) };
+          }
+          inClass.lessons.set(file.lessonId, file);
           break;
         case 'changelog':
           this.entries.set(file.entryId, file);
@@ -234,14 +239,19 @@ function checkClasses(tree: Tree, problems: RelProblem[]): void {
 }
 
 function checkLessonIds(tree: Tree, problems: RelProblem[]): void {
-  const byId = new Map<string, Of<'lesson'>[]>();
+  // A list only for an id used twice: ten thousand unique ids cost one map, not ten thousand arrays.
+  const first = new Map<string, Of<'lesson'>>();
+  const shared = new Map<string, Of<'lesson'>[]>();
   for (const lesson of tree.lessonList) {
-    const same = byId.get(lesson.lessonId);
-    if (same) same.push(lesson);
-    else byId.set(lesson.lessonId, [lesson]);
+    const earlier = first.get(lesson.lessonId);
+    if (earlier === undefined) first.set(lesson.lessonId, lesson);
+    else {
+      const same = shared.get(lesson.lessonId);
+      if (same) same.push(lesson);
+      else shared.set(lesson.lessonId, [earlier, lesson]);
+    }
   }
-  for (const [id, same] of byId) {
-    if (same.length < 2) continue;
+  for (const [id, same] of shared) {
     for (const lesson of same) {
       const others = same
         .filter((l) => l !== lesson)
@@ -354,7 +364,7 @@ function sortProblems(problems: RelProblem[]): RelProblem[] {
 }
 
 // Derivation runs only on a valid tree: every lookup below is known to succeed. Each object is derived from its
-// file and its children alone (the memo's inputs): a lesson from its file; a class from its file and lessons; a
+// file and its children alone (the memo's inputs): a lesson from its file; a class from its file and its lessons' files; a
 // course from its file and classes; the catalog from its file and courses; the changelog from its entry files; the
 // roadmap from its file and item files. So an edited lesson makes a new lesson, class, course and catalog object,
 // and every other object of the model is the previous model's.
@@ -385,9 +395,21 @@ function deriveCourse(tree: Tree, memo: DerivationMemo, file: Of<'course'>): Cou
 function deriveClass(tree: Tree, memo: DerivationMemo, file: Of<'class'>): Klass {
   const data = file.data!;
   const present = tree.lessonsIn(file.courseId, file.classId);
-  const lessons = data.lessons.map((id) => deriveLesson(memo, present.get(id)!));
+  // From the lesson files rather than the lessons derived from them (the same thing, as a lesson is derived from its
+  // file alone): an unchanged class is known without a memo lookup per lesson.
+  const lessonFiles = data.lessons.map((id) => present.get(id)!);
+  return memo.reuse(file, lessonFiles, () =>
+    classOf(
+      file,
+      lessonFiles.map((lesson) => deriveLesson(memo, lesson)),
+    ),
+  );
+}
+
+function classOf(file: Of<'class'>, lessons: Lesson[]): Klass {
+  const data = file.data!;
   const soon = data.soon ?? [];
-  return memo.reuse(file, lessons, () => ({
+  return {
     id: file.classId,
     course_id: file.courseId,
     name: data.name,
@@ -398,7 +420,7 @@ function deriveClass(tree: Tree, memo: DerivationMemo, file: Of<'class'>): Klass
     lessons_total: lessons.length + soon.length,
     exercises: lessons.reduce((sum, l) => sum + l.steps, 0),
     soon: [...soon],
-  }));
+  };
 }
 
 function deriveLesson(memo: DerivationMemo, file: Of<'lesson'>): Lesson {

@@ -104,18 +104,20 @@ const apiEntryOf = new WeakMap<object, { route: RouteSpec; extra: Readonly<Recor
  */
 export function apiEntries(model: ContentModel, deprecations: RouteDeprecations = new Map()): DerivedEntry[] {
   const out: DerivedEntry[] = [];
+  const extraOf = (path: string, route: RouteSpec) =>
+    deprecations.size === 0 ? undefined : (deprecations.get(path) ?? deprecations.get(route.path));
   for (const route of INDEX_ROUTES) {
     const bodies = ROUTE_BODIES[route.name as IndexRouteName];
     const values: Iterable<readonly [string | undefined, unknown]> = 'one' in bodies ? [[undefined, bodies.one(model)]] : bodies.each(model);
     for (const [value, body] of values) {
       const known = typeof body === 'object' && body !== null ? apiEntryOf.get(body) : undefined;
       // Deprecation fields name a path or its route's template: the template's apply to every value.
-      if (known?.route === route && known.extra === (deprecations.get(known.entry[0]) ?? deprecations.get(route.path))) {
+      if (known?.route === route && known.extra === extraOf(known.entry[0], route)) {
         out.push(known.entry);
         continue;
       }
       const path = value === undefined ? route.path : routePath(route, value);
-      const extra = deprecations.get(path) ?? deprecations.get(route.path);
+      const extra = extraOf(path, route);
       const entry: DerivedEntry = [
         path,
         {
