@@ -116,7 +116,7 @@ class Tree {
           break;
       }
     }
-    sortByCodePoint(this.all, (file) => file.rel); // the loader gives them in this order already
+    sortByCodePoint(this.all, (file) => file.rel); // the loader's cache keeps them in this order, mostly
   }
 
   /** The ids of the class files of a course. */
@@ -364,9 +364,9 @@ function sortProblems(problems: RelProblem[]): RelProblem[] {
 }
 
 // Derivation runs only on a valid tree: every lookup below is known to succeed. Each object is derived from its
-// file and its children alone (the memo's inputs): a lesson from its file; a class from its file and its lessons' files; a
-// course from its file and classes; the catalog from its file and courses; the changelog from its entry files; the
-// roadmap from its file and item files. So an edited lesson makes a new lesson, class, course and catalog object,
+// file and its children alone (the memo's inputs): a lesson from its file; a class from its file and its lessons'
+// files; a course from its file and classes; the catalog from its file and courses; the changelog from its entry
+// files; the roadmap from its file and item files. So an edited lesson makes a new lesson, class, course and catalog object,
 // and every other object of the model is the previous model's.
 
 function deriveCatalog(tree: Tree, memo: DerivationMemo): Catalog {

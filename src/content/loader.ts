@@ -8,7 +8,6 @@ import { buildModel } from './build-model.js';
 import { DerivationMemo } from './memo.js';
 import { parseFile, type ParsedFile } from './parse-file.js';
 import { entryKind, isHiddenPath, LINK_PROBLEM, listContentTree, type EntryKind } from './read-tree.js';
-import { sortByCodePoint } from './order.js';
 import { gitState, revisionOf } from './revision.js';
 
 /** Longest stretch of synchronous reading before yielding to the event loop, in milliseconds. */
@@ -193,8 +192,9 @@ export class ContentLoader {
     // `git status` runs in its own process while the model is built here.
     const git = this.revision === undefined ? gitState(this.dir) : undefined;
     const files: ParsedFile[] = [];
+    // Unsorted here: the model and the digest each put their files in path order (one pass when they are already,
+    // as the cache keeps the listing's order unless files were added since the full load).
     for (const entry of this.cache.values()) files.push(entry.file);
-    sortByCodePoint(files, (file) => file.rel); // in order already unless files were added since the full load
 
     const { problems, model } = buildModel(files, this.memo);
     const unreadable = [...this.unreadable.values()];

@@ -193,8 +193,9 @@ function checked<S extends RepresentationSource | DerivedSource>(path: string, s
  * reuse the previous representation when their bytes turn out equal. The very entry object the previous build
  * had at the same place (an unchanged body's, from {@link apiEntries}) is recognised without any lookup, and when
  * every path is where it was, the previous map of representations is copied and only the changed paths are set:
- * a one-lesson reload of 10,000 lessons touches a handful of paths, not ten thousand. The redirects of the content's old ids
- * (`redirects.ts`) are made afresh: a few small objects, so an alias added or removed by a reload counts at once.
+ * a one-lesson reload of 10,000 lessons touches a handful of paths, not ten thousand. The redirects of the content's
+ * old ids (`redirects.ts`) are made afresh: a few small objects, so an alias added or removed by a reload counts at
+ * once.
  * @throws Error when two entries claim the same path or a path is not one of a route the index serves (a bug in
  *   a producer, or duplicate ids the content validator should have rejected), when an old id's path is also
  *   served, or when a deprecation names no route.
