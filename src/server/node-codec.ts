@@ -18,6 +18,19 @@ const brotliAsync = promisify(brotliCompress);
 const SYNC_COMPRESSION_MAX_BYTES = 4 * 1024;
 
 /**
+ * The brotli window (RFC 7932 §9.1: `WBITS`, a window of 2^WBITS − 16 bytes) for a body of `size` bytes: the
+ * smallest that holds the whole body, at most zlib's default (22, 4 MiB). The encoder allocates and clears its
+ * buffers for the window it is given, whatever the input: with the default window, quality 9 spent 1.4 ms on a
+ * 2 KB body for the same output as 0.16 ms with a window of 2^11. The `brotli` command-line tool sizes the window
+ * the same way for a file of known length.
+ */
+function brotliWindowBits(size: number): number {
+  let bits = zlibConstants.BROTLI_MIN_WINDOW_BITS;
+  while (bits < zlibConstants.BROTLI_DEFAULT_WINDOW && 2 ** bits - 16 < size) bits++;
+  return bits;
+}
+
+/**
  * Brotli quality by body size. Quality 11 costs about 30 times quality 9 for a few per cent smaller output, too
  * much for a build of thousands of bodies; 9 is near-best where bodies are big enough to gain, 6 for very large
  * ones (so a reload that recompresses the whole catalog stays fast).
@@ -28,6 +41,7 @@ function brotliOptions(size: number, contentType: string): BrotliOptions {
     params: {
       [zlibConstants.BROTLI_PARAM_QUALITY]: size <= 1024 * 1024 ? 9 : 6,
       [zlibConstants.BROTLI_PARAM_SIZE_HINT]: size,
+      [zlibConstants.BROTLI_PARAM_LGWIN]: brotliWindowBits(size),
       [zlibConstants.BROTLI_PARAM_MODE]: text ? zlibConstants.BROTLI_MODE_TEXT : zlibConstants.BROTLI_MODE_GENERIC,
     },
   };

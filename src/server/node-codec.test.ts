@@ -1,0 +1,52 @@
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { nodeCodec } from './node-codec.js';
+
+/** `WBITS` from the stream header of a brotli stream (RFC 7932 §9.1; bits are read from the least significant). */
+function windowBits(stream: Uint8Array): number {
+  const bits = stream[0]! | (stream[1]! << 8);
+  if ((bits & 1) === 0) return 16;
+  const n = (bits >> 1) & 7;
+  if (n !== 0) return 17 + n;
+  const m = (bits >> 4) & 7;
+  return m === 0 ? 17 : 8 + m;
+}
+
+/** `size` bytes of JSON-like text that compresses, different at every size. */
+function body(size: number): Uint8Array {
+  let text = '';
+  for (let i = 0; text.length < size; i++) text += `{"id":"lesson-${i}","title":"Lesson ${(i * 7919) % 1000}"},`;
+  return new TextEncoder().encode(text.slice(0, size));
+}
+
+describe('nodeCodec.compress', () => {
+  // Around the synchronous limit (4 KiB) and around window limits (2^w − 16 bytes).
+  const sizes = [1, 1008, 1009, 2032, 2033, 4096, 4097, 65520, 65521, 300_000];
+
+  it.each(sizes)('gives gzip and br forms of %i bytes that decompress to the very bytes', async (size) => {
+    const bytes = body(size);
+    const { gzip, br } = await nodeCodec.compress(bytes, 'application/json');
+    expect(Buffer.compare(gunzipSync(gzip), bytes)).toBe(0);
+    expect(Buffer.compare(brotliDecompressSync(br), bytes)).toBe(0);
+  });
+
+  it.each([
+    [1, 10],
+    [1008, 10],
+    [1009, 11],
+    [2032, 11],
+    [2033, 12],
+    [4097, 13],
+    [65520, 16],
+    [65521, 17],
+    [300_000, 19],
+  ])('sizes the brotli window of a %i-byte body to hold it and no more (WBITS %i)', async (size, bits) => {
+    const { br } = await nodeCodec.compress(body(size), 'text/html; charset=utf-8');
+    expect(windowBits(br)).toBe(bits);
+  });
+
+  it('keeps zlib’s default window (22) for bodies larger than it', async () => {
+    const { br } = await nodeCodec.compress(body(5 * 1024 * 1024), 'application/json');
+    expect(windowBits(br)).toBe(22);
+  });
+});
