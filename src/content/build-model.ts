@@ -83,8 +83,12 @@ class Tree {
   constructor(files: Iterable<ParsedFile>) {
     // The lessons of a class come one after another in path order: their map is looked up once for all of them.
     let inClass: { courseId: string; classId: string; lessons: Map<string, Of<'lesson'>> } | undefined;
+    // Stores by index, not `push`: each tree's arrays start empty (V8 gives them small-integer elements), and the
+    // first file pushed into one threw the optimised constructor back to the interpreter on every reload ("not a
+    // Smi"), which then spent 20-40 ms of the reload compiling it again.
+    const { all, classList, lessonList, items } = this;
     for (const file of files) {
-      this.all.push(file);
+      all[all.length] = file;
       switch (file.kind) {
         case 'catalog':
           this.catalog = file;
@@ -96,11 +100,11 @@ class Tree {
           this.courses.set(file.courseId, file);
           break;
         case 'class':
-          this.classList.push(file);
+          classList[classList.length] = file;
           child(this.#classes, file.courseId).set(file.classId, file);
           break;
         case 'lesson':
-          this.lessonList.push(file);
+          lessonList[lessonList.length] = file;
           if (inClass?.classId !== file.classId || inClass.courseId !== file.courseId) {
             inClass = { courseId: file.courseId, classId: file.classId, lessons: child(child(this.#lessons, file.courseId), file.classId) };
           }
@@ -110,7 +114,7 @@ class Tree {
           this.entries.set(file.entryId, file);
           break;
         case 'roadmap-item':
-          this.items.push(file);
+          items[items.length] = file;
           break;
         case 'unknown':
           break;
@@ -425,7 +429,7 @@ function classOf(file: Of<'class'>, lessons: Lesson[]): Klass {
 
 function deriveLesson(memo: DerivationMemo, file: Of<'lesson'>): Lesson {
   const data = file.data!;
-  return memo.reuse(file, [], () => ({
+  return memo.reuseFor(file, () => ({
     id: file.lessonId,
     course_id: file.courseId,
     class_id: file.classId,

@@ -31,6 +31,29 @@ describe('ContentLoader.loadChanged', () => {
     expect(titleOf(result, 'hello-world')).toBe('Hello again');
   });
 
+  it('derives again only what the edit reaches: every other lesson, class and course is the very same object', async () => {
+    const modelOf = (result: Awaited<ReturnType<ContentLoader['load']>>) => {
+      if (!result.ok) throw new Error(result.problems.map((p) => p.message).join('\n'));
+      return result.model;
+    };
+    const parts = (model: ReturnType<typeof modelOf>) => {
+      const classes = model.catalog.courses.flatMap((c) => c.classes);
+      return { courses: model.catalog.courses, classes, lessons: classes.flatMap((k) => k.lessons) };
+    };
+    const before = parts(modelOf(await loader.load()));
+    await writeFile(join(dir, LESSON), (await import('node:fs')).readFileSync(join(dir, LESSON), 'utf8').replace('Hello, world', 'Hello again'));
+    const after = parts(modelOf(await loader.loadChanged([LESSON])));
+    const reached = { courses: ['python-basics'], classes: ['first-steps'], lessons: ['hello-world'] };
+    for (const kind of ['courses', 'classes', 'lessons'] as const) {
+      expect(after[kind].map((x) => x.id)).toEqual(before[kind].map((x) => x.id));
+      after[kind].forEach((x, i) => {
+        if (reached[kind].includes(x.id)) expect(x, x.id).not.toBe(before[kind][i]);
+        else expect(x, x.id).toBe(before[kind][i]);
+      });
+    }
+    expect(before.lessons.filter((l) => l.class_id === 'first-steps').length).toBeGreaterThan(1); // a sibling was reused
+  });
+
   it('trusts the report: a file changed but not reported is not read until a full load', async () => {
     const path = join(dir, 'courses/python-basics/first-steps/variables.md');
     await writeFile(path, (await import('node:fs')).readFileSync(path, 'utf8').replace('title: Variables', 'title: Names'));
