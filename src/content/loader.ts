@@ -8,7 +8,7 @@ import { buildModel } from './build-model.js';
 import { DerivationMemo } from './memo.js';
 import { parseFile, type ParsedFile } from './parse-file.js';
 import { entryKind, isHiddenPath, LINK_PROBLEM, listContentTree, type EntryKind } from './read-tree.js';
-import { gitState, revisionOf } from './revision.js';
+import { FolderDigest, gitState, revisionOf } from './revision.js';
 
 /** Longest stretch of synchronous reading before yielding to the event loop, in milliseconds. */
 const YIELD_EVERY_MS = 10;
@@ -47,6 +47,8 @@ export class ContentLoader {
   private readonly cache = new Map<string, CacheEntry>();
   /** The derived objects of the last models: an unchanged part of the tree gives the very same object again. */
   private readonly memo = new DerivationMemo();
+  /** The digest of the files, kept between loads (a revision outside a clean Git checkout). */
+  private readonly digest = new FolderDigest();
   /**
    * Entries that cannot be content, reported until fixed: files that could not be read at the last attempt
    * (permissions, size) and symbolic links.
@@ -204,7 +206,7 @@ export class ContentLoader {
         problems: [...unreadable, ...problems.map((p) => ({ path: this.display(p.rel), line: p.line, column: p.column, message: p.message }))],
       };
     }
-    const revision = this.revision ?? revisionOf(await git, files);
+    const revision = this.revision ?? revisionOf(await git, () => this.digest.of(files));
     const result: ContentModel = { revision, ...model };
     return { ok: true, model: result };
   }
