@@ -4,9 +4,10 @@
  */
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { floodAddress } from '../bench/flood.js';
 import { generateContent } from '../bench/generate-content.js';
@@ -170,6 +171,32 @@ describe('report', () => {
     const summary = summariseProfile(join(dir, file));
     expect(summary.totalMs).toBeGreaterThan(0);
     expect(summary.byFunction.some((row) => row.label.startsWith('busyLoop'))).toBe(true);
+  });
+
+  it('names the functions of a minified bundle and their source files through its linked source map', async () => {
+    const dir = join(work, 'prof-bundle');
+    await mkdir(join(dir, 'src'), { recursive: true });
+    const source = join(dir, 'src', 'busy.ts');
+    await writeFile(
+      source,
+      'function countSquareRoots(n: number): number {\n  let x = 0;\n  for (let i = 0; i < n; i++) x += Math.sqrt(i);\n  return x;\n}\nconsole.log(countSquareRoots(3e7));\n',
+    );
+    await build({
+      entryPoints: [source],
+      outfile: join(dir, 'out.js'),
+      bundle: true,
+      minify: true,
+      sourcemap: 'linked',
+      platform: 'node',
+      logLevel: 'silent',
+    });
+    expect(readFileSync(join(dir, 'out.js'), 'utf8')).not.toContain('countSquareRoots'); // renamed
+    expect(spawnSync(process.execPath, ['--cpu-prof', `--cpu-prof-dir=${join(dir, 'prof')}`, join(dir, 'out.js')]).status).toBe(0);
+    const file = (await readdir(join(dir, 'prof'))).find((f) => f.endsWith('.cpuprofile'))!;
+    const summary = summariseProfile(join(dir, 'prof', file));
+    expect(summary.byFunction.map((row) => row.label)).toContainEqual(expect.stringMatching(/^countSquareRoots — src\/busy\.ts:1$/));
+    expect(summary.byFile.map((row) => row.label)).toContain('src/busy.ts');
+    expect(summary.byOwnCode.map((row) => row.label)).toContainEqual(expect.stringMatching(/^countSquareRoots — src\/busy\.ts/));
   });
 
   it('renders the machine, Node version, date and a row per measured configuration', async () => {

@@ -2,11 +2,23 @@
  * Summarises a V8 CPU profile (`node --cpu-prof`): self time per function and per source file or package,
  * so docs/performance.md can say what costs what.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { TraceMap, originalPositionFor } from '@jridgewell/trace-mapping';
+
+interface CallFrame {
+  functionName: string;
+  url: string;
+  /** 0-based. */
+  lineNumber: number;
+  /** 0-based. */
+  columnNumber: number;
+}
 
 interface ProfileNode {
   id: number;
-  callFrame: { functionName: string; url: string; lineNumber: number };
+  callFrame: CallFrame;
   children?: number[];
 }
 
@@ -67,6 +79,8 @@ export interface ProfileWindow {
  */
 export function summariseProfile(file: string, top = 15, window?: ProfileWindow): ProfileSummary {
   const profile = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
+  const original = sourceMapper();
+  for (const node of profile.nodes) node.callFrame = original(node.callFrame);
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const selfUs = new Map<number, number>();
   const to = window ? profile.endTime - window.skipEndMs * 1000 : Infinity;
@@ -113,4 +127,39 @@ export function summariseProfile(file: string, top = 15, window?: ProfileWindow)
       .slice(0, top)
       .map(([label, us]) => ({ label, selfMs: Math.round(us / 1000), percent: Math.round((us / total) * 1000) / 10 }));
   return { totalMs: Math.round(total / 1000), byFunction: rows(fn), byFile: rows(files), byOwnCode: rows(own) };
+}
+
+/**
+ * Maps call frames of a minified bundle (the production `dist/`, with its linked `.map` files) back to the source:
+ * its file, line, column and, where the map names it, the function's own name. Frames of scripts without a map are
+ * left as they are. Each map is read once.
+ */
+function sourceMapper(): (frame: CallFrame) => CallFrame {
+  const maps = new Map<string, { map: TraceMap; dir: string } | undefined>();
+  const mapOf = (url: string) => {
+    if (!maps.has(url)) {
+      const path = url.startsWith('file://') ? fileURLToPath(url) : url;
+      const mapFile = `${path}.map`;
+      maps.set(
+        url,
+        path.endsWith('.js') && existsSync(mapFile) ? { map: new TraceMap(readFileSync(mapFile, 'utf8')), dir: dirname(mapFile) } : undefined,
+      );
+    }
+    return maps.get(url);
+  };
+  return (frame) => {
+    const found = frame.url === '' ? undefined : mapOf(frame.url);
+    if (!found) return frame;
+    const at = originalPositionFor(found.map, { line: frame.lineNumber + 1, column: frame.columnNumber });
+    if (at.source === null || at.line === null) return frame;
+    return {
+      // Minification renames functions to one to three characters and keeps property names (methods): the map's
+      // name at a renamed function's position is its own name; at a method or an anonymous function's, it may be a
+      // parameter's.
+      functionName: frame.functionName.length > 0 && frame.functionName.length <= 3 && at.name !== null ? at.name : frame.functionName,
+      url: `file://${resolve(found.dir, at.source)}`,
+      lineNumber: at.line - 1,
+      columnNumber: at.column ?? 0,
+    };
+  };
 }
