@@ -429,7 +429,7 @@ function classOf(file: Of<'class'>, lessons: Lesson[]): Klass {
 
 function deriveLesson(memo: DerivationMemo, file: Of<'lesson'>): Lesson {
   const data = file.data!;
-  return memo.reuseFor(file, () => ({
+  return memo.reuse(file, [], () => ({
     id: file.lessonId,
     course_id: file.courseId,
     class_id: file.classId,

@@ -13,17 +13,6 @@
  */
 export class DerivationMemo {
   readonly #slots = new WeakMap<object, { inputs: readonly unknown[]; value: unknown }>();
-  readonly #alone = new WeakMap<object, unknown>();
-
-  /**
-   * The object derived from `key` alone (a lesson from its file) by the last build that asked, or `derive()` the
-   * first time: one lookup, without a list of inputs to compare.
-   */
-  reuseFor<T>(key: object, derive: () => T): T {
-    let value = this.#alone.get(key) as T | undefined;
-    if (value === undefined) this.#alone.set(key, (value = derive()));
-    return value;
-  }
 
   /** The object derived from `inputs` under `key` by the last build that asked, or `derive()` when they differ. */
   reuse<T>(key: object, inputs: readonly unknown[], derive: () => T): T {
