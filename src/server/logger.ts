@@ -92,7 +92,16 @@ export function createServiceLogger(
     maxWrite: 2 * LOG_BATCH_BYTES,
     // A full non-blocking stdout answers EAGAIN: retry later, unless the process is abandoning its output.
     retryEAGAIN: () => !abandoned,
+    // Bytes, not text: in its text mode sonic-boom measures the UTF-8 length of the whole batch gathered so far on
+    // every write, flattening it first, which cost about 5 µs and 16 KiB of garbage per access-log line with 32 KiB
+    // batches (1.5 µs per line in byte mode, measured alone). In byte mode it keeps each line's length and joins a
+    // batch once, when it writes it.
+    contentMode: 'buffer',
   });
+  // sonic-boom's typings know its text mode only.
+  const writeBytes = destination.write.bind(destination) as unknown as (bytes: Buffer) => boolean;
+  // pino and pino-pretty write text; the byte mode's write takes bytes only.
+  destination.write = (line: string | Buffer) => writeBytes(typeof line === 'string' ? Buffer.from(line) : line);
   destination.on('drop', (data: string | Buffer) => {
     const text = typeof data === 'string' ? data : data.toString('utf8');
     dropped += Math.max(1, text.split('\n').length - 1);

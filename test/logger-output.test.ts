@@ -1,0 +1,46 @@
+/**
+ * What the service logger writes to stdout: every line, once, whole and in order, with text outside ASCII intact,
+ * in both formats, whether the process waits for its output to drain or exits at once (pino's exit hook).
+ */
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = join(import.meta.dirname, '..');
+const TITLE = 'Café — 学习 🚀';
+
+/** Runs the lines fixture and resolves to its exit code and stdout. */
+function logLines(env: Record<string, string>): Promise<{ code: number | null; stdout: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'test/fixtures/logger/lines.ts'], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const chunks: Buffer[] = [];
+  child.stdout.on('data', (c: Buffer) => chunks.push(c));
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout: Buffer.concat(chunks).toString('utf8') })));
+}
+
+describe('the service log on stdout', () => {
+  for (const end of ['drain', 'exit']) {
+    it(`holds every JSON line once, in order, outside ASCII intact (${end})`, async () => {
+      // 5,000 lines of ~150 bytes: several 32 KiB batches, and a last one not full.
+      const { code, stdout } = await logLines({ LINES: '5000', FORMAT: 'json', END: end });
+      expect(code).toBe(0);
+      const lines = stdout.trimEnd().split('\n');
+      expect(lines).toHaveLength(5000);
+      lines.forEach((line, i) => {
+        expect(JSON.parse(line)).toMatchObject({ level: 30, service: 'syllabus-catalog', i, title: TITLE, msg: `line ${i}` });
+      });
+    });
+  }
+
+  it('writes pino-pretty lines in the pretty format', async () => {
+    const { code, stdout } = await logLines({ LINES: '300', FORMAT: 'pretty', END: 'drain' });
+    expect(code).toBe(0);
+    const messages = stdout.split('\n').filter((line) => line.includes('INFO'));
+    expect(messages).toHaveLength(300);
+    expect(messages[299]).toContain('line 299');
+    expect(stdout).toContain(`title: "${TITLE}"`);
+  });
+});
