@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { sampleModel } from '../../test/helpers/sample-model.js';
 import { buildIndex, completeCompression } from './build.js';
 import { MIN_COMPRESSIBLE_BYTES } from './representation.js';
+import type { IndexCodec } from './codec.js';
 import { IndexHolder } from './holder.js';
 import { nodeCodec } from '../server/node-codec.js';
 
@@ -182,6 +183,29 @@ describe('deferred compression', () => {
     // Small bodies are shared as they were; a complete index is returned as is.
     expect(full.representations.get('/v1/health')).toBe(deferred.representations.get('/v1/health'));
     expect(await completeCompression(nodeCodec, full)).toBe(full);
+  });
+
+  it('completeCompression has at most codec.compressionsAtOnce calls in flight, and that many while work is left', async () => {
+    let inFlight = 0;
+    let most = 0;
+    const codec: IndexCodec = {
+      ...nodeCodec,
+      compressionsAtOnce: 2,
+      async compress(body, contentType) {
+        most = Math.max(most, ++inFlight);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        inFlight--;
+        return nodeCodec.compress(body, contentType);
+      },
+    };
+    const model = bigModel();
+    model.catalog.courses[0] = { ...model.catalog.courses[0]!, blurb: 'Start here. '.repeat(40) };
+    model.catalog.courses[1] = { ...model.catalog.courses[1]!, blurb: 'Coming later. '.repeat(80) };
+    const deferred = await buildIndex(model, { codec, publicBaseUrl: BASE, deferCompression: true });
+    const pending = [...deferred.representations.values()].filter((rep) => rep.gzip === null && rep.body.byteLength >= MIN_COMPRESSIBLE_BYTES);
+    expect(pending.length).toBeGreaterThan(2);
+    await completeCompression(codec, deferred);
+    expect(most).toBe(2);
   });
 
   it('a deferred rebuild reuses the compressed forms of unchanged bodies', async () => {

@@ -83,9 +83,6 @@ export interface BuildIndexOptions {
   now?: () => Date;
 }
 
-/** How many compressions run at once: enough to keep the thread pool busy, few enough to bound memory. */
-const COMPRESSION_CONCURRENCY = 8;
-
 /** The route table's index-backed routes. */
 const INDEX_ROUTES = (ROUTES as readonly RouteSpec[]).filter((r) => r.source === 'index');
 
@@ -244,7 +241,7 @@ export async function buildIndex(model: ContentModel, opts: BuildIndexOptions): 
     });
   }
   const defer = opts.deferCompression ?? false;
-  const built = await mapLimited(toBuild, COMPRESSION_CONCURRENCY, ({ previous, source }) => buildOrReuse(opts.codec, source, previous, defer));
+  const built = await mapLimited(toBuild, opts.codec.compressionsAtOnce, ({ previous, source }) => buildOrReuse(opts.codec, source, previous, defer));
   toBuild.forEach(({ at }, i) => (reps[at] = built[i]));
   const representations = samePaths ? new Map(opts.previous!.representations) : new Map<string, Representation>();
   entries.forEach(([path], i) => {
@@ -272,7 +269,7 @@ export async function buildIndex(model: ContentModel, opts: BuildIndexOptions): 
 export async function completeCompression(codec: IndexCodec, index: CatalogIndex): Promise<CatalogIndex> {
   const pending = [...index.representations].filter(([, rep]) => needsCompression(rep));
   if (pending.length === 0) return index;
-  const compressed = await mapLimited(pending, COMPRESSION_CONCURRENCY, async ([, rep]) => {
+  const compressed = await mapLimited(pending, codec.compressionsAtOnce, async ([, rep]) => {
     // Small bodies compress synchronously; yield to the event loop before each so requests keep being answered
     // while a whole index is compressed in the background.
     await codec.yieldToEventLoop();

@@ -12,6 +12,11 @@ export interface IndexCodec {
    * on a thread pool.
    */
   compress(body: Uint8Array, contentType: string): Promise<{ gzip: Uint8Array; br: Uint8Array }>;
+  /**
+   * How many `compress` calls a build has in flight at once: enough to keep the runtime's compression threads busy.
+   * More only wait, each holding its compressors' memory.
+   */
+  readonly compressionsAtOnce: number;
   /** Resolves after pending I/O callbacks have run: a long build calls it so requests keep being answered. */
   yieldToEventLoop(): Promise<void>;
 }

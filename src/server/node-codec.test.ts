@@ -1,6 +1,6 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { nodeCodec } from './node-codec.js';
+import { nodeCodec, threadPoolSize } from './node-codec.js';
 
 /** `WBITS` from the stream header of a brotli stream (RFC 7932 §9.1; bits are read from the least significant). */
 function windowBits(stream: Uint8Array): number {
@@ -48,5 +48,19 @@ describe('nodeCodec.compress', () => {
   it('keeps zlib’s default window (22) for bodies larger than it', async () => {
     const { br } = await nodeCodec.compress(body(5 * 1024 * 1024), 'application/json');
     expect(windowBits(br)).toBe(22);
+  });
+});
+
+describe('threadPoolSize', () => {
+  it('reads UV_THREADPOOL_SIZE as libuv does: 4 when unset, at least 1, at most 1024', () => {
+    expect(threadPoolSize({})).toBe(4);
+    expect(threadPoolSize({ UV_THREADPOOL_SIZE: '8' })).toBe(8);
+    expect(threadPoolSize({ UV_THREADPOOL_SIZE: '0' })).toBe(1);
+    expect(threadPoolSize({ UV_THREADPOOL_SIZE: 'many' })).toBe(1);
+    expect(threadPoolSize({ UV_THREADPOOL_SIZE: '4096' })).toBe(1024);
+  });
+
+  it('gives the codec one compression in flight per two threads (gzip and br each take one)', () => {
+    expect(nodeCodec.compressionsAtOnce).toBe(Math.max(1, Math.floor(threadPoolSize() / 2)));
   });
 });
