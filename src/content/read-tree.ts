@@ -20,7 +20,9 @@ export type EntryKind = 'skipped' | 'link' | 'folder' | 'markdown' | 'other';
 
 /** Whether any part of `rel` (`/`-separated, relative to the content folder) starts with `.`. */
 export function isHiddenPath(rel: string): boolean {
-  return rel.split('/').some((part) => part.startsWith('.'));
+  // A part starts with `.` where the path does or a `/` is followed by one (no array of parts: every file of the
+  // tree is asked, at each load and each watched change).
+  return rel.startsWith('.') || rel.includes('/.');
 }
 
 /**
