@@ -24,6 +24,7 @@ import { Service } from 'kubernetes-models/v1/Service';
 import { parse, parseAllDocuments } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { VARIABLES, type Variable } from '../src/server/config-schema.js';
+import { PROCESS_ENVIRONMENT } from '../src/server/process-environment.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const read = (path: string): string => readFileSync(join(ROOT, path), 'utf8');
@@ -39,7 +40,7 @@ const ADMIN_PORT = 9090;
 const LIVEZ = '/livez';
 const READYZ = '/readyz';
 /** Variables the files may set that the service's configuration does not read. */
-const OTHER_VARIABLES = new Set(['NODE_ENV', 'XDG_CACHE_HOME']);
+const OTHER_VARIABLES = new Set(['NODE_ENV', 'XDG_CACHE_HOME', ...Object.keys(PROCESS_ENVIRONMENT)]);
 
 type Env = Record<string, string>;
 
@@ -127,6 +128,7 @@ describe('Dockerfile', () => {
 
   it('sets the production environment: the public port is the service default, the admin listener on all interfaces', () => {
     expect(env).toMatchObject({ NODE_ENV: 'production', PORT: String(PORT), ADMIN_PORT: String(ADMIN_PORT), ADMIN_HOST: '0.0.0.0' });
+    expect(env).toMatchObject(PROCESS_ENVIRONMENT);
     expect(variableProblems(env)).toEqual([]);
     expect(inRuntime('EXPOSE').flatMap((args) => args.split(/\s+/))).toEqual([String(PORT), String(ADMIN_PORT)]);
   });
@@ -557,6 +559,7 @@ describe('deploy/systemd/syllabus.service', () => {
     expect(value('CacheDirectory')).toBe('syllabus');
     const env: Env = Object.fromEntries(values('Environment').map((pair) => pair.split('=', 2) as [string, string]));
     expect(env.XDG_CACHE_HOME).toBe('%C');
+    expect(env).toMatchObject(PROCESS_ENVIRONMENT);
     expect(variableProblems(env)).toEqual([]);
   });
 

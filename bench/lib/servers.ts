@@ -3,6 +3,7 @@
  * and the raw baseline, each alone in its process on core 0, listening on 127.0.0.1.
  */
 import { writeFileSync } from 'node:fs';
+import { PROCESS_ENVIRONMENT } from '../../src/server/process-environment.js';
 import { repoRoot } from './build.js';
 import { freePort, startNode, waitUntilServing, type Child } from './proc.js';
 import { headerOf, rawGet, type BaselineSpec } from './capture.js';
@@ -55,7 +56,8 @@ export interface ServiceOptions {
 }
 
 /**
- * Starts a Node script as a server on a free loopback port (`PORT`, `HOST=127.0.0.1`) and waits until it serves.
+ * Starts a Node script as a server on a free loopback port (`PORT`, `HOST=127.0.0.1`), in the deployment's process
+ * environment (`src/server/process-environment.ts`), and waits until it serves.
  * @returns the process, its URL and `startedAt`/`servingAt` (performance.now() milliseconds).
  */
 export async function startServerProcess(
@@ -65,7 +67,16 @@ export async function startServerProcess(
 ): Promise<ServerProcess & { startedAt: number; servingAt: number }> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const env = { NODE_ENV: 'production', LOG_LEVEL: 'warn', ...RAISED_LIMITS, ...options.env, PORT: String(port), HOST: '127.0.0.1' };
+  // Every server measured runs in the process environment the deployment files give the service.
+  const env = {
+    ...PROCESS_ENVIRONMENT,
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'warn',
+    ...RAISED_LIMITS,
+    ...options.env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+  };
   const startedAt = performance.now();
   const child = startNode([...(options.nodeFlags ?? []), script, ...args], {
     cpu: options.cpu ?? 0,
