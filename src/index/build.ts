@@ -10,7 +10,7 @@ import { ROUTE_BODIES } from './bodies.js';
 import type { IndexCodec } from './codec.js';
 import { routeDeprecations, type RouteDeprecations } from './deprecation.js';
 import { sameItems } from '../content/memo.js';
-import { buildOrReuse, compressRepresentation, needsCompression, sameLabels, type RepresentationSource } from './representation.js';
+import { buildOrReuse, compressRepresentation, needsCompression, prepareOrReuse, sameLabels, type RepresentationSource } from './representation.js';
 import { jsonBody } from './json-body.js';
 import { buildRedirects } from './redirects.js';
 import type { CatalogIndex, Representation } from './types.js';
@@ -240,8 +240,10 @@ export async function buildIndex(model: ContentModel, opts: BuildIndexOptions): 
       source: { contentType: source.contentType, body, cacheControl: source.cacheControl, headers: source.headers },
     });
   }
-  const defer = opts.deferCompression ?? false;
-  const built = await mapLimited(toBuild, opts.codec.compressionsAtOnce, ({ previous, source }) => buildOrReuse(opts.codec, source, previous, defer));
+  // Deferred, nothing waits for a compressor: no pool of promises for thousands of synchronous preparations.
+  const built = opts.deferCompression
+    ? toBuild.map(({ previous, source }) => prepareOrReuse(opts.codec, source, previous))
+    : await mapLimited(toBuild, opts.codec.compressionsAtOnce, ({ previous, source }) => buildOrReuse(opts.codec, source, previous));
   toBuild.forEach(({ at }, i) => (reps[at] = built[i]));
   const representations = samePaths ? new Map(opts.previous!.representations) : new Map<string, Representation>();
   entries.forEach(([path], i) => {

@@ -104,20 +104,23 @@ export function sameLabels(rep: Representation, source: Omit<RepresentationSourc
 }
 
 /**
- * {@link buildRepresentation}, reusing `previous` when it has the same body and labels: a reload that
- * changed one lesson recompresses one lesson (and the aggregates containing it), not the whole catalog.
- * @param deferCompression prepare a new body without compressing it ({@link prepareRepresentation}).
+ * `previous` when it has the same body and labels as `source`, else `source` prepared without compression
+ * ({@link prepareRepresentation}): a reload that changed one lesson hashes every body it serialised but prepares
+ * one lesson (and the aggregates containing it), not the whole catalog.
  */
-export async function buildOrReuse(
-  codec: IndexCodec,
-  source: RepresentationSource,
-  previous: Representation | undefined,
-  deferCompression = false,
-): Promise<Representation> {
+export function prepareOrReuse(codec: IndexCodec, source: RepresentationSource, previous: Representation | undefined): Representation {
   const body = typeof source.body === 'string' ? encoder.encode(source.body) : source.body;
   const etag = strongEtag(codec, body); // hashed once: a 2 MB catalog costs a millisecond and a half per hash
   // Equal strong tags: equal bytes (SHA-256), found at native speed.
   if (previous && sameLabels(previous, source) && previous.etag === etag) return previous;
-  const prepared = tagged(source, body, etag);
-  return deferCompression ? prepared : compressRepresentation(codec, prepared);
+  return tagged(source, body, etag);
+}
+
+/**
+ * {@link prepareOrReuse}, then compressed when it is not `previous`: a reload that changed one lesson recompresses
+ * one lesson (and the aggregates containing it), not the whole catalog.
+ */
+export async function buildOrReuse(codec: IndexCodec, source: RepresentationSource, previous: Representation | undefined): Promise<Representation> {
+  const rep = prepareOrReuse(codec, source, previous);
+  return rep === previous ? rep : compressRepresentation(codec, rep);
 }
