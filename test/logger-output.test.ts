@@ -1,6 +1,6 @@
 /**
- * What the service logger writes to stdout: every line, once, whole and in order, with text outside ASCII intact,
- * in both formats, whether the process waits for its output to drain or exits at once (pino's exit hook).
+ * What the service logger writes to stdout: every line, once and whole, with text outside ASCII intact, in both
+ * formats, whether the process waits for its output to drain (then in order) or exits at once (pino's exit hook).
  */
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';

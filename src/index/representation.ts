@@ -52,8 +52,13 @@ export function codedEtag(identityEtag: string, coding: 'gzip' | 'br'): string {
  * RFC 9110 §12.5.3), its compressed forms added later by {@link compressRepresentation}.
  */
 export function prepareRepresentation(codec: IndexCodec, source: RepresentationSource): Representation {
-  const body = typeof source.body === 'string' ? encoder.encode(source.body) : source.body;
+  const body = bytesOf(source);
   return tagged(source, body, strongEtag(codec, body));
+}
+
+/** The identity bytes of `source.body` (UTF-8 when it is text). */
+function bytesOf(source: RepresentationSource): Uint8Array {
+  return typeof source.body === 'string' ? encoder.encode(source.body) : source.body;
 }
 
 /** The representation of `body` (the encoded `source.body`) whose strong tag is `etag`, not yet compressed. */
@@ -109,7 +114,7 @@ export function sameLabels(rep: Representation, source: Omit<RepresentationSourc
  * one lesson (and the aggregates containing it), not the whole catalog.
  */
 export function prepareOrReuse(codec: IndexCodec, source: RepresentationSource, previous: Representation | undefined): Representation {
-  const body = typeof source.body === 'string' ? encoder.encode(source.body) : source.body;
+  const body = bytesOf(source);
   const etag = strongEtag(codec, body); // hashed once: a 2 MB catalog costs a millisecond and a half per hash
   // Equal strong tags: equal bytes (SHA-256), found at native speed.
   if (previous && sameLabels(previous, source) && previous.etag === etag) return previous;

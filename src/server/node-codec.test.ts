@@ -1,5 +1,5 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { nodeCodec, threadPoolSize } from './node-codec.js';
 
 /** `WBITS` from the stream header of a brotli stream (RFC 7932 §9.1; bits are read from the least significant). */
@@ -60,7 +60,19 @@ describe('threadPoolSize', () => {
     expect(threadPoolSize({ UV_THREADPOOL_SIZE: '4096' })).toBe(1024);
   });
 
-  it('gives the codec one compression in flight per two threads (gzip and br each take one)', () => {
-    expect(nodeCodec.compressionsAtOnce).toBe(Math.max(1, Math.floor(threadPoolSize() / 2)));
+  it.each([
+    [undefined, 2],
+    ['8', 4],
+    ['3', 1],
+    ['1', 1],
+  ])('gives the codec one compression in flight per two threads (UV_THREADPOOL_SIZE=%s: %i)', async (size, expected) => {
+    vi.stubEnv('UV_THREADPOOL_SIZE', size);
+    vi.resetModules();
+    try {
+      const { nodeCodec: fresh } = await import('./node-codec.js');
+      expect(fresh.compressionsAtOnce).toBe(expected);
+    } finally {
+      vi.unstubAllEnvs();
+    }
   });
 });
