@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
-import { countSteps, countStepsFast, countStepsOnBlocks, countStepsOnTree } from './steps.js';
+import { countSteps, countStepsFast, countStepsOnBlocks, countStepsOnTree, type StretchCounter } from './steps.js';
 
 /** The CommonMark 0.31.2 spec's examples (the package has no type declarations). */
 const require = createRequire(import.meta.url);
@@ -95,6 +95,66 @@ describe('countSteps', () => {
     // `> Foo` then `> - `: a setext underline inside the quote, which the scanner does not follow.
     expect(countStepsFast('> Foo\n> - \n')).toBeUndefined();
     expect(countStepsOnTree('> Foo\n> - \n')).toBe(1);
+  });
+
+  /** A stretch counter that records what reaches the parser. */
+  const spy = (): { slices: string[]; countStretch: StretchCounter } => {
+    const slices: string[] = [];
+    return { slices, countStretch: (markdown) => (slices.push(markdown), countStepsOnBlocks(markdown, true)) };
+  };
+
+  // As in type-fest's readme: HTML and fences inside list items stop the scanner, but no line could be a heading.
+  const listWithDetails = [
+    '# Types',
+    '',
+    '- `Foo`: does foo.',
+    '\t<details>',
+    '\t<summary>Example</summary>',
+    '',
+    '\t```ts',
+    "\timport type {Foo} from 'type-fest';",
+    '\t```',
+    '\t</details>',
+    '',
+    '## Step one',
+    '',
+    'text',
+  ];
+
+  it('answers a stretch that no line of could make a step without the parser', () => {
+    const markdown = listWithDetails.join('\n');
+    expect(countStepsFast(markdown)).toBeUndefined();
+    const { slices, countStretch } = spy();
+    expect(countSteps(markdown, countStretch)).toBe(1);
+    expect(countStepsOnTree(markdown)).toBe(1);
+    expect(slices).toEqual([]);
+    // Up to the end of the document, a block left open does not matter either.
+    const toTheEnd = '- item\n  <div>\n\n```\ncode\n';
+    expect(countSteps(toTheEnd, countStretch)).toBe(0);
+    expect(slices).toEqual([]);
+  });
+
+  it('takes a stretch to the parser when one of its lines could be a step, or could open a top-level block', () => {
+    const heading = [...listWithDetails.slice(0, 5), '\t## Inside the HTML block', ...listWithDetails.slice(5)].join('\n');
+    const withHeading = spy();
+    expect(countSteps(heading, withHeading.countStretch)).toBe(countStepsOnTree(heading));
+    expect(withHeading.slices).toHaveLength(1);
+    // Three spaces of indentation: a top-level fence unless a list item holds it, which only the parser can tell.
+    const fence = listWithDetails.map((line) => line.replace(/^\t```/, '   ```')).join('\n');
+    const withFence = spy();
+    expect(countSteps(fence, withFence.countStretch)).toBe(countStepsOnTree(fence));
+    expect(withFence.slices).toHaveLength(1);
+  });
+
+  it('grows a stretch while a block is open at its end, without parsing the rest of the document', () => {
+    // `<div>` in a list item stops the scanner; the fence at column 0 ends the item and stays open past the blank line.
+    const tail = Array.from({ length: 60 }, (_, i) => (i === 30 ? '## Step two' : `Paragraph ${i}.\n`));
+    const markdown = ['- item', '  <div>', '```js', 'a', '', '## not a step', '```', '', '## Step one', '', ...tail].join('\n');
+    const { slices, countStretch } = spy();
+    expect(countSteps(markdown, countStretch)).toBe(2);
+    expect(countStepsOnTree(markdown)).toBe(2);
+    expect(slices.length).toBeGreaterThan(1); // the first stretch ended inside the fence
+    expect(Math.max(...slices.map((slice) => slice.length))).toBeLessThan(markdown.length / 4);
   });
 
   it('agrees with remark on thousands of random documents built from tricky lines', () => {
@@ -197,6 +257,9 @@ describe('countSteps', () => {
       '<http://a.b>',
       '&#35;# x',
       '\uFEFF## bom',
+      '\t<details>',
+      '\t```ts',
+      '\t</details>',
     ];
     let seed = 7;
     const random = (): number => {
@@ -204,19 +267,23 @@ describe('countSteps', () => {
       return seed / 0x7fffffff;
     };
     let answered = 0;
+    let stuckWithoutParser = 0;
     for (let n = 0; n < 5000; n++) {
       const lines = Array.from({ length: 1 + Math.floor(random() * 12) }, () => pool[Math.floor(random() * pool.length)]!);
       const markdown = lines.join(random() < 0.1 ? '\r\n' : random() < 0.05 ? '\r' : '\n');
       const reference = countStepsOnTree(markdown);
       expect({ markdown, count: countStepsOnBlocks(markdown) }).toEqual({ markdown, count: reference });
-      expect({ markdown, count: countSteps(markdown) }).toEqual({ markdown, count: reference });
+      const { slices, countStretch } = spy();
+      expect({ markdown, count: countSteps(markdown, countStretch) }).toEqual({ markdown, count: reference });
       const fast = countStepsFast(markdown);
+      if (fast === undefined && slices.length === 0) stuckWithoutParser++;
       if (fast === undefined) continue;
       answered++;
       expect({ markdown, count: fast }).toEqual({ markdown, count: reference });
     }
-    // The comparison must actually exercise the fast path.
+    // The comparison must actually exercise the fast path, and stretches answered without the parser.
     expect(answered).toBeGreaterThan(300);
+    expect(stuckWithoutParser).toBeGreaterThan(100);
   });
 
   // The reference is remark; the scanner must agree with it on every input it answers for, not on most.

@@ -24,24 +24,92 @@ import { parseMarkdown } from './markdown.js';
  * code block of the lines above has ended (CommonMark 0.31 §5: a blank line ends paragraphs and lazy continuation,
  * and a line at column 0 continues no list item or block quote), so the lines from there are parsed exactly as
  * they would be on their own; what a list or a block quote carries across the split (list looseness, numbering)
- * makes no heading. The end of a stretch is taken only when the block tokens show nothing still open there.
+ * makes no heading. The end of a stretch is taken only when nothing is still open there: when the block tokens show
+ * none, or when no line of the stretch could open a top-level fence or HTML block that a blank line does not end
+ * ({@link holdsNoStep}). A stretch none of whose lines could be a level-2 heading is not parsed at all.
+ *
+ * @param countStretch what a stretch goes to (default: {@link countStepsOnBlocks}); tests pass a spy to see which
+ *   stretches reach the parser.
  */
-export function countSteps(markdown: string): number {
-  if (needsWholeParse(markdown)) return countStepsOnBlocks(markdown);
+export function countSteps(markdown: string, countStretch: StretchCounter = countStretchOnBlocks): number {
+  if (needsWholeParse(markdown)) return countStretch(markdown).count;
   let count = 0;
   for (let from = 0; ;) {
     const scan = scanSteps(markdown, from);
     count += scan.count;
     if (scan.stuckAt === undefined) return count;
-    const end = nextFreshStartCandidate(markdown, scan.stuckAt);
-    if (end === markdown.length) return count + countStepsOnBlocks(markdown.slice(scan.restart));
-    const blocks = countStepsOnBlocks(markdown.slice(scan.restart, end), true);
-    // Something still open at `end` (a fence, an HTML block): `end` is no fresh start; the parser takes the rest.
-    if (blocks.openAtEnd) return count + countStepsOnBlocks(markdown.slice(scan.restart));
-    count += blocks.count;
+    const { restart } = scan;
+    let end = nextFreshStartCandidate(markdown, scan.stuckAt);
+    if (holdsNoStep(markdown, restart, end)) {
+      if (end === markdown.length) return count;
+      from = end;
+      continue;
+    }
+    for (;;) {
+      const blocks = countStretch(markdown.slice(restart, end));
+      if (end === markdown.length) return count + blocks.count;
+      if (!blocks.openAtEnd) {
+        count += blocks.count;
+        break;
+      }
+      // Something still open at `end` (a fence, an HTML block): `end` is no fresh start. The stretch grows to a later
+      // candidate, at least twice as long, so a block that never closes costs about twice the rest of the document
+      // and one that closes soon is not a reason to parse all of it.
+      end = nextFreshStartCandidate(markdown, end + (end - restart));
+    }
     from = end;
   }
 }
+
+/**
+ * Counts the level-2 headings of a stretch of a document, and says whether a fenced code block or an HTML block is
+ * still open at its end (see {@link countStepsOnBlocks}).
+ */
+export type StretchCounter = (markdown: string) => { count: number; openAtEnd: boolean };
+
+const countStretchOnBlocks: StretchCounter = (markdown) => countStepsOnBlocks(markdown, true);
+
+/**
+ * Whether the stretch of `markdown` from `from` (a fresh start) to `to` (the start of a line after a blank line, or
+ * the end) can be answered without a parser: none of its lines could be a level-2 heading, and, unless it runs to
+ * the end, none could open a block that is still open at `to`. Conservative: a line that might do either, read
+ * after every prefix that might be container markers, makes it `false`.
+ *
+ * - A level-2 heading's line is, after its container markers and indentation, `##` (then a space, a tab or the end of
+ *   the line) or a setext underline of `-`; an empty list item may be such an underline too.
+ * - At `to` every container has ended ({@link countSteps}), and with it every block inside one; a top-level HTML
+ *   block of types 6 and 7 ended at the blank line before `to`. What may still be open there is a top-level fenced
+ *   code block or HTML block of types 1–5, whose first line has at most three spaces of indentation and no marker.
+ */
+function holdsNoStep(markdown: string, from: number, to: number): boolean {
+  for (let start = from; start < to;) {
+    let end = markdown.indexOf('\n', start);
+    if (end === -1 || end > to) end = to;
+    const line = markdown.slice(start, withoutCr(markdown, start, end));
+    start = end + 1;
+    const prefix = CONTAINER_PREFIX.exec(line)![0];
+    const rest = line.slice(prefix.length);
+    if (rest === '') {
+      if (LIST_MARKER.test(prefix)) return false;
+      continue;
+    }
+    const first = rest.charCodeAt(0);
+    if (first === 35 /* # */ && rest.startsWith('##')) return false;
+    if (first === 45 /* - */ && DASHES_OR_EQUALS.test(rest)) return false;
+    if (to === markdown.length || !TOP_LEVEL_INDENT.test(prefix)) continue;
+    if ((first === 96 /* ` */ || first === 126) /* ~ */ && (rest.startsWith('```') || rest.startsWith('~~~'))) return false;
+    if (first === 60 /* < */) {
+      const html = htmlStart(rest);
+      if (html !== undefined && html !== BLANK_LINE && html !== TYPE_7) return false;
+    }
+  }
+  return true;
+}
+
+/** A line prefix that holds a list marker. */
+const LIST_MARKER = /[-+*\d]/;
+/** A line prefix that leaves the line's block at the top level, where it may open a fence or an HTML block. */
+const TOP_LEVEL_INDENT = /^ {0,3}$/;
 
 /** A lone CR is a line ending too (CommonMark §2.1); remark drops a byte-order mark that starts its input. */
 function needsWholeParse(markdown: string): boolean {
