@@ -97,7 +97,7 @@ function holdsNoStep(markdown: string, from: number, to: number): boolean {
     if (first === 35 /* # */ && rest.startsWith('##')) return false;
     if (first === 45 /* - */ && DASHES_OR_EQUALS.test(rest)) return false;
     if (to === markdown.length || !TOP_LEVEL_INDENT.test(prefix)) continue;
-    if ((first === 96 /* ` */ || first === 126) /* ~ */ && (rest.startsWith('```') || rest.startsWith('~~~'))) return false;
+    if (rest.startsWith('```') || rest.startsWith('~~~')) return false;
     if (first === 60 /* < */) {
       const html = htmlStart(rest);
       if (html !== undefined && html !== BLANK_LINE && html !== TYPE_7) return false;
