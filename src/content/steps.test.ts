@@ -51,6 +51,7 @@ const cases: [string, string, number][] = [
   ['a closing sequence is not the level', '# One ##\n## Two #\n', 1],
   ['a byte-order mark before the first heading', '\uFEFF## One\n\nText 😀\n---\n', 2],
   ['astral characters before a setext underline', '😀😀 title\n--\n', 1],
+  ['a fence at column 0 ends a list item and hides what follows', '1. x\n\n   ```\n   a\n```\n\n## hidden\n', 0],
   ['inline constructs that look like blocks', '`## code span`\n\n*text*\n---\n\n[a](</u>)\n', 1],
 ];
 
@@ -110,6 +111,7 @@ describe('countSteps', () => {
     '- `Foo`: does foo.',
     '\t<details>',
     '\t<summary>Example</summary>',
+    '\t### A level-3 heading is no step',
     '',
     '\t```ts',
     "\timport type {Foo} from 'type-fest';",
@@ -144,6 +146,55 @@ describe('countSteps', () => {
     const withFence = spy();
     expect(countSteps(fence, withFence.countStretch)).toBe(countStepsOnTree(fence));
     expect(withFence.slices).toHaveLength(1);
+  });
+
+  // As in a lesson's numbered instructions: a fence indented by three spaces is the list item's or a top-level one;
+  // either way the next fence line, as far indented, closes it.
+  const numberedSteps = [
+    'Intro.',
+    '',
+    '1. Install:',
+    '',
+    '   ```bash',
+    '   npm i foo',
+    '',
+    '   ```',
+    '',
+    '2. Import:',
+    '',
+    '   ```js',
+    "   import foo from 'foo';",
+    '   ```',
+    '',
+    '## Step one',
+    '',
+  ];
+
+  it('answers fences in list items, closed at the same indentation, without the parser', () => {
+    const markdown = numberedSteps.join('\n');
+    expect(countStepsFast(markdown)).toBeUndefined();
+    const { slices, countStretch } = spy();
+    expect(countSteps(markdown, countStretch)).toBe(1);
+    expect(countStepsOnTree(markdown)).toBe(1);
+    expect(slices).toEqual([]);
+  });
+
+  it('takes fences to the parser when the list item may end before the closing fence', () => {
+    const variants = {
+      'closing fence at column 0 (it ends the list item, then opens a fence)': numberedSteps.map((l, i) => (i === 7 ? '```' : l)),
+      'closing fence less indented': numberedSteps.map((l, i) => (i === 7 ? '  ```' : l)),
+      'a line between less indented': numberedSteps.map((l, i) => (i === 5 ? 'npm i foo' : l)),
+      'a fence line indented by four spaces between': numberedSteps.map((l, i) => (i === 5 ? '    ```' : l)),
+      'an HTML line in the stretch': numberedSteps.map((l, i) => (i === 2 ? '1. <b>Install</b>:' : l)),
+      'a closing fence shorter than the opening one': numberedSteps.map((l, i) => (i === 4 ? '   ````bash' : l)),
+      'a backtick in the info string (no fence)': numberedSteps.map((l, i) => (i === 4 ? '   ```b`ash' : l)),
+    };
+    for (const [name, lines] of Object.entries(variants)) {
+      const markdown = lines.join('\n');
+      const { slices, countStretch } = spy();
+      expect({ name, count: countSteps(markdown, countStretch) }).toEqual({ name, count: countStepsOnTree(markdown) });
+      expect({ name, parsed: slices.length > 0 }).toEqual({ name, parsed: true });
+    }
   });
 
   it('grows a stretch while a block is open at its end, without parsing the rest of the document', () => {
@@ -260,6 +311,8 @@ describe('countSteps', () => {
       '\t<details>',
       '\t```ts',
       '\t</details>',
+      '   ```bash',
+      '   code',
     ];
     let seed = 7;
     const random = (): number => {

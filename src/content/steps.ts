@@ -72,16 +72,21 @@ const countStretchOnBlocks: StretchCounter = (markdown) => countStepsOnBlocks(ma
 /**
  * Whether the stretch of `markdown` from `from` (a fresh start) to `to` (the start of a line after a blank line, or
  * the end) can be answered without a parser: none of its lines could be a level-2 heading, and, unless it runs to
- * the end, none could open a block that is still open at `to`. Conservative: a line that might do either, read
- * after every prefix that might be container markers, makes it `false`.
+ * the end, nothing could still be open at `to`. Conservative: a line that might do either, read after every prefix
+ * that might be container markers, makes it `false`.
  *
  * - A level-2 heading's line is, after its container markers and indentation, `##` (then a space, a tab or the end of
  *   the line) or a setext underline of `-`; an empty list item may be such an underline too.
  * - At `to` every container has ended ({@link countSteps}), and with it every block inside one; a top-level HTML
  *   block of types 6 and 7 ended at the blank line before `to`. What may still be open there is a top-level fenced
- *   code block or HTML block of types 1–5, whose first line has at most three spaces of indentation and no marker.
+ *   code block or HTML block of types 1–5, whose first line has at most three spaces of indentation and no marker
+ *   (a *low* line). A low HTML start of types 1–5 makes it `false`; low fences are checked by {@link fencesClose}.
  */
 function holdsNoStep(markdown: string, from: number, to: number): boolean {
+  const runsToEnd = to === markdown.length;
+  const lines: StretchLine[] = [];
+  let lowFences = false;
+  let otherBlocks = false;
   for (let start = from; start < to;) {
     let end = markdown.indexOf('\n', start);
     if (end === -1 || end > to) end = to;
@@ -91,19 +96,70 @@ function holdsNoStep(markdown: string, from: number, to: number): boolean {
     const rest = line.slice(prefix.length);
     if (rest === '') {
       if (LIST_MARKER.test(prefix)) return false;
+      // Markers alone (`>`): no block opens, but the line is not blank and counts for the fences' indentation.
+      if (!runsToEnd && !isBlank(prefix, 0, prefix.length)) lines.push({ indent: indentation(line), fence: undefined });
       continue;
     }
     const first = rest.charCodeAt(0);
-    if (first === 35 /* # */ && rest.startsWith('##')) return false;
+    if (first === 35 /* # */ && ATX_LEVEL_2_AT_START.test(rest)) return false;
     if (first === 45 /* - */ && DASHES_OR_EQUALS.test(rest)) return false;
-    if (to === markdown.length || !TOP_LEVEL_INDENT.test(prefix)) continue;
-    if (rest.startsWith('```') || rest.startsWith('~~~')) return false;
-    if (first === 60 /* < */) {
+    if (runsToEnd) continue;
+    const low = TOP_LEVEL_INDENT.test(prefix);
+    const fence = FENCE_LINE.exec(rest);
+    if (fence && low) lowFences = true;
+    else if (fence || first === 60 /* < */) otherBlocks = true;
+    if (low && first === 60) {
       const html = htmlStart(rest);
       if (html !== undefined && html !== BLANK_LINE && html !== TYPE_7) return false;
     }
+    lines.push({ indent: indentation(line), fence: fence && low ? fence : undefined });
   }
-  return true;
+  return !lowFences || (!otherBlocks && fencesClose(lines));
+}
+
+/** A non-blank line of a stretch: its indentation in columns (4 standing for 4 or more), and its fence if it is a low one. */
+interface StretchLine {
+  indent: number;
+  fence: RegExpExecArray | undefined;
+}
+
+/** A line that may open or close a fenced code block: its run of backticks or tildes, and what follows. */
+const FENCE_LINE = /^(`{3,}|~{3,})(.*)$/;
+
+/**
+ * Whether the low fences of a stretch pair up, each closed by the next, in every reading of the stretch, so that
+ * none is open at its end. A low fence may open a top-level fenced code block or one in a list item whose content
+ * starts at or before its indentation; which, only the list items tell. Either way it is closed by the next low
+ * fence when that is a closing fence for it, indented at least as far, and every line between is blank or indented
+ * at least as far too (so a list item that holds the first holds the second), with no other fence or HTML line in
+ * the stretch (which {@link holdsNoStep} checks) that could close it sooner or hold it as content.
+ */
+function fencesClose(lines: readonly StretchLine[]): boolean {
+  let opening: StretchLine | undefined;
+  for (const line of lines) {
+    if (opening === undefined) {
+      if (line.fence === undefined) continue;
+      const [, run, info] = line.fence;
+      if (run![0] === '`' && info!.includes('`')) return false; // not a fence: paragraph text
+      opening = line;
+      continue;
+    }
+    if (line.indent < opening.indent) return false;
+    if (line.fence === undefined) continue;
+    const [, run, after] = line.fence;
+    const [, openingRun] = opening.fence!;
+    if (run![0] !== openingRun![0] || run!.length < openingRun!.length || !isBlank(after!, 0, after!.length)) return false;
+    opening = undefined;
+  }
+  return opening === undefined;
+}
+
+/** The indentation of a non-blank line in columns, up to 4 (a tab in it reaches column 4 at least). */
+function indentation(line: string): number {
+  let i = 0;
+  while (i < 3 && line.charCodeAt(i) === 32) i++;
+  const next = line.charCodeAt(i);
+  return next === 32 || next === 9 ? 4 : i;
 }
 
 /** A line prefix that holds a list marker. */
