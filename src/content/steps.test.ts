@@ -104,6 +104,15 @@ describe('countSteps', () => {
     return { slices, countStretch: (markdown) => (slices.push(markdown), countStepsOnBlocks(markdown, true)) };
   };
 
+  /** Checks that `markdown` stops the line scanner yet is answered, as remark counts it, with no stretch parsed. */
+  const expectAnsweredWithoutParser = (markdown: string, steps: number): void => {
+    expect(countStepsFast(markdown)).toBeUndefined();
+    const { slices, countStretch } = spy();
+    expect(countSteps(markdown, countStretch)).toBe(steps);
+    expect(countStepsOnTree(markdown)).toBe(steps);
+    expect(slices).toEqual([]);
+  };
+
   // As in type-fest's readme: HTML and fences inside list items stop the scanner, but no line could be a heading.
   const listWithDetails = [
     '# Types',
@@ -124,13 +133,9 @@ describe('countSteps', () => {
   ];
 
   it('answers a stretch that no line of could make a step without the parser', () => {
-    const markdown = listWithDetails.join('\n');
-    expect(countStepsFast(markdown)).toBeUndefined();
-    const { slices, countStretch } = spy();
-    expect(countSteps(markdown, countStretch)).toBe(1);
-    expect(countStepsOnTree(markdown)).toBe(1);
-    expect(slices).toEqual([]);
+    expectAnsweredWithoutParser(listWithDetails.join('\n'), 1);
     // Up to the end of the document, a block left open does not matter either.
+    const { slices, countStretch } = spy();
     const toTheEnd = '- item\n  <div>\n\n```\ncode\n';
     expect(countSteps(toTheEnd, countStretch)).toBe(0);
     expect(slices).toEqual([]);
@@ -171,12 +176,7 @@ describe('countSteps', () => {
   ];
 
   it('answers fences in list items, closed at the same indentation, without the parser', () => {
-    const markdown = numberedSteps.join('\n');
-    expect(countStepsFast(markdown)).toBeUndefined();
-    const { slices, countStretch } = spy();
-    expect(countSteps(markdown, countStretch)).toBe(1);
-    expect(countStepsOnTree(markdown)).toBe(1);
-    expect(slices).toEqual([]);
+    expectAnsweredWithoutParser(numberedSteps.join('\n'), 1);
   });
 
   it('takes fences to the parser when the list item may end before the closing fence', () => {
