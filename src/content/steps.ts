@@ -105,26 +105,29 @@ function holdsNoStep(markdown: string, from: number, to: number): boolean {
     if (first === 45 /* - */ && DASHES_OR_EQUALS.test(rest)) return false;
     if (runsToEnd) continue;
     const low = TOP_LEVEL_INDENT.test(prefix);
-    const fence = FENCE_LINE.exec(rest);
+    const fence = FENCE_RUN.exec(rest) !== null;
     if (fence && low) lowFences = true;
     else if (fence || first === 60 /* < */) otherBlocks = true;
     if (low && first === 60) {
       const html = htmlStart(rest);
       if (html !== undefined && html !== BLANK_LINE && html !== TYPE_7) return false;
     }
-    lines.push({ indent: indentation(line), fence: fence && low ? fence : undefined });
+    lines.push({ indent: indentation(line), fence: fence && low ? rest : undefined });
   }
   return !lowFences || (!otherBlocks && fencesClose(lines));
 }
 
-/** A non-blank line of a stretch: its indentation in columns (4 standing for 4 or more), and its fence if it is a low one. */
+/**
+ * A non-blank line of a stretch: its indentation in columns (4 standing for 4 or more), and, for a low fence line,
+ * the line from its run of backticks or tildes on.
+ */
 interface StretchLine {
   indent: number;
-  fence: RegExpExecArray | undefined;
+  fence: string | undefined;
 }
 
-/** A line that may open or close a fenced code block: its run of backticks or tildes, and what follows. */
-const FENCE_LINE = /^(`{3,}|~{3,})(.*)$/;
+/** The run of backticks or tildes that a line opening or closing a fenced code block starts with. */
+const FENCE_RUN = /^(?:`{3,}|~{3,})/;
 
 /**
  * Whether the low fences of a stretch pair up, each closed by the next, in every reading of the stretch, so that
@@ -135,20 +138,19 @@ const FENCE_LINE = /^(`{3,}|~{3,})(.*)$/;
  * the stretch (which {@link holdsNoStep} checks) that could close it sooner or hold it as content.
  */
 function fencesClose(lines: readonly StretchLine[]): boolean {
-  let opening: StretchLine | undefined;
-  for (const line of lines) {
+  let opening: { indent: number; char: number; run: number } | undefined;
+  for (const { indent, fence } of lines) {
     if (opening === undefined) {
-      if (line.fence === undefined) continue;
-      const [, run, info] = line.fence;
-      if (run![0] === '`' && info!.includes('`')) return false; // not a fence: paragraph text
-      opening = line;
+      if (fence === undefined) continue;
+      const char = fence.charCodeAt(0);
+      const run = FENCE_RUN.exec(fence)![0].length;
+      if (char === 96 /* ` */ && fence.includes('`', run)) return false; // not a fence: paragraph text
+      opening = { indent, char, run };
       continue;
     }
-    if (line.indent < opening.indent) return false;
-    if (line.fence === undefined) continue;
-    const [, run, after] = line.fence;
-    const [, openingRun] = opening.fence!;
-    if (run![0] !== openingRun![0] || run!.length < openingRun!.length || !isBlank(after!, 0, after!.length)) return false;
+    if (indent < opening.indent) return false;
+    if (fence === undefined) continue;
+    if (!closesFence(fence, 0, fence.length, opening.char, opening.run)) return false;
     opening = undefined;
   }
   return opening === undefined;
