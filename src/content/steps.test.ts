@@ -52,6 +52,11 @@ const cases: [string, string, number][] = [
   ['a byte-order mark before the first heading', '\uFEFF## One\n\nText 😀\n---\n', 2],
   ['astral characters before a setext underline', '😀😀 title\n--\n', 1],
   ['a fence at column 0 ends a list item and hides what follows', '1. x\n\n   ```\n   a\n```\n\n## hidden\n', 0],
+  ['a version number over a setext underline', '1.0.10 / 2018-02-15\n-------------------\n', 1],
+  ['ten digits and a dot: no list item', '1234567890. x\n---\n', 1],
+  ['an ordered list item, then a thematic break', '1) item\n---\n', 0],
+  ['a tab after a block quote marker reaches column 4', '> \t## x\n', 1],
+  ['a byte-order mark in a block quote is text', '> \uFEFF## x\n> ## y\n', 1],
   ['inline constructs that look like blocks', '`## code span`\n\n*text*\n---\n\n[a](</u>)\n', 1],
 ];
 
@@ -87,6 +92,12 @@ describe('countSteps', () => {
     ].join('\n');
     expect(countStepsFast(lesson)).toBe(2);
     expect(countStepsOnTree(lesson)).toBe(2);
+  });
+
+  it('answers a changelog whose versions are setext headings on the fast path', () => {
+    const changelog = '1.0.1 / 2015-02-20\n------------------\n\n  * Fix a bug\n\n1.0.0 / 2015-02-19\n------------------\n\n  * First release\n';
+    expect(countStepsFast(changelog)).toBe(2);
+    expect(countStepsOnTree(changelog)).toBe(2);
   });
 
   it('answers a block quote with empty lines on the fast path, and leaves an empty list item to the parser', () => {
@@ -194,6 +205,42 @@ describe('countSteps', () => {
       const { slices, countStretch } = spy();
       expect({ name, count: countSteps(markdown, countStretch) }).toEqual({ name, count: countStepsOnTree(markdown) });
       expect({ name, parsed: slices.length > 0 }).toEqual({ name, parsed: true });
+    }
+  });
+
+  // As in a readme's notes and quoted licences: a block quote with headings, each line marked, then a blank line.
+  const quotedNote = [
+    'Intro.',
+    '',
+    '> ## Note',
+    '>',
+    '> Security releases:',
+    '> ```',
+    '> ## in a fence',
+    '> ```',
+    '>',
+    '> > Title',
+    '> > -----',
+    '',
+    '## Step one',
+  ];
+
+  it('counts a block quote with headings as a document of its own, without the parser', () => {
+    expectAnsweredWithoutParser(quotedNote.join('\n'), 3);
+    expectAnsweredWithoutParser(quotedNote.join('\r\n'), 3);
+  });
+
+  it('takes a block quote to the parser when a line is not marked, or a tab follows a marker', () => {
+    const variants = {
+      'a lazy continuation line': quotedNote.map((l, i) => (i === 4 ? 'Security releases:' : l)),
+      'a tab after the marker (its width depends on the column)': quotedNote.map((l, i) => (i === 2 ? '> \t## Note' : l)),
+      'a marked line after a blank line that the stretch kept': [...quotedNote.slice(0, 4), '', '    code', '> ## more', ...quotedNote.slice(-2)],
+    };
+    for (const [name, lines] of Object.entries(variants)) {
+      const markdown = lines.join('\n');
+      const { slices, countStretch } = spy();
+      expect({ name, count: countSteps(markdown, countStretch) }).toEqual({ name, count: countStepsOnTree(markdown) });
+      expect({ name, parsed: slices.some((slice) => slice.startsWith(lines[2]!)) }).toEqual({ name, parsed: true });
     }
   });
 
@@ -337,6 +384,40 @@ describe('countSteps', () => {
     // The comparison must actually exercise the fast path, and stretches answered without the parser.
     expect(answered).toBeGreaterThan(300);
     expect(stuckWithoutParser).toBeGreaterThan(100);
+  });
+
+  it('agrees with remark on random block quotes, counted as documents of their own', () => {
+    const quoted = ['', 'text', '## Heading', '##', '# One', '```', '~~~', '   ```', '    ```', '-', '- ', '- item', '1. item', '- ## In list'];
+    quoted.push('> ## Q', '>', '---', '===', '--', 'Title', '  ## Indented', '    ## Code', '<div>', '<!--', '-->', '  - nested');
+    quoted.push('[a]: /u', '1.0.2 / 2020', '12345678901. x', '***', '\uFEFF## bom', '\t## tab', '## x ##');
+    const markers = ['> ', '>', '>  ', '>    ', '> > ', ' > ', '>\t'];
+    const between = ['', '', 'text', '## H', '---', '- item', '```', '    code'];
+    let seed = 11;
+    const random = (): number => {
+      seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+      return seed / 0x7fffffff;
+    };
+    const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
+    let quotesAnswered = 0;
+    for (let n = 0; n < 2000; n++) {
+      const lines: string[] = [];
+      for (let block = 1 + Math.floor(random() * 4); block > 0; block--) {
+        if (random() < 0.3) {
+          for (let k = 1 + Math.floor(random() * 3); k > 0; k--) lines.push(pick(between));
+          continue;
+        }
+        const marker = random() < 0.9 ? pick(markers.slice(0, 2)) : undefined; // mostly one marker throughout
+        for (let k = 1 + Math.floor(random() * 8); k > 0; k--)
+          lines.push((random() < 0.9 ? (marker ?? pick(markers)) : pick(markers)) + pick(quoted));
+        for (let k = Math.floor(random() * 3); k > 0; k--) lines.push(random() < 0.8 ? '' : pick(between));
+      }
+      const markdown = lines.join(random() < 0.1 ? '\r\n' : '\n');
+      const { slices, countStretch } = spy();
+      expect({ markdown, count: countSteps(markdown, countStretch) }).toEqual({ markdown, count: countStepsOnTree(markdown) });
+      if (countStepsFast(markdown) === undefined && !slices.some((slice) => slice.startsWith('>'))) quotesAnswered++;
+    }
+    // Block quotes must actually be answered through their content, not all handed to the parser.
+    expect(quotesAnswered).toBeGreaterThan(500);
   });
 
   // The reference is remark; the scanner must agree with it on every input it answers for, not on most.

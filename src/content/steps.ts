@@ -45,6 +45,14 @@ export function countSteps(markdown: string, countStretch: StretchCounter = coun
       from = end;
       continue;
     }
+    const quoted = blockQuoteContent(markdown, restart, end);
+    if (quoted !== undefined) {
+      // A blank line ends the block quote and everything in it: nothing is open at `end`.
+      count += countSteps(quoted, countStretch);
+      if (end === markdown.length) return count;
+      from = end;
+      continue;
+    }
     for (;;) {
       const blocks = countStretch(markdown.slice(restart, end));
       if (end === markdown.length) return count + blocks.count;
@@ -115,6 +123,32 @@ function holdsNoStep(markdown: string, from: number, to: number): boolean {
     lines.push({ indent: indentation(line), fence: fence && low ? rest : undefined });
   }
   return !lowFences || (!otherBlocks && fencesClose(lines));
+}
+
+/**
+ * The content of the stretch of `markdown` from `from` to `to` when it is one block quote and the blank lines after
+ * it: every line up to the first blank one starts with `>` at column 0, and every line after it is blank. The content
+ * is those lines without their `>` and the one space after it, which CommonMark 0.31 (§5.1) parses as a document of
+ * its own; with no line left out, no lazy continuation line joins it. `undefined` for any other stretch, and for one
+ * with a tab (whose width depends on the column it starts at, which taking the marker away moves) or a byte-order
+ * mark (which remark drops at the start of a document but keeps as text inside one).
+ */
+function blockQuoteContent(markdown: string, from: number, to: number): string | undefined {
+  if (markdown.charCodeAt(from) !== 62 /* > */) return undefined;
+  const stretch = markdown.slice(from, to);
+  if (stretch.includes('\t') || stretch.includes('\uFEFF')) return undefined;
+  let content = '';
+  let blankSeen = false;
+  for (let start = from; start < to;) {
+    let end = markdown.indexOf('\n', start);
+    if (end === -1 || end > to) end = to;
+    const lineEnd = withoutCr(markdown, start, end);
+    if (isBlank(markdown, start, lineEnd)) blankSeen = true;
+    else if (blankSeen || markdown.charCodeAt(start) !== 62) return undefined;
+    else content += `${markdown.slice(start + (markdown.charCodeAt(start + 1) === 32 ? 2 : 1), lineEnd)}\n`;
+    start = end + 1;
+  }
+  return content;
 }
 
 /**
@@ -454,7 +488,8 @@ function scanSteps(markdown: string, from: number): Scan {
         continue;
       }
     }
-    if (isRisky(markdown.slice(lineStart, lineEnd))) return stuck(lineStart);
+    // A line that can only begin paragraph text has no container prefix to strip: nothing in it is risky.
+    if (!isParagraphTextStart(first) && isRisky(markdown.slice(lineStart, lineEnd))) return stuck(lineStart);
     paragraph = nextParagraph(paragraph, markdown, lineStart, lineEnd);
   }
   return { count, restart };
@@ -465,7 +500,7 @@ function scanSteps(markdown: string, from: number): Scan {
  * continues a top-level paragraph, anything else (a list item, a block quote, indentation) is left unknown.
  */
 function nextParagraph(paragraph: Paragraph, text: string, start: number, end: number): Paragraph {
-  if (paragraph === Paragraph.Unknown || !isParagraphTextStart(text.charCodeAt(start))) return Paragraph.Unknown;
+  if (paragraph === Paragraph.Unknown || !beginsParagraphText(text, start, end)) return Paragraph.Unknown;
   if (paragraph === Paragraph.TopLevel) return paragraph;
   // A paragraph that may open with link reference definitions may be none at all (`[a]: /url` then `---`).
   if (text.charCodeAt(start) === 91 /* [ */ && !NOT_A_DEFINITION.test(text.slice(start, end))) return Paragraph.Unknown;
@@ -474,6 +509,16 @@ function nextParagraph(paragraph: Paragraph, text: string, start: number, end: n
 
 /** A `[` line whose first label ends on it and is not followed by `:`, or holds a `[`: no link reference definition. */
 const NOT_A_DEFINITION = /^\[(?:[^\]\\[]|\\.)*(?:\[|\](?!:))/;
+
+/** An ordered list item's marker at the start of a line (CommonMark 0.31 §5.2): up to nine digits, `.` or `)`, then a space, a tab or the end. */
+const ORDERED_LIST_MARKER = /^\d{1,9}[.)](?:[ \t]|$)/;
+
+/** Whether the line from `start` to `end`, at column 0, can only be paragraph text (a version number, a year…). */
+function beginsParagraphText(text: string, start: number, end: number): boolean {
+  const code = text.charCodeAt(start);
+  if (code >= 48 && code <= 57) return !ORDERED_LIST_MARKER.test(text.slice(start, Math.min(end, start + 11)));
+  return isParagraphTextStart(code);
+}
 
 /** A character that, at column 0, can only begin paragraph text (no container, HTML, fence, heading, break or underline). */
 function isParagraphTextStart(code: number): boolean {
