@@ -57,6 +57,11 @@ const cases: [string, string, number][] = [
   ['an ordered list item, then a thematic break', '1) item\n---\n', 0],
   ['a tab after a block quote marker reaches column 4', '> \t## x\n', 1],
   ['a byte-order mark in a block quote is text', '> \uFEFF## x\n> ## y\n', 1],
+  ['an HTML block holds a fence line, and the next one stays open', '- a\n  <b>x</b>\n<div>\n  ```\n  z\n\n  ```\n\n## hidden\n', 0],
+  ['a lazy line continues a quoted paragraph', '> ## x\n> Foo\nbar\n---\n', 1],
+  ['a code span line after a quote is a lazy line', '> ## x\n> Foo\n``` a`b\n---\n', 1],
+  ['an HTML comment runs past the stretch', '- a\n  <b>x</b>\n<!--\n\n## hidden\n-->\n', 0],
+  ['an HTML comment after fences holds more', '- a\n  ~~~\n  ~~~\n<!--\n  ```\n  z\n\n  ```\n\n## hidden\n-->\n', 0],
   ['inline constructs that look like blocks', '`## code span`\n\n*text*\n---\n\n[a](</u>)\n', 1],
 ];
 
@@ -157,11 +162,17 @@ describe('countSteps', () => {
     const withHeading = spy();
     expect(countSteps(heading, withHeading.countStretch)).toBe(countStepsOnTree(heading));
     expect(withHeading.slices).toHaveLength(1);
-    // Three spaces of indentation: a top-level fence unless a list item holds it, which only the parser can tell.
-    const fence = listWithDetails.map((line) => line.replace(/^\t```/, '   ```')).join('\n');
+    // Three spaces of indentation: a top-level fence or the list item's. With no blank line after the HTML start, it
+    // may be the HTML block's content instead, and then the closing fence would open one; only the parser can tell.
+    const fence = listWithDetails.map((line) => line.replace(/^\t```/, '   ```'));
+    const inHtml = fence.filter((_, i) => i !== 6).join('\n');
     const withFence = spy();
-    expect(countSteps(fence, withFence.countStretch)).toBe(countStepsOnTree(fence));
+    expect(countSteps(inHtml, withFence.countStretch)).toBe(countStepsOnTree(inHtml));
     expect(withFence.slices).toHaveLength(1);
+  });
+
+  it('answers fences after an HTML block that a blank line ended without the parser', () => {
+    expectAnsweredWithoutParser(listWithDetails.map((line) => line.replace(/^\t```/, '   ```')).join('\n'), 1);
   });
 
   // As in a lesson's numbered instructions: a fence indented by three spaces is the list item's or a top-level one;
@@ -188,6 +199,8 @@ describe('countSteps', () => {
 
   it('answers fences in list items, closed at the same indentation, without the parser', () => {
     expectAnsweredWithoutParser(numberedSteps.join('\n'), 1);
+    // HTML inside a pair of fences is their content, whatever HTML block it would start elsewhere.
+    expectAnsweredWithoutParser(numberedSteps.map((l, i) => (i === 5 ? '   <!-- a comment' : l)).join('\n'), 1);
   });
 
   it('takes fences to the parser when the list item may end before the closing fence', () => {
@@ -196,7 +209,9 @@ describe('countSteps', () => {
       'closing fence less indented': numberedSteps.map((l, i) => (i === 7 ? '  ```' : l)),
       'a line between less indented': numberedSteps.map((l, i) => (i === 5 ? 'npm i foo' : l)),
       'a fence line indented by four spaces between': numberedSteps.map((l, i) => (i === 5 ? '    ```' : l)),
-      'an HTML line in the stretch': numberedSteps.map((l, i) => (i === 2 ? '1. <b>Install</b>:' : l)),
+      'an HTML line right before the fence (it may hold it)': numberedSteps.map((l, i) => (i === 3 ? '   <div>' : l)),
+      'an HTML line in the list item before the fence': numberedSteps.map((l, i) => (i === 3 ? '   <b>Install</b>:' : l)),
+      'an HTML comment before the fence (it runs past blank lines)': numberedSteps.map((l, i) => (i === 2 ? '1. <!-- Install:' : l)),
       'a closing fence shorter than the opening one': numberedSteps.map((l, i) => (i === 4 ? '   ````bash' : l)),
       'a backtick in the info string (no fence)': numberedSteps.map((l, i) => (i === 4 ? '   ```b`ash' : l)),
     };
@@ -228,11 +243,16 @@ describe('countSteps', () => {
   it('counts a block quote with headings as a document of its own, without the parser', () => {
     expectAnsweredWithoutParser(quotedNote.join('\n'), 3);
     expectAnsweredWithoutParser(quotedNote.join('\r\n'), 3);
+    // A fence or an ATX heading at column 0 ends the quote with no blank line before it; the scanner goes on there.
+    const fenceAfter = ['> ## Note', '> Shown as:', '```js', '## a comment', '```', '## Step one'];
+    expectAnsweredWithoutParser(fenceAfter.join('\n'), 2);
+    expectAnsweredWithoutParser(['> ## Note', '> text', '# Title', '## Step one'].join('\n'), 2);
   });
 
   it('takes a block quote to the parser when a line is not marked, or a tab follows a marker', () => {
     const variants = {
       'a lazy continuation line': quotedNote.map((l, i) => (i === 4 ? 'Security releases:' : l)),
+      'a fence with a backtick in its info string after it (paragraph text)': [...quotedNote.slice(0, 4), '``` a`b', ...quotedNote.slice(-2)],
       'a tab after the marker (its width depends on the column)': quotedNote.map((l, i) => (i === 2 ? '> \t## Note' : l)),
       'a marked line after a blank line that the stretch kept': [...quotedNote.slice(0, 4), '', '    code', '> ## more', ...quotedNote.slice(-2)],
     };
@@ -391,7 +411,7 @@ describe('countSteps', () => {
     quoted.push('> ## Q', '>', '---', '===', '--', 'Title', '  ## Indented', '    ## Code', '<div>', '<!--', '-->', '  - nested');
     quoted.push('[a]: /u', '1.0.2 / 2020', '12345678901. x', '***', '\uFEFF## bom', '\t## tab', '## x ##');
     const markers = ['> ', '>', '>  ', '>    ', '> > ', ' > ', '>\t'];
-    const between = ['', '', 'text', '## H', '---', '- item', '```', '    code'];
+    const between = ['', '', 'text', '## H', '---', '- item', '```', '``` a`b', '~~~', '# T', '    code'];
     let seed = 11;
     const random = (): number => {
       seed = (seed * 1103515245 + 12345) & 0x7fffffff;

@@ -45,12 +45,12 @@ export function countSteps(markdown: string, countStretch: StretchCounter = coun
       from = end;
       continue;
     }
-    const quoted = blockQuoteContent(markdown, restart, end);
-    if (quoted !== undefined) {
-      // A blank line ends the block quote and everything in it: nothing is open at `end`.
-      count += countSteps(quoted, countStretch);
-      if (end === markdown.length) return count;
-      from = end;
+    const quote = leadingBlockQuote(markdown, restart, end);
+    if (quote !== undefined) {
+      // The block quote ends, and everything in it, at quote.end: the scanner goes on there as at a fresh start.
+      count += countSteps(quote.content, countStretch);
+      if (quote.end === markdown.length) return count;
+      from = quote.end;
       continue;
     }
     for (;;) {
@@ -88,13 +88,15 @@ const countStretchOnBlocks: StretchCounter = (markdown) => countStepsOnBlocks(ma
  * - At `to` every container has ended ({@link countSteps}), and with it every block inside one; a top-level HTML
  *   block of types 6 and 7 ended at the blank line before `to`. What may still be open there is a top-level fenced
  *   code block or HTML block of types 1–5, whose first line has at most three spaces of indentation and no marker
- *   (a *low* line). A low HTML start of types 1–5 makes it `false`; low fences are checked by {@link fencesClose}.
+ *   (a *low* line). Without low fences, a low HTML start of types 1–5 makes it `false`; with them, {@link fencesClose}
+ *   decides, HTML starts included.
  */
 function holdsNoStep(markdown: string, from: number, to: number): boolean {
   const runsToEnd = to === markdown.length;
   const lines: StretchLine[] = [];
   let lowFences = false;
-  let otherBlocks = false;
+  let otherFences = false;
+  let lowLastingHtml = false;
   for (let start = from; start < to;) {
     let end = markdown.indexOf('\n', start);
     if (end === -1 || end > to) end = to;
@@ -104,8 +106,9 @@ function holdsNoStep(markdown: string, from: number, to: number): boolean {
     const rest = line.slice(prefix.length);
     if (rest === '') {
       if (LIST_MARKER.test(prefix)) return false;
+      if (runsToEnd) continue;
       // Markers alone (`>`): no block opens, but the line is not blank and counts for the fences' indentation.
-      if (!runsToEnd && !isBlank(prefix, 0, prefix.length)) lines.push({ indent: indentation(line), fence: undefined });
+      lines.push(isBlank(prefix, 0, prefix.length) ? BLANK : { indent: indentation(line), fence: undefined, html: HtmlStart.None });
       continue;
     }
     const first = rest.charCodeAt(0);
@@ -115,50 +118,90 @@ function holdsNoStep(markdown: string, from: number, to: number): boolean {
     const low = TOP_LEVEL_INDENT.test(prefix);
     const fence = FENCE_RUN.exec(rest) !== null;
     if (fence && low) lowFences = true;
-    else if (fence || first === 60 /* < */) otherBlocks = true;
-    if (low && first === 60) {
-      const html = htmlStart(rest);
-      if (html !== undefined && html !== BLANK_LINE && html !== TYPE_7) return false;
+    else if (fence) otherFences = true;
+    let html = HtmlStart.None;
+    if (first === 60 /* < */) {
+      const end = htmlStart(rest);
+      html = end !== undefined && end !== BLANK_LINE && end !== TYPE_7 ? HtmlStart.Lasting : HtmlStart.UntilBlank;
+      if (html === HtmlStart.Lasting && low) lowLastingHtml = true;
     }
-    lines.push({ indent: indentation(line), fence: fence && low ? rest : undefined });
+    lines.push({ indent: indentation(line), fence: fence && low ? rest : undefined, html });
   }
-  return !lowFences || (!otherBlocks && fencesClose(lines));
+  // Without low fences, only a low HTML block of types 1–5 may be open at `to`; with them, such a block is harmless
+  // only as a fence's content.
+  return lowFences ? !otherFences && fencesClose(lines) : !lowLastingHtml;
 }
 
 /**
- * The content of the stretch of `markdown` from `from` to `to` when it is one block quote and the blank lines after
- * it: every line up to the first blank one starts with `>` at column 0, and every line after it is blank. The content
- * is those lines without their `>` and the one space after it, which CommonMark 0.31 (§5.1) parses as a document of
- * its own; with no line left out, no lazy continuation line joins it. `undefined` for any other stretch, and for one
- * with a tab (whose width depends on the column it starts at, which taking the marker away moves) or a byte-order
- * mark (which remark drops at the start of a document but keeps as text inside one).
+ * The block quote that the stretch of `markdown` from `from` to `to` starts with, when its end is certain: every
+ * line from `from` starts with `>` at column 0, up to a blank line after which every line of the stretch is blank
+ * (the quote ends at `to`), or up to a line at column 0 that opens a fenced code block or is an ATX heading, which no
+ * lazy continuation line can be (the quote ends at that line). Its content is those lines without their `>` and the
+ * one space after it, which CommonMark 0.31 (§5.1) parses as a document of its own; with no line left out, no lazy
+ * continuation line joins it. `undefined` for any other stretch, and for a quote with a tab (whose width depends on
+ * the column it starts at, which taking the marker away moves) or a byte-order mark (which remark drops at the start
+ * of a document but keeps as text inside one).
  */
-function blockQuoteContent(markdown: string, from: number, to: number): string | undefined {
+function leadingBlockQuote(markdown: string, from: number, to: number): { content: string; end: number } | undefined {
   if (markdown.charCodeAt(from) !== 62 /* > */) return undefined;
-  const stretch = markdown.slice(from, to);
-  if (stretch.includes('\t') || stretch.includes('\uFEFF')) return undefined;
   let content = '';
+  let end = to;
   let blankSeen = false;
   for (let start = from; start < to;) {
-    let end = markdown.indexOf('\n', start);
-    if (end === -1 || end > to) end = to;
-    const lineEnd = withoutCr(markdown, start, end);
+    let lineEnd = markdown.indexOf('\n', start);
+    if (lineEnd === -1 || lineEnd > to) lineEnd = to;
+    const next = lineEnd + 1;
+    lineEnd = withoutCr(markdown, start, lineEnd);
     if (isBlank(markdown, start, lineEnd)) blankSeen = true;
-    else if (blankSeen || markdown.charCodeAt(start) !== 62) return undefined;
-    else content += `${markdown.slice(start + (markdown.charCodeAt(start + 1) === 32 ? 2 : 1), lineEnd)}\n`;
-    start = end + 1;
+    else if (blankSeen) return undefined;
+    else if (markdown.charCodeAt(start) !== 62) {
+      if (!interruptsAnything(markdown.slice(start, lineEnd))) return undefined;
+      end = start;
+      break;
+    } else content += `${markdown.slice(start + (markdown.charCodeAt(start + 1) === 32 ? 2 : 1), lineEnd)}\n`;
+    start = next;
   }
-  return content;
+  const quote = markdown.slice(from, end);
+  return quote.includes('\t') || quote.includes('\uFEFF') ? undefined : { content, end };
+}
+
+/** Whether a line at column 0 opens a fenced code block or is an ATX heading: no paragraph can take it in. */
+function interruptsAnything(line: string): boolean {
+  return fenceOpening(line) > 0 || ATX_HEADING.test(line);
 }
 
 /**
- * A non-blank line of a stretch: its indentation in columns (4 standing for 4 or more), and, for a low fence line,
- * the line from its run of backticks or tildes on.
+ * The length of the run of backticks or tildes with which `line` (from its first character) opens a fenced code
+ * block, or 0 when it opens none: fewer than three, or a backtick in a backtick fence's info string, which makes the
+ * line paragraph text (CommonMark 0.31 §4.5).
+ */
+function fenceOpening(line: string): number {
+  const run = FENCE_RUN.exec(line)?.[0].length ?? 0;
+  return run > 0 && line.charCodeAt(0) === 96 /* ` */ && line.includes('`', run) ? 0 : run;
+}
+
+/** What HTML block a line of a stretch may start, by how it would end. */
+const enum HtmlStart {
+  /** None: the line does not start with `<`. */
+  None,
+  /** Maybe one of type 6 or 7 (or the line is paragraph text): it ends at the next blank line. */
+  UntilBlank,
+  /** One of types 1–5 (`<pre>`, `<!--`, …): it runs past blank lines, to its own end marker. */
+  Lasting,
+}
+
+/**
+ * A non-blank line of a stretch: its indentation in columns (4 standing for 4 or more); for a low fence line, the
+ * line from its run of backticks or tildes on; the HTML block it may start. A blank line is {@link BLANK}.
  */
 interface StretchLine {
   indent: number;
   fence: string | undefined;
+  html: HtmlStart;
 }
+
+/** A blank line of a stretch (no container marker on it either). */
+const BLANK: StretchLine = { indent: -1, fence: undefined, html: HtmlStart.None };
 
 /** The run of backticks or tildes that a line opening or closing a fenced code block starts with. */
 const FENCE_RUN = /^(?:`{3,}|~{3,})/;
@@ -168,18 +211,29 @@ const FENCE_RUN = /^(?:`{3,}|~{3,})/;
  * none is open at its end. A low fence may open a top-level fenced code block or one in a list item whose content
  * starts at or before its indentation; which, only the list items tell. Either way it is closed by the next low
  * fence when that is a closing fence for it, indented at least as far, and every line between is blank or indented
- * at least as far too (so a list item that holds the first holds the second), with no other fence or HTML line in
- * the stretch (which {@link holdsNoStep} checks) that could close it sooner or hold it as content.
+ * at least as far too (so a list item that holds the first holds the second), with no other fence line in the
+ * stretch (which {@link holdsNoStep} checks) that could close it sooner. Outside the pairs, a line starting with `<`
+ * may open an HTML block that holds the next lines as its content: up to a blank line (types 6 and 7), where a fence
+ * before that blank line may be such content, or past blank lines (types 1–5), which makes it `false` at once.
+ * Inside a pair, such a line is the fence's content in every reading.
  */
 function fencesClose(lines: readonly StretchLine[]): boolean {
   let opening: { indent: number; char: number; run: number } | undefined;
-  for (const { indent, fence } of lines) {
+  let inHtml = false;
+  for (const line of lines) {
+    if (line === BLANK) {
+      inHtml = false;
+      continue;
+    }
+    const { indent, fence } = line;
     if (opening === undefined) {
+      if (line.html === HtmlStart.Lasting) return false;
+      if (line.html === HtmlStart.UntilBlank) inHtml = true;
       if (fence === undefined) continue;
-      const char = fence.charCodeAt(0);
-      const run = FENCE_RUN.exec(fence)![0].length;
-      if (char === 96 /* ` */ && fence.includes('`', run)) return false; // not a fence: paragraph text
-      opening = { indent, char, run };
+      if (inHtml) return false;
+      const run = fenceOpening(fence);
+      if (run === 0) return false; // not a fence: paragraph text
+      opening = { indent, char: fence.charCodeAt(0), run };
       continue;
     }
     if (indent < opening.indent) return false;
@@ -488,8 +542,7 @@ function scanSteps(markdown: string, from: number): Scan {
         continue;
       }
     }
-    // A line that can only begin paragraph text has no container prefix to strip: nothing in it is risky.
-    if (!isParagraphTextStart(first) && isRisky(markdown.slice(lineStart, lineEnd))) return stuck(lineStart);
+    if (mayBeRisky(markdown, lineStart, lineEnd) && isRisky(markdown.slice(lineStart, lineEnd))) return stuck(lineStart);
     paragraph = nextParagraph(paragraph, markdown, lineStart, lineEnd);
   }
   return { count, restart };
@@ -560,6 +613,17 @@ function closesFence(text: string, start: number, end: number, char: number, len
     if (c !== 32 && c !== 9) return false;
   }
   return true;
+}
+
+/**
+ * Whether {@link isRisky} must look at a line: not when its first character after indentation can only begin
+ * paragraph text, for then it holds no container marker and starts no block. (Most lines of a lesson; this spares a
+ * slice and a regular expression each.)
+ */
+function mayBeRisky(text: string, start: number, end: number): boolean {
+  let i = start;
+  while (i < end && (text.charCodeAt(i) === 32 || text.charCodeAt(i) === 9)) i++;
+  return i === end || !isParagraphTextStart(text.charCodeAt(i));
 }
 
 function isRisky(line: string): boolean {
