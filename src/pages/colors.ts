@@ -26,7 +26,10 @@ function toHex({ r, g, b }: Rgb): string {
 
 /** WCAG relative luminance, 0 (black) to 1 (white). */
 export function luminance(hex: string): number {
-  const { r, g, b } = parseHex(hex);
+  return relativeLuminance(parseHex(hex));
+}
+
+function relativeLuminance({ r, g, b }: Rgb): number {
   const lin = (c: number) => {
     const s = c / 255;
     return s <= 0.04045 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
@@ -36,15 +39,23 @@ export function luminance(hex: string): number {
 
 /** WCAG contrast ratio of two colours, 1 to 21. */
 export function contrast(a: string, b: string): number {
-  const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x) as [number, number];
-  return (hi + 0.05) / (lo + 0.05);
+  return contrastOf(luminance(a), luminance(b));
+}
+
+/** The contrast ratio of two relative luminances. */
+function contrastOf(a: number, b: number): number {
+  return (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
 }
 
 /** Mixes `amount` (0–1) of `other` into `base`, channel by channel in sRGB. */
 export function mix(base: string, other: string, amount: number): string {
-  const a = parseHex(base);
-  const b = parseHex(other);
-  return toHex({ r: a.r + (b.r - a.r) * amount, g: a.g + (b.g - a.g) * amount, b: a.b + (b.b - a.b) * amount });
+  return toHex(mixRgb(parseHex(base), parseHex(other), amount));
+}
+
+/** {@link mix} on parsed colours, each channel rounded as `#rrggbb` writes it. */
+function mixRgb(a: Rgb, b: Rgb, amount: number): Rgb {
+  const channel = (x: number, y: number) => Math.round(x + (y - x) * amount);
+  return { r: channel(a.r, b.r), g: channel(a.g, b.g), b: channel(a.b, b.b) };
 }
 
 /**
@@ -52,12 +63,14 @@ export function mix(base: string, other: string, amount: number): string {
  * with every one of `backgrounds` is at least `minRatio`. Used for course-coloured text and links.
  */
 export function readableOn(color: string, backgrounds: readonly string[], minRatio = 4.5): string {
-  const lightBackgrounds = backgrounds.every((bg) => luminance(bg) > 0.18);
-  const toward = lightBackgrounds ? '#000000' : '#ffffff';
-  const ok = (c: string) => backgrounds.every((bg) => contrast(c, bg) >= minRatio);
+  // On parsed colours: a catalog's stylesheet tries up to a hundred mixes per course and scheme.
+  const backgroundLuminances = backgrounds.map(luminance);
+  const toward = backgroundLuminances.every((l) => l > 0.18) ? '#000000' : '#ffffff';
+  const [base, target] = [parseHex(color), parseHex(toward)];
   for (let step = 0; step <= 100; step++) {
-    const candidate = mix(color, toward, step / 100);
-    if (ok(candidate)) return candidate;
+    const candidate = mixRgb(base, target, step / 100);
+    const l = relativeLuminance(candidate);
+    if (backgroundLuminances.every((bg) => contrastOf(l, bg) >= minRatio)) return toHex(candidate);
   }
   return toward;
 }
