@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseDocument } from 'yaml';
 import { parseSimpleYaml } from './simple-yaml.js';
+import { seededRandom } from '../../test/helpers/seeded-random.js';
 
 /** What the full parser makes of `source`, or `undefined` when it reports an error. */
 function reference(source: string): unknown {
@@ -113,12 +114,7 @@ describe('parseSimpleYaml', () => {
       'a, b',
     ];
     const itemLines = ['  - item', '  - "quoted item"', '  - 3', '  - a: b', '- top', '    - deeper', '  -', '  - [x]', '  - Topic: two'];
-    let seed = 11;
-    const random = (): number => {
-      seed = (seed * 1103515245 + 12345) & 0x7fffffff;
-      return seed / 0x7fffffff;
-    };
-    const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)]!;
+    const { random, pick } = seededRandom(11);
     let answered = 0;
     for (let n = 0; n < 4000; n++) {
       const lines: string[] = [''];

@@ -4,6 +4,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { countSteps, countStepsFast, countStepsOnBlocks, countStepsOnTree, type StretchCounter } from './steps.js';
+import { seededRandom } from '../../test/helpers/seeded-random.js';
 
 /** The CommonMark 0.31.2 spec's examples (the package has no type declarations). */
 const require = createRequire(import.meta.url);
@@ -381,11 +382,7 @@ describe('countSteps', () => {
       '   ```bash',
       '   code',
     ];
-    let seed = 7;
-    const random = (): number => {
-      seed = (seed * 1103515245 + 12345) & 0x7fffffff;
-      return seed / 0x7fffffff;
-    };
+    const { random } = seededRandom(7);
     let answered = 0;
     let stuckWithoutParser = 0;
     for (let n = 0; n < 5000; n++) {
@@ -412,12 +409,7 @@ describe('countSteps', () => {
     quoted.push('[a]: /u', '1.0.2 / 2020', '12345678901. x', '***', '\uFEFF## bom', '\t## tab', '## x ##');
     const markers = ['> ', '>', '>  ', '>    ', '> > ', ' > ', '>\t'];
     const between = ['', '', 'text', '## H', '---', '- item', '```', '``` a`b', '~~~', '# T', '    code'];
-    let seed = 11;
-    const random = (): number => {
-      seed = (seed * 1103515245 + 12345) & 0x7fffffff;
-      return seed / 0x7fffffff;
-    };
-    const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
+    const { random, pick } = seededRandom(11);
     let quotesAnswered = 0;
     for (let n = 0; n < 2000; n++) {
       const lines: string[] = [];
@@ -467,11 +459,7 @@ describe('countSteps', () => {
   // stretch rule relies on, so pieces of different documents are joined at arbitrary lines.
   it('agrees with remark on documents spliced from pieces of the node_modules documents', { timeout: 180_000 }, async () => {
     const lines = (await nodeModulesDocuments()).map(({ markdown }) => markdown.split('\n'));
-    let seed = 3;
-    const random = (): number => {
-      seed = (seed * 1103515245 + 12345) & 0x7fffffff;
-      return seed / 0x7fffffff;
-    };
+    const { random } = seededRandom(3);
     for (let n = 0; n < 1500; n++) {
       const pieces = Array.from({ length: 1 + Math.floor(random() * 4) }, () => {
         const document = lines[Math.floor(random() * lines.length)]!;
