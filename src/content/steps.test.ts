@@ -149,6 +149,9 @@ describe('countSteps', () => {
     'text',
   ];
 
+  // The same with its fences indented by three spaces: low enough to open a top-level fence.
+  const withLowFences = listWithDetails.map((line) => line.replace(/^\t```/, '   ```'));
+
   it('answers a stretch that no line of could make a step without the parser', () => {
     expectAnsweredWithoutParser(listWithDetails.join('\n'), 1);
     // Up to the end of the document, a block left open does not matter either.
@@ -165,15 +168,14 @@ describe('countSteps', () => {
     expect(withHeading.slices).toHaveLength(1);
     // Three spaces of indentation: a top-level fence or the list item's. With no blank line after the HTML start, it
     // may be the HTML block's content instead, and then the closing fence would open one; only the parser can tell.
-    const fence = listWithDetails.map((line) => line.replace(/^\t```/, '   ```'));
-    const inHtml = fence.filter((_, i) => i !== 6).join('\n');
+    const inHtml = withLowFences.filter((_, i) => i !== 6).join('\n');
     const withFence = spy();
     expect(countSteps(inHtml, withFence.countStretch)).toBe(countStepsOnTree(inHtml));
     expect(withFence.slices).toHaveLength(1);
   });
 
   it('answers fences after an HTML block that a blank line ended without the parser', () => {
-    expectAnsweredWithoutParser(listWithDetails.map((line) => line.replace(/^\t```/, '   ```')).join('\n'), 1);
+    expectAnsweredWithoutParser(withLowFences.join('\n'), 1);
   });
 
   // As in a lesson's numbered instructions: a fence indented by three spaces is the list item's or a top-level one;

@@ -501,11 +501,9 @@ function scanSteps(markdown: string, from: number): Scan {
       continue;
     }
     if (first === 96 /* ` */ || first === 126 /* ~ */) {
-      let run = 1;
-      while (lineStart + run < lineEnd && markdown.charCodeAt(lineStart + run) === first) run++;
-      if (run >= 3) {
-        // A backtick in a backtick fence's info string makes the line an inline code span, not a fence.
-        if (first === 96 && markdown.slice(lineStart + run, lineEnd).includes('`')) return stuck(lineStart);
+      // A run with a backtick in a backtick fence's info string opens none: it is left to isRisky below.
+      const run = fenceOpening(markdown.slice(lineStart, lineEnd));
+      if (run > 0) {
         fenceChar = first;
         fenceLength = run;
         paragraph = Paragraph.None;
@@ -542,7 +540,7 @@ function scanSteps(markdown: string, from: number): Scan {
         continue;
       }
     }
-    if (mayBeRisky(markdown, lineStart, lineEnd) && isRisky(markdown.slice(lineStart, lineEnd))) return stuck(lineStart);
+    if (isRisky(markdown, lineStart, lineEnd)) return stuck(lineStart);
     paragraph = nextParagraph(paragraph, markdown, lineStart, lineEnd);
   }
   return { count, restart };
@@ -616,17 +614,16 @@ function closesFence(text: string, start: number, end: number, char: number, len
 }
 
 /**
- * Whether {@link isRisky} must look at a line: not when its first character after indentation can only begin
- * paragraph text, for then it holds no container marker and starts no block. (Most lines of a lesson; this spares a
- * slice and a regular expression each.)
+ * Whether the line from `start` to `end` could, inside a container, start an HTML block, a fence, a `##` heading or
+ * a setext underline, or be an empty list item: then the scanner cannot judge it.
  */
-function mayBeRisky(text: string, start: number, end: number): boolean {
+function isRisky(text: string, start: number, end: number): boolean {
+  // Most lines of a lesson: the first character after the indentation can only begin paragraph text, so there is
+  // no container marker and no block start (and no slice or regular expression to spend on them).
   let i = start;
   while (i < end && (text.charCodeAt(i) === 32 || text.charCodeAt(i) === 9)) i++;
-  return i === end || !isParagraphTextStart(text.charCodeAt(i));
-}
-
-function isRisky(line: string): boolean {
+  if (i < end && isParagraphTextStart(text.charCodeAt(i))) return false;
+  const line = text.slice(start, end);
   const prefix = CONTAINER_PREFIX.exec(line)![0];
   const rest = line.slice(prefix.length);
   // Only markers on the line (`- `, `> `): an empty list item may be a setext underline in disguise; block quote
