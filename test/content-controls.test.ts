@@ -207,6 +207,10 @@ describe('every string, every way YAML writes it (one file)', () => {
     expect(allowsLineBreaks('roadmap-item', ['theme'])).toBe(false);
     expect(allowsLineBreaks('changelog', ['deprecates', 0, 'path'])).toBe(false);
     expect(allowsLineBreaks('lesson', ['unknown'])).toBe(false);
+    // Only the field itself: not the document above it, nor a list or key one may wrongly nest under it.
+    expect(allowsLineBreaks('lesson', [])).toBe(false);
+    expect(allowsLineBreaks('lesson', ['blurb', 0])).toBe(false);
+    expect(allowsLineBreaks('lesson', ['blurb', 'blurb'])).toBe(false);
   });
 
   it('a forbidden character keeps the file out of the model', () => {

@@ -28,7 +28,16 @@ export function validateFrontmatter(kind: FileKind, data: unknown): SchemaProble
 /** The shared definition of multi-line text: a field whose schema is it may hold tab and line breaks. */
 const PARAGRAPH_DEF = 'Paragraph';
 
-let multiLine: Map<FileKind, Set<string>> | undefined;
+/**
+ * The fields of one schema as a tree of keys: list indexes are the key `*`; `paragraph` marks a field whose schema
+ * is the Paragraph definition. Walked key by key, so a lookup builds no string (it runs for every frontmatter string).
+ */
+interface FieldTree {
+  paragraph: boolean;
+  children: Map<string, FieldTree>;
+}
+
+let multiLine: Map<FileKind, FieldTree> | undefined;
 
 /**
  * Whether the frontmatter value at `path` of a file of `kind` may span lines (and hold tabs): whether its schema
@@ -37,27 +46,36 @@ let multiLine: Map<FileKind, Set<string>> | undefined;
  */
 export function allowsLineBreaks(kind: FileKind, path: readonly (string | number)[]): boolean {
   multiLine ??= new Map(Object.entries(SCHEMA_FILES).map(([k, file]) => [k as FileKind, paragraphFields(file)]));
-  return multiLine.get(kind)!.has(fieldKey(path));
+  let node: FieldTree | undefined = multiLine.get(kind);
+  for (let i = 0; i < path.length && node !== undefined; i++) {
+    const segment = path[i]!;
+    node = node.children.get(typeof segment === 'number' ? '*' : segment);
+  }
+  return node?.paragraph ?? false;
 }
 
-/** A data path as a key of {@link paragraphFields}: list indexes become `*`. */
-function fieldKey(path: readonly (string | number)[]): string {
-  return JSON.stringify(path.map((segment) => (typeof segment === 'number' ? '*' : segment)));
-}
-
-/** The paths (as {@link fieldKey}s) whose schema in `schemas/<file>` is the Paragraph definition, following `$ref`s. */
-function paragraphFields(file: string): Set<string> {
+/** The fields whose schema in `schemas/<file>` is the Paragraph definition, following `$ref`s, as a tree. */
+function paragraphFields(file: string): FieldTree {
   const byId = new Map<string, JsonSchema>();
   for (const s of loadSchemas().values()) if (s.$id) byId.set(s.$id, s);
   const defs = schema('defs.schema.json');
   const paragraph = new URL(`#/$defs/${PARAGRAPH_DEF}`, defs.$id).href;
-  const out = new Set<string>();
+  const out: FieldTree = { paragraph: false, children: new Map() };
+  const mark = (path: readonly string[]): void => {
+    let node = out;
+    for (const key of path) {
+      let child = node.children.get(key);
+      if (child === undefined) node.children.set(key, (child = { paragraph: false, children: new Map() }));
+      node = child;
+    }
+    node.paragraph = true;
+  };
   const visit = (node: unknown, base: string, path: string[], depth: number): void => {
     if (node === null || typeof node !== 'object' || depth > 32) return;
     const s = node as Record<string, unknown>;
     if (typeof s.$ref === 'string') {
       const target = new URL(s.$ref, base);
-      if (target.href === paragraph) out.add(JSON.stringify(path));
+      if (target.href === paragraph) mark(path);
       const doc = byId.get(target.href.replace(/#.*$/, ''));
       const pointer = decodeURIComponent(target.hash.replace(/^#/, ''));
       let resolved: unknown = doc;
