@@ -9,9 +9,7 @@ import { DerivationMemo } from './memo.js';
 import { parseFile, type ParsedFile } from './parse-file.js';
 import { entryKind, isHiddenPath, LINK_PROBLEM, listContentTree, type EntryKind } from './read-tree.js';
 import { FolderDigest, gitState, revisionOf } from './revision.js';
-
-/** Longest stretch of synchronous reading before yielding to the event loop, in milliseconds. */
-const YIELD_EVERY_MS = 10;
+import { TimeSlice } from './time-slice.js';
 
 interface CacheEntry {
   /** mtime, size and inode: a file whose stamp is unchanged is not read again. */
@@ -116,15 +114,9 @@ export class ContentLoader {
     for (const rel of links) this.unreadable.set(rel, this.linkProblem(rel));
 
     let parsed = 0;
-    let sliceStart = performance.now();
+    const slice = new TimeSlice(); // synchronous reads, a slice at a time (time-slice.ts)
     for (const rel of rels) {
-      // Synchronous reads are several times faster than fs/promises for thousands of small files (one
-      // thread-pool round trip per open, stat, read and close); yielding every few milliseconds keeps a
-      // server that reloads in the background responsive.
-      if (performance.now() - sliceStart > YIELD_EVERY_MS) {
-        await new Promise<void>((resolve) => setImmediate(resolve));
-        sliceStart = performance.now();
-      }
+      if (slice.over()) await slice.yield();
       const cached = this.cache.get(rel);
       try {
         if (cached && stampOf(statSync(join(this.dir, rel))) === cached.stamp) continue;
@@ -140,12 +132,9 @@ export class ContentLoader {
 
   private async loadIncrementally(changed: readonly string[]): Promise<LoadResult> {
     let parsed = 0;
-    let sliceStart = performance.now();
+    const slice = new TimeSlice(); // a burst of files must not stall serving
     for (const rel of changed) {
-      if (performance.now() - sliceStart > YIELD_EVERY_MS) {
-        await new Promise<void>((resolve) => setImmediate(resolve)); // a burst of files must not stall serving
-        sliceStart = performance.now();
-      }
+      if (slice.over()) await slice.yield();
       if (rel.endsWith('/')) {
         // A removed folder: everything under it is gone.
         for (const key of this.cache.keys()) if (key.startsWith(rel)) this.cache.delete(key);

@@ -1,5 +1,57 @@
-import { describe, expect, it } from 'vitest';
-import { isHiddenPath } from './read-tree.js';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { isHiddenPath, listContentTree } from './read-tree.js';
+
+describe('listContentTree', () => {
+  let dir: string;
+  afterEach(() => {
+    vi.restoreAllMocks();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** A tree of Markdown files, other files, a hidden folder, a link to a folder and a link to a file. */
+  const makeTree = (): void => {
+    dir = mkdtempSync(join(tmpdir(), 'read-tree-'));
+    for (const rel of ['catalog.md', 'courses/b/index.md', 'courses/a/k/l.md', 'courses/a/index.md', 'courses/a/k/é.md', 'courses/a/k/z.md']) {
+      mkdirSync(join(dir, rel, '..'), { recursive: true });
+      writeFileSync(join(dir, rel), '---\n---\n');
+    }
+    mkdirSync(join(dir, '.git/objects'), { recursive: true });
+    writeFileSync(join(dir, '.git/objects/x.md'), '');
+    writeFileSync(join(dir, 'courses/a/notes.txt'), '');
+    symlinkSync('/usr', join(dir, 'courses/usr'));
+    symlinkSync(join(dir, 'catalog.md'), join(dir, 'courses/a/k/link.md'));
+  };
+
+  it('lists Markdown files and links by the rule of read-tree.ts, sorted by code point, never following a link', async () => {
+    makeTree();
+    expect(await listContentTree(dir)).toEqual({
+      markdown: ['catalog.md', 'courses/a/index.md', 'courses/a/k/l.md', 'courses/a/k/z.md', 'courses/a/k/é.md', 'courses/b/index.md'],
+      links: ['courses/a/k/link.md', 'courses/usr'],
+    });
+  });
+
+  it('lets the event loop run between slices of the walk: a timer set before it fires before it ends', async () => {
+    makeTree();
+    let clock = 0;
+    vi.spyOn(performance, 'now').mockImplementation(() => (clock += 6)); // every second check finds the slice over
+    let ran = false;
+    setImmediate(() => (ran = true));
+    const walk = listContentTree(dir);
+    expect(ran).toBe(false);
+    expect((await walk).markdown).toHaveLength(6);
+    expect(ran).toBe(true);
+  });
+
+  it('rejects with the error of reading the folder itself', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'read-tree-'));
+    await expect(listContentTree(join(dir, 'missing'))).rejects.toMatchObject({ code: 'ENOENT' });
+    writeFileSync(join(dir, 'file'), '');
+    await expect(listContentTree(join(dir, 'file'))).rejects.toMatchObject({ code: 'ENOTDIR' });
+  });
+});
 
 describe('isHiddenPath', () => {
   it('is true when any part of the path starts with a dot, wherever the part is', () => {
