@@ -286,8 +286,9 @@ function nextFreshStartCandidate(markdown: string, offset: number): number {
  * as text in the middle of a document).
  */
 function startsAfresh(text: string, lineStart: number, lineEnd: number): boolean {
+  if (lineStart >= lineEnd) return false; // read no character past the text: V8 would deoptimise the scanner
   const first = text.charCodeAt(lineStart);
-  return lineStart < lineEnd && first !== 32 && first !== 9 && first !== 0xfeff;
+  return first !== 32 && first !== 9 && first !== 0xfeff;
 }
 
 /** The end of a line's content: `end` (its `\n` or the end of the text) less the `\r` of a CRLF. */
@@ -487,7 +488,7 @@ function scanSteps(markdown: string, from: number): Scan {
     const first = markdown.charCodeAt(lineStart);
     if (first === 35 /* # */) {
       const after = lineStart + 2 < lineEnd ? markdown.charCodeAt(lineStart + 2) : -1;
-      if (markdown.charCodeAt(lineStart + 1) === 35 && (after === -1 || after === 32 || after === 9)) {
+      if (lineStart + 1 < lineEnd && markdown.charCodeAt(lineStart + 1) === 35 && (after === -1 || after === 32 || after === 9)) {
         count++;
         paragraph = Paragraph.None;
         continue;
