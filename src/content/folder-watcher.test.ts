@@ -5,6 +5,7 @@
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { listContentTree } from './read-tree.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -87,6 +88,17 @@ describe('watchFolders', () => {
     await eventually(() => reported.has('keep.md'), { what: 'the Markdown edit' });
     await settle();
     expect([...reported]).toEqual(['keep.md']);
+  });
+
+  it('lists the tree as it arms, by the rule and in the order of listContentTree', async () => {
+    await start(['catalog.md', 'courses/b/index.md', 'courses/a/k/z.md', 'courses/a/k/é.md', 'courses/a/k/l.md', '.git/x.md', 'courses/a/notes.txt']);
+    await symlink('/usr', join(dir, 'courses/usr'));
+    watch?.close();
+    watch = watchFolders(dir, { onPaths: () => undefined, onError: (e) => errors.push(e) });
+    const walked = await listContentTree(dir);
+    expect(walked.markdown).toEqual(['catalog.md', 'courses/a/k/l.md', 'courses/a/k/z.md', 'courses/a/k/é.md', 'courses/b/index.md']);
+    expect(walked.links).toEqual(['courses/usr']);
+    expect(watch.listing).toEqual(walked);
   });
 
   it('throws when the folder itself cannot be watched', async () => {

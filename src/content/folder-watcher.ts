@@ -16,7 +16,7 @@
  */
 import { lstatSync, readdirSync, watch, type FSWatcher, type Stats } from 'node:fs';
 import { join } from 'node:path';
-import { entryKind, isHiddenPath } from './read-tree.js';
+import { ContentTreeListing, entryKind, isHiddenPath, type ContentTree } from './read-tree.js';
 
 /** Options of {@link watchFolders}. */
 export interface FolderWatchOptions {
@@ -33,6 +33,13 @@ export interface FolderWatchOptions {
 export interface FolderWatch {
   /** Closes every watch; no `onPaths` call follows. */
   close(): void;
+  /**
+   * The tree as arming listed it (`listContentTree`'s rule and order), each folder listed after its own watch was
+   * armed, so a change made after the listing is reported: a first load may read it instead of walking the tree
+   * again. `undefined` when a folder could be neither watched nor listed (`onError` was called): the listing would
+   * miss its files.
+   */
+  readonly listing: ContentTree | undefined;
 }
 
 interface Watched {
@@ -59,8 +66,14 @@ export function watchFolders(dir: string, options: FolderWatchOptions): FolderWa
     }
   };
 
-  /** Watches the folder `rel`, then those under it; pushes the Markdown files and links found to `found`. */
-  const arm = (rel: string, id: string | undefined, found: string[]): void => {
+  let listingComplete = true;
+  const fail = (error: unknown): void => {
+    listingComplete = false;
+    options.onError(error);
+  };
+
+  /** Watches the folder `rel`, then those under it; adds the Markdown files and links found to `found`. */
+  const arm = (rel: string, id: string | undefined, found: ContentTreeListing): void => {
     let watcher: FSWatcher;
     try {
       watcher = watch(join(dir, rel), (_event, name) => {
@@ -68,7 +81,7 @@ export function watchFolders(dir: string, options: FolderWatchOptions): FolderWa
       });
     } catch (error) {
       if (rel === '') throw error;
-      if (!isGone(error)) options.onError(error);
+      if (!isGone(error)) fail(error);
       return; // gone already: its parent reports it
     }
     watcher.on('error', (error) => {
@@ -84,16 +97,15 @@ export function watchFolders(dir: string, options: FolderWatchOptions): FolderWa
         unwatch('');
         throw error;
       }
-      if (!isGone(error)) options.onError(error);
+      if (!isGone(error)) fail(error);
       return;
     }
     for (const entry of entries) {
       const child = rel === '' ? entry.name : `${rel}/${entry.name}`;
-      const kind = entryKind(child, entry);
-      if (kind === 'folder') {
+      if (found.add(child, entryKind(child, entry))) {
         const info = lstatOrUndefined(join(dir, child));
         if (info?.isDirectory()) arm(child, identity(info), found);
-      } else if (kind === 'markdown' || kind === 'link') found.push(child);
+      }
     }
   };
 
@@ -109,18 +121,18 @@ export function watchFolders(dir: string, options: FolderWatchOptions): FolderWa
     const previous = watched.get(rel);
     // The same folder: its own entry changed (attributes), and its children report themselves.
     if (kind === 'folder' && previous?.id !== undefined && previous.id === identity(info)) return;
-    const paths: string[] = [];
-    if (previous) {
-      unwatch(rel); // replaced: by another folder, a file or a link
-      paths.push(`${rel}/`);
-    }
-    if (kind === 'folder') arm(rel, identity(info), paths);
-    else if (kind === 'markdown' || kind === 'link') paths.push(rel);
+    const found = new ContentTreeListing();
+    if (previous) unwatch(rel); // replaced: by another folder, a file or a link
+    if (found.add(rel, kind)) arm(rel, identity(info), found);
+    const paths = previous ? [`${rel}/`, ...found.paths()] : found.paths();
     if (paths.length > 0) options.onPaths(paths);
   };
 
-  arm('', undefined, []);
+  const armed = new ContentTreeListing();
+  arm('', undefined, armed);
+  const listing = listingComplete ? armed.tree() : undefined;
   return {
+    listing,
     close(): void {
       closed = true;
       unwatch('');

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { removeTree, writeContentFixture } from '../../test/helpers/content-fixture.js';
 import { ContentLoader, MAX_FILE_BYTES } from './loader.js';
+import { listContentTree } from './read-tree.js';
 
 const LESSON = 'courses/python-basics/first-steps/hello-world.md';
 let dir: string;
@@ -128,5 +129,16 @@ describe('ContentLoader.loadChanged', () => {
     } finally {
       server.close();
     }
+  });
+});
+
+describe('ContentLoader.load with a listing', () => {
+  it('reads the files a watcher listed instead of walking the tree: a file it did not list is not read', async () => {
+    const listing = await listContentTree(dir);
+    await writeFile(join(dir, 'courses/python-basics/first-steps/unlisted.md'), 'not even frontmatter\n');
+    const fresh = new ContentLoader(dir);
+    expect((await fresh.load(listing)).ok).toBe(true);
+    expect([...fresh.parsedFiles().keys()]).toEqual(listing.markdown);
+    expect((await fresh.load()).ok).toBe(false); // walked: the file is content, and a bad one
   });
 });

@@ -7,7 +7,7 @@ import type { ContentModel, LoadResult, Problem } from './model.js';
 import { buildModel } from './build-model.js';
 import { DerivationMemo } from './memo.js';
 import { parseFile, type ParsedFile } from './parse-file.js';
-import { entryKind, isHiddenPath, LINK_PROBLEM, listContentTree, type EntryKind } from './read-tree.js';
+import { entryKind, isHiddenPath, LINK_PROBLEM, listContentTree, type ContentTree, type EntryKind } from './read-tree.js';
 import { FolderDigest, gitState, revisionOf } from './revision.js';
 import { warmUpStepCounter } from './steps-warm-up.js';
 import { TimeSlice } from './time-slice.js';
@@ -69,9 +69,11 @@ export class ContentLoader {
    * Reads the folder and returns the model, or every problem found.
    * Never throws for bad content; a missing or unreadable folder is reported as a problem too.
    * Calls made while a load runs wait for it, then load again (they share the cache, one at a time).
+   * @param listing the folder's tree as a watcher armed on it listed it (`ContentWatch.listing`): read instead of
+   *   walking the tree again. Default: the tree is listed now.
    */
-  load(): Promise<LoadResult> {
-    return this.enqueue(() => this.loadAll());
+  load(listing?: ContentTree): Promise<LoadResult> {
+    return this.enqueue(() => this.loadAll(listing));
   }
 
   /**
@@ -100,11 +102,11 @@ export class ContentLoader {
     return next;
   }
 
-  private async loadAll(): Promise<LoadResult> {
+  private async loadAll(listing?: ContentTree): Promise<LoadResult> {
     let rels: string[];
     let links: string[];
     try {
-      ({ markdown: rels, links } = await listContentTree(this.dir));
+      ({ markdown: rels, links } = listing ?? (await listContentTree(this.dir)));
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code ?? 'error';
       return { ok: false, problems: [{ path: this.displayRoot || '.', line: 1, column: 1, message: `cannot read the content folder (${code})` }] };

@@ -46,14 +46,36 @@ export interface ContentTree {
   links: string[];
 }
 
+/** Collects the entries of a walk that matter into a {@link ContentTree}: the listing's rule and order, stated once. */
+export class ContentTreeListing {
+  readonly #markdown: string[] = [];
+  readonly #links: string[] = [];
+
+  /** Takes the entry at `rel` if its kind is one a tree lists. @returns whether `kind` is a folder to walk into. */
+  add(rel: string, kind: EntryKind): boolean {
+    if (kind === 'markdown') this.#markdown.push(rel);
+    else if (kind === 'link') this.#links.push(rel);
+    return kind === 'folder';
+  }
+
+  /** The paths taken so far, unsorted (a watcher reports them as they are found). */
+  paths(): string[] {
+    return [...this.#markdown, ...this.#links];
+  }
+
+  /** The tree, sorted by code point. */
+  tree(): ContentTree {
+    return { markdown: this.#markdown.sort(byCodePoint), links: this.#links.sort(byCodePoint) };
+  }
+}
+
 /**
  * Walks `dir` by the rule of the module comment, never following a link below it. Each folder is read
  * synchronously (a tree of 10,000 lessons has about 1,100 folders), a slice at a time (time-slice.ts).
  * @throws the `readdir` error (e.g. `ENOENT`, `ENOTDIR`) when `dir` itself cannot be read.
  */
 export async function listContentTree(dir: string): Promise<ContentTree> {
-  const markdown: string[] = [];
-  const links: string[] = [];
+  const listing = new ContentTreeListing();
   const folders = [''];
   const slice = new TimeSlice();
   for (let rel = folders.pop(); rel !== undefined; rel = folders.pop()) {
@@ -68,20 +90,8 @@ export async function listContentTree(dir: string): Promise<ContentTree> {
     }
     for (const entry of entries) {
       const childRel = rel === '' ? entry.name : `${rel}/${entry.name}`;
-      switch (entryKind(childRel, entry)) {
-        case 'folder':
-          folders.push(childRel);
-          break;
-        case 'markdown':
-          markdown.push(childRel);
-          break;
-        case 'link':
-          links.push(childRel);
-          break;
-        default:
-          break;
-      }
+      if (listing.add(childRel, entryKind(childRel, entry))) folders.push(childRel);
     }
   }
-  return { markdown: markdown.sort(byCodePoint), links: links.sort(byCodePoint) };
+  return listing.tree();
 }

@@ -6,6 +6,7 @@ import { ContentLoader } from './loader.js';
 import { byCodePoint } from './order.js';
 import { BurstDebouncer } from './burst.js';
 import { watchFolders } from './folder-watcher.js';
+import type { ContentTree } from './read-tree.js';
 
 /** Options of {@link watchContent}. */
 export interface WatchContentOptions {
@@ -41,6 +42,11 @@ export interface WatchContentOptions {
 export interface ContentWatch {
   /** Stops watching; waits for a reload in progress to finish. No `onReload` call follows. */
   close(): Promise<void>;
+  /**
+   * The tree as arming the watch listed it, for the first load ({@link ContentLoader.load}); `undefined` when part of
+   * it could not be watched (see `FolderWatch.listing`).
+   */
+  readonly listing?: ContentTree | undefined;
 }
 
 /**
@@ -84,6 +90,7 @@ export async function watchContent(dir: string, options: WatchContentOptions): P
   });
 
   return {
+    listing: watcher.listing,
     async close(): Promise<void> {
       closed = true;
       watcher.close();

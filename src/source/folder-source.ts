@@ -183,7 +183,7 @@ export class FolderSource implements ContentSource {
       this.#failures = 0;
       this.#setProblem(undefined);
     }
-    const result = await loader.load();
+    const result = await loader.load(watch?.listing); // the tree as arming listed it, not walked twice
     this.#syncedAt = this.#now().toISOString();
     return { result, reason, changedFiles: loader.lastParsedCount };
   }
