@@ -59,6 +59,17 @@ describe('matchRoute', () => {
     expect(routePath(routeNamed('lesson'), 'py-strings')).toBe('/v1/lessons/py-strings');
     expect(routePath(routeNamed('docsAsset'), '')).toBe('/docs/assets/');
   });
+
+  it('fills every template of the table so that the path matches that route again, with those values', () => {
+    for (const route of ROUTES) {
+      const values = (route.path.match(/\{[^}]+\}/g) ?? []).map((_, i) => `value-${i}`);
+      const path = routePath(route, ...values);
+      expect(path, route.path).not.toMatch(/[{}]/);
+      expect(matchRoute(path), route.path).toEqual({ route: expect.objectContaining({ path: route.path }), values });
+    }
+    // A route from elsewhere (not in the table) is filled the same way.
+    expect(routePath({ ...routeNamed('lesson'), path: '/x/{a}/y/{b}' }, '1', '2')).toBe('/x/1/y/2');
+  });
 });
 
 describe('budgetOf', () => {

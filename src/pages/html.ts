@@ -22,9 +22,13 @@ const ESCAPES: Readonly<Record<string, string>> = {
   "'": '&#39;',
 };
 
+const SPECIAL = /[&<>"']/;
+const SPECIALS = /[&<>"']/g;
+
 /** Escapes text for use in HTML content and in double- or single-quoted attribute values. */
 export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
+  // Most text (ids, titles) has nothing to escape: a test allocates nothing, a replace with a callback does.
+  return SPECIAL.test(text) ? text.replace(SPECIALS, (c) => ESCAPES[c]!) : text;
 }
 
 function render(value: Interpolation): string {

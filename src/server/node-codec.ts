@@ -2,7 +2,7 @@
  * The index's codec on Node: SHA-256 from `node:crypto`, gzip and brotli from `node:zlib` (small bodies
  * synchronously, large ones on the thread pool), `setImmediate` to yield.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { promisify } from 'node:util';
 import { brotliCompress, brotliCompressSync, constants as zlibConstants, gzip, gzipSync, type BrotliOptions, type ZlibOptions } from 'node:zlib';
 import type { IndexCodec } from '../index/codec.js';
@@ -66,7 +66,7 @@ const view = (b: Buffer): Uint8Array => new Uint8Array(b.buffer, b.byteOffset, b
 
 /** The Node codec (stateless: one for the whole process). */
 export const nodeCodec: IndexCodec = {
-  digest: (body) => createHash('sha256').update(body).digest('base64url'),
+  digest: (body) => hash('sha256', body, 'base64url'),
   async compress(body, contentType) {
     const size = body.byteLength;
     if (size <= SYNC_COMPRESSION_MAX_BYTES) {
