@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { sampleModel } from '../../test/helpers/sample-model.js';
-import { buildIndex, completeCompression } from './build.js';
+import { buildIndex, completeCompression, type DerivedEntry } from './build.js';
 import { MIN_COMPRESSIBLE_BYTES } from './representation.js';
 import type { IndexCodec } from './codec.js';
 import { IndexHolder } from './holder.js';
@@ -183,6 +183,72 @@ describe('deferred compression', () => {
     // Small bodies are shared as they were; a complete index is returned as is.
     expect(full.representations.get('/v1/health')).toBe(deferred.representations.get('/v1/health'));
     expect(await completeCompression(nodeCodec, full)).toBe(full);
+  });
+
+  it('deferRendering: a page is rendered on first need, once, to the bytes and tags an eager build gives', async () => {
+    const renders = new Map<string, number>();
+    let inputs: unknown = 'first';
+    const page = (path: string, html: string): DerivedEntry => [
+      path,
+      {
+        contentType: 'text/html; charset=utf-8',
+        headers: { 'X-Content-Type-Options': 'nosniff' },
+        inputs: [html, inputs],
+        render: () => {
+          renders.set(path, (renders.get(path) ?? 0) + 1);
+          return html;
+        },
+      },
+    ];
+    const renderers = [() => [page('/', `<h1>Home</h1>${'<p>padding</p>'.repeat(100)}`), page('/roadmap', '<h1>Roadmap</h1>')]];
+    const eager = await buildIndex(sampleModel(), { codec: nodeCodec, publicBaseUrl: BASE, renderers, deferCompression: true });
+    renders.clear();
+    const lazy = await buildIndex(sampleModel(), { codec: nodeCodec, publicBaseUrl: BASE, renderers, deferCompression: true, deferRendering: true });
+    expect(renders.size).toBe(0); // nothing rendered by the build
+    // The API's own bodies are never deferred: the first request (the catalog) needs no render.
+    expect(Object.getOwnPropertyDescriptor(lazy.representations.get('/v1/catalog'), 'body')).toHaveProperty('value');
+
+    const home = lazy.representations.get('/')!;
+    expect(home.contentType).toBe('text/html; charset=utf-8');
+    expect(home.cacheControl).toBe(eager.representations.get('/')!.cacheControl);
+    expect(renders.size).toBe(0); // labels are known without rendering
+    expect(home.etag).toBe(eager.representations.get('/')!.etag);
+    expect(text(home.body)).toBe(text(eager.representations.get('/')!.body));
+    expect([home.gzipEtag, home.brEtag]).toEqual([eager.representations.get('/')!.gzipEtag, eager.representations.get('/')!.brEtag]);
+    expect(renders).toEqual(new Map([['/', 1]]));
+
+    // completeCompression makes the rest and compresses what is big enough: plain representations, each rendered once.
+    const full = await completeCompression(nodeCodec, lazy);
+    expect(renders).toEqual(
+      new Map([
+        ['/', 1],
+        ['/roadmap', 1],
+      ]),
+    );
+    const compressed = full.representations.get('/')!;
+    expect(Object.getOwnPropertyDescriptor(compressed, 'body')).toHaveProperty('value');
+    expect(compressed.etag).toBe(home.etag);
+    expect(text(gunzipSync(compressed.gzip!))).toBe(text(home.body));
+    expect(text(full.representations.get('/roadmap')!.body)).toBe('<h1>Roadmap</h1>');
+
+    // A page the previous index had, from other inputs, is made at once: equal bytes keep the previous representation.
+    inputs = {};
+    renders.clear();
+    const next = await buildIndex(sampleModel(), {
+      codec: nodeCodec,
+      publicBaseUrl: BASE,
+      renderers,
+      previous: full,
+      deferCompression: true,
+      deferRendering: true,
+    });
+    expect(renders).toEqual(
+      new Map([
+        ['/', 1],
+        ['/roadmap', 1],
+      ]),
+    );
+    expect(next.representations.get('/')).toBe(compressed);
   });
 
   it('completeCompression has at most codec.compressionsAtOnce calls in flight, and that many while work is left', async () => {

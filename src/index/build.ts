@@ -10,7 +10,15 @@ import { ROUTE_BODIES } from './bodies.js';
 import type { IndexCodec } from './codec.js';
 import { routeDeprecations, type RouteDeprecations } from './deprecation.js';
 import { sameItems } from '../content/memo.js';
-import { buildOrReuse, compressRepresentation, needsCompression, prepareOrReuse, sameLabels, type RepresentationSource } from './representation.js';
+import {
+  buildOrReuse,
+  compressRepresentation,
+  deferredRepresentation,
+  needsCompression,
+  prepareOrReuse,
+  sameLabels,
+  type RepresentationSource,
+} from './representation.js';
 import { jsonBody } from './json-body.js';
 import { buildRedirects } from './redirects.js';
 import type { CatalogIndex, Representation } from './types.js';
@@ -79,6 +87,12 @@ export interface BuildIndexOptions {
    * the same index with every compressed form. Default false: everything compressed before returning.
    */
   deferCompression?: boolean;
+  /**
+   * Leave the renderers' new bodies (pages, feed, site files: not the API's) to be made on first need, a request for
+   * one or {@link completeCompression}, so the API can be served sooner ({@link deferredRepresentation}). A body the
+   * previous index had at the same path is made now, to reuse that one when the bytes are equal. Default false.
+   */
+  deferRendering?: boolean;
   /** Clock, for tests. */
   now?: () => Date;
 }
@@ -203,6 +217,7 @@ export async function buildIndex(model: ContentModel, opts: BuildIndexOptions): 
   const ctx: RenderContext = { publicBaseUrl: opts.publicBaseUrl, revision: model.revision, builtAt, deprecations, digest: opts.codec.digest };
 
   const entries: (IndexEntry | DerivedEntry)[] = apiEntries(model, deprecations);
+  const rendered = entries.length; // entries from here on are the renderers'
   for (const render of opts.renderers ?? []) entries.push(...(await render(model, ctx)));
 
   const earlier = opts.previous && builtFrom.get(opts.previous);
@@ -231,6 +246,10 @@ export async function buildIndex(model: ContentModel, opts: BuildIndexOptions): 
     const source = entry[1].cacheControl !== undefined && rep !== undefined ? entry[1] : checked(path, entry[1]);
     if ('render' in source && rep !== undefined && before !== undefined && unchanged(source, rep, before)) {
       reps[i] = rep;
+      continue;
+    }
+    if (opts.deferRendering && i >= rendered && 'render' in source && rep === undefined) {
+      reps[i] = deferredRepresentation(opts.codec, source, source.render);
       continue;
     }
     const body = 'render' in source ? source.render() : source.body;

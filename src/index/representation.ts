@@ -56,6 +56,41 @@ export function prepareRepresentation(codec: IndexCodec, source: RepresentationS
   return tagged(source, body, strongEtag(codec, body));
 }
 
+/**
+ * A representation whose body is made on first need: `render` runs, and the body is encoded and tagged, the first
+ * time its body or an entity tag is read (a request for it, or {@link compressRepresentation}), then never again.
+ * Its labels are known at once. Lets an index be served before its pages are rendered, as the static documents
+ * are (`static-representations.ts`).
+ */
+export function deferredRepresentation(
+  codec: IndexCodec,
+  source: Omit<RepresentationSource, 'body'>,
+  render: () => string | Uint8Array,
+): Representation {
+  let made: Representation | undefined;
+  const make = (): Representation => (made ??= prepareRepresentation(codec, { ...source, body: render() }));
+  // Own, enumerable accessors: a spread ({ ...rep }) reads them, so the compressed copy holds the made values.
+  return {
+    contentType: source.contentType,
+    get body() {
+      return make().body;
+    },
+    gzip: null,
+    br: null,
+    get etag() {
+      return make().etag;
+    },
+    get gzipEtag() {
+      return make().gzipEtag;
+    },
+    get brEtag() {
+      return make().brEtag;
+    },
+    cacheControl: source.cacheControl ?? DEFAULT_CACHE_CONTROL,
+    headers: source.headers ?? {},
+  };
+}
+
 /** The identity bytes of `source.body` (UTF-8 when it is text). */
 function bytesOf(source: RepresentationSource): Uint8Array {
   return typeof source.body === 'string' ? encoder.encode(source.body) : source.body;

@@ -160,7 +160,8 @@ export function staticRepresentations(config: Config): StaticRepresentations {
 /**
  * The index builder of this configuration: the API bodies and the pages of a model (the static documents are
  * {@link staticRepresentations}), built at `now` (default the system clock). New bodies are left uncompressed (servable at once);
- * `completeCompression(nodeCodec, index)` adds their forms.
+ * `completeCompression(nodeCodec, index)` adds their forms. New pages are rendered on first need (a request, or that
+ * compression, which the server starts as soon as it serves): the API is served without waiting for them.
  */
 export function indexBuilder(config: Config, now?: () => Date): (model: ContentModel, previous?: CatalogIndex) => Promise<CatalogIndex> {
   return (model, previous) =>
@@ -171,6 +172,7 @@ export function indexBuilder(config: Config, now?: () => Date): (model: ContentM
       renderers: RENDERERS,
       previous,
       deferCompression: true,
+      deferRendering: true,
       ...(now && { now }),
     });
 }
