@@ -187,6 +187,7 @@ describe('deferred compression', () => {
 
   it('deferRendering: a page is rendered on first need, once, to the bytes and tags an eager build gives', async () => {
     const renders = new Map<string, number>();
+    const steps: string[] = [];
     let inputs: unknown = 'first';
     const page = (path: string, html: string): DerivedEntry => [
       path,
@@ -196,6 +197,7 @@ describe('deferred compression', () => {
         inputs: [html, inputs],
         render: () => {
           renders.set(path, (renders.get(path) ?? 0) + 1);
+          steps.push(`render ${path}`);
           return html;
         },
       },
@@ -217,8 +219,13 @@ describe('deferred compression', () => {
     expect([home.gzipEtag, home.brEtag]).toEqual([eager.representations.get('/')!.gzipEtag, eager.representations.get('/')!.brEtag]);
     expect(renders).toEqual(new Map([['/', 1]]));
 
-    // completeCompression makes the rest and compresses what is big enough: plain representations, each rendered once.
-    const full = await completeCompression(nodeCodec, lazy);
+    // completeCompression makes the rest and compresses what is big enough: plain representations, each rendered once,
+    // each after a yield to the event loop (never all of them while the first requests wait).
+    steps.length = 0;
+    const yielding: IndexCodec = { ...nodeCodec, yieldToEventLoop: () => (steps.push('yield'), nodeCodec.yieldToEventLoop()) };
+    const full = await completeCompression(yielding, lazy);
+    expect(steps[0]).toBe('yield');
+    expect(steps.filter((step) => step.startsWith('render'))).toEqual(['render /roadmap']);
     expect(renders).toEqual(
       new Map([
         ['/', 1],

@@ -11,6 +11,7 @@ import type { IndexCodec } from './codec.js';
 import { routeDeprecations, type RouteDeprecations } from './deprecation.js';
 import { sameItems } from '../content/memo.js';
 import {
+  awaitsRendering,
   buildOrReuse,
   compressRepresentation,
   deferredRepresentation,
@@ -283,12 +284,14 @@ export async function buildIndex(model: ContentModel, opts: BuildIndexOptions): 
 }
 
 /**
- * The same index with every body that is big enough compressed (gzip and br): same revision, build time, bodies
- * and ETags, so a client cannot tell the two apart but by `Content-Encoding`. Returns `index` itself when nothing
- * was left to compress. Compression runs on the thread pool, a few bodies at a time.
+ * The same index with every body that is big enough compressed (gzip and br), and every deferred page rendered: same
+ * revision, build time, bodies and ETags, so a client cannot tell the two apart but by `Content-Encoding`. Returns
+ * `index` itself when nothing was left to do. Compression runs on the thread pool, a few bodies at a time.
  */
 export async function completeCompression(codec: IndexCodec, index: CatalogIndex): Promise<CatalogIndex> {
-  const pending = [...index.representations].filter(([, rep]) => needsCompression(rep));
+  // A page not rendered yet (deferRendering) is rendered here, after a yield like any compression, not all at once
+  // while the first requests wait.
+  const pending = [...index.representations].filter(([, rep]) => awaitsRendering(rep) || needsCompression(rep));
   if (pending.length === 0) return index;
   const compressed = await mapLimited(pending, codec.compressionsAtOnce, async ([, rep]) => {
     // Small bodies compress synchronously; yield to the event loop before each so requests keep being answered

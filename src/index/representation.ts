@@ -68,9 +68,15 @@ export function deferredRepresentation(
   render: () => string | Uint8Array,
 ): Representation {
   let made: Representation | undefined;
-  const make = (): Representation => (made ??= prepareRepresentation(codec, { ...source, body: render() }));
+  const make = (): Representation => {
+    if (made === undefined) {
+      made = prepareRepresentation(codec, { ...source, body: render() });
+      unmade.delete(rep);
+    }
+    return made;
+  };
   // Own, enumerable accessors: a spread ({ ...rep }) reads them, so the compressed copy holds the made values.
-  return {
+  const rep: Representation = {
     contentType: source.contentType,
     get body() {
       return make().body;
@@ -89,6 +95,16 @@ export function deferredRepresentation(
     cacheControl: source.cacheControl ?? DEFAULT_CACHE_CONTROL,
     headers: source.headers ?? {},
   };
+  unmade.add(rep);
+  return rep;
+}
+
+/** The deferred representations whose body is not made yet. */
+const unmade = new WeakSet<Representation>();
+
+/** Whether `rep` is a {@link deferredRepresentation} whose body is not made yet: reading its body would render it. */
+export function awaitsRendering(rep: Representation): boolean {
+  return unmade.has(rep);
 }
 
 /** The identity bytes of `source.body` (UTF-8 when it is text). */
