@@ -90,9 +90,28 @@ export function forbiddenCharacterMessage(field: string, found: ForbiddenCharact
   return `${field}: contains ${describeCharacter(found.codePoint)}; ${ALLOWED[kind]}`;
 }
 
-/** Every string in a parsed YAML value with the path to it (keys and indexes), depth first. */
-export function* stringsIn(value: unknown, path: (string | number)[] = []): Generator<[readonly (string | number)[], string]> {
-  if (typeof value === 'string') yield [path, value];
-  else if (Array.isArray(value)) for (let i = 0; i < value.length; i++) yield* stringsIn(value[i], [...path, i]);
-  else if (value !== null && typeof value === 'object') for (const [k, v] of Object.entries(value)) yield* stringsIn(v, [...path, k]);
+/**
+ * Calls `visit` with every string in a parsed YAML value and the path to it (keys and indexes), depth first.
+ * `path` is one array, valid during the call only (copy it to keep it): every frontmatter string is visited, and a
+ * generator with a new path per value cost several times more.
+ */
+export function forEachString(value: unknown, visit: (path: readonly (string | number)[], text: string) => void): void {
+  const path: (string | number)[] = [];
+  const walk = (node: unknown): void => {
+    if (typeof node === 'string') visit(path, node);
+    else if (Array.isArray(node)) {
+      for (let i = 0; i < node.length; i++) {
+        path.push(i);
+        walk(node[i]);
+        path.pop();
+      }
+    } else if (node !== null && typeof node === 'object') {
+      for (const key of Object.keys(node)) {
+        path.push(key);
+        walk((node as Record<string, unknown>)[key]);
+        path.pop();
+      }
+    }
+  };
+  walk(value);
 }
