@@ -1,5 +1,5 @@
 /**
- * Warms the step counter up before a full load: runs it once over a few small documents that reach every branch
+ * Warms the step counter up before a full load: runs it over a few small documents that reach every branch
  * of its line scanner. V8 optimises the scanner after a few hundred lessons, with type feedback only for the
  * branches those lessons took; each branch first taken later (a setext underline, an HTML block, a digit at the
  * start of a line…) throws the optimised code away and compiles it again, 40–90 ms of compiler time each on this
