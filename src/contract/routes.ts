@@ -396,10 +396,8 @@ const COMPILED_BY_ROUTE = new Map<RouteSpec, CompiledRoute>(COMPILED.map((c) => 
 export function routePath(route: RouteSpec, ...values: string[]): string {
   // From the template's segments: the index build makes a path per lesson, and a pattern replace cost microseconds.
   const { segments } = COMPILED_BY_ROUTE.get(route) ?? compileRoute(route);
-  let path = segments[0] ?? values[0] ?? '';
-  let next = segments[0] === undefined ? 1 : 0;
-  for (let i = 1; i < segments.length; i++) path += `/${segments[i] ?? values[next++] ?? ''}`;
-  return path;
+  let next = 0;
+  return segments.map((segment) => segment ?? values[next++] ?? '').join('/');
 }
 
 /**

@@ -218,7 +218,7 @@ export async function buildIndex(model: ContentModel, opts: BuildIndexOptions): 
   const ctx: RenderContext = { publicBaseUrl: opts.publicBaseUrl, revision: model.revision, builtAt, deprecations, digest: opts.codec.digest };
 
   const entries: (IndexEntry | DerivedEntry)[] = apiEntries(model, deprecations);
-  const rendered = entries.length; // entries from here on are the renderers'
+  const firstRendered = entries.length; // entries from here on are the renderers'
   for (const render of opts.renderers ?? []) entries.push(...(await render(model, ctx)));
 
   const earlier = opts.previous && builtFrom.get(opts.previous);
@@ -249,8 +249,8 @@ export async function buildIndex(model: ContentModel, opts: BuildIndexOptions): 
       reps[i] = rep;
       continue;
     }
-    if (opts.deferRendering && i >= rendered && 'render' in source && rep === undefined) {
-      reps[i] = deferredRepresentation(opts.codec, source, source.render);
+    if (opts.deferRendering && i >= firstRendered && 'render' in source && rep === undefined) {
+      reps[i] = deferredRepresentation(opts.codec, source);
       continue;
     }
     const body = 'render' in source ? source.render() : source.body;

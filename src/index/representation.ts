@@ -57,20 +57,19 @@ export function prepareRepresentation(codec: IndexCodec, source: RepresentationS
 }
 
 /**
- * A representation whose body is made on first need: `render` runs, and the body is encoded and tagged, the first
- * time its body or an entity tag is read (a request for it, or {@link compressRepresentation}), then never again.
- * Its labels are known at once. Lets an index be served before its pages are rendered, as the static documents
- * are (`static-representations.ts`).
+ * A representation whose body is made on first need: `source.render` runs, and the body is encoded and tagged, the
+ * first time its body or an entity tag is read (a request for it, or {@link compressRepresentation}), then never
+ * again. Its labels are known at once. Lets an index be served before its pages are rendered, as the static
+ * documents are (`static-representations.ts`).
  */
 export function deferredRepresentation(
   codec: IndexCodec,
-  source: Omit<RepresentationSource, 'body'>,
-  render: () => string | Uint8Array,
+  source: Omit<RepresentationSource, 'body'> & { readonly render: () => string | Uint8Array },
 ): Representation {
   let made: Representation | undefined;
   const make = (): Representation => {
     if (made === undefined) {
-      made = prepareRepresentation(codec, { ...source, body: render() });
+      made = prepareRepresentation(codec, { ...source, body: source.render() });
       unmade.delete(rep);
     }
     return made;
