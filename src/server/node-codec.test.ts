@@ -1,6 +1,6 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { describe, expect, it, vi } from 'vitest';
-import { nodeCodec, threadPoolSize } from './node-codec.js';
+import { brotliQuality, nodeCodec, threadPoolSize } from './node-codec.js';
 
 /** `WBITS` from the stream header of a brotli stream (RFC 7932 §9.1; bits are read from the least significant). */
 function windowBits(stream: Uint8Array): number {
@@ -45,9 +45,23 @@ describe('nodeCodec.compress', () => {
     expect(windowBits(br)).toBe(bits);
   });
 
+  it.each([1024, 4096, 65521])('keeps a %i-byte body’s compressed forms in memory of their own size', async (size) => {
+    const { gzip, br } = await nodeCodec.compress(body(size), 'application/json');
+    // Not a slice of the compressor's 16 KiB output buffer, which the index would keep alive with it (a share of
+    // Node's 8 KiB buffer pool is fine).
+    for (const form of [gzip, br]) expect(form.buffer.byteLength).toBeLessThanOrEqual(Buffer.poolSize);
+  });
+
   it('keeps zlib’s default window (22) for bodies larger than it', async () => {
     const { br } = await nodeCodec.compress(body(5 * 1024 * 1024), 'application/json');
     expect(windowBits(br)).toBe(22);
+  });
+});
+
+describe('brotliQuality', () => {
+  it('is 9 while the window is at most 2^16 (bodies up to 65,520 bytes), 6 above, where 9 would take a 32 MiB table', () => {
+    expect([1024, 4096, 65_520].map(brotliQuality)).toEqual([9, 9, 9]);
+    expect([65_521, 200_000, 5 * 1024 * 1024].map(brotliQuality)).toEqual([6, 6, 6]);
   });
 });
 

@@ -31,15 +31,24 @@ function brotliWindowBits(size: number): number {
 }
 
 /**
- * Brotli quality by body size. Quality 11 costs about 30 times quality 9 for a few per cent smaller output, too
- * much for a build of thousands of bodies; 9 is near-best where bodies are big enough to gain, 6 for very large
- * ones (so a reload that recompresses the whole catalog stays fast).
+ * Brotli quality (0–11) for a body of `size` bytes. Quality 11 costs about 30 times quality 9 for a few per cent
+ * smaller output, too much for a build of thousands of bodies. Quality 9 while the window is at most 2^16 (bodies up
+ * to 65,520 bytes), where the encoder uses its small forgetful-chain hash table (about 3 MiB measured); 6 for larger
+ * bodies. Above a 2^16 window quality 9 takes a table of 2^15 buckets × 2^(quality − 1) entries instead, 32 MiB per
+ * encoder (brotli's `ChooseHasher`, c/enc/quality.h): compressing the index after a start of 10,000 real lessons
+ * raised the peak RSS from 166-167 to 185 MiB with it. Quality 6 (a 2 MiB table) measured 0.1–4 % larger output on
+ * bodies of 200 KB to 2 MB, in a fifth to three quarters of the time.
  */
+export function brotliQuality(size: number): number {
+  return brotliWindowBits(size) <= 16 ? 9 : 6;
+}
+
+/** The brotli encoder's parameters for a body of `size` bytes of type `contentType`. */
 function brotliOptions(size: number, contentType: string): BrotliOptions {
   const text = contentType.startsWith('text/') || contentType.includes('json') || contentType.includes('xml') || contentType.includes('javascript');
   return {
     params: {
-      [zlibConstants.BROTLI_PARAM_QUALITY]: size <= 1024 * 1024 ? 9 : 6,
+      [zlibConstants.BROTLI_PARAM_QUALITY]: brotliQuality(size),
       [zlibConstants.BROTLI_PARAM_SIZE_HINT]: size,
       [zlibConstants.BROTLI_PARAM_LGWIN]: brotliWindowBits(size),
       [zlibConstants.BROTLI_PARAM_MODE]: text ? zlibConstants.BROTLI_MODE_TEXT : zlibConstants.BROTLI_MODE_GENERIC,
@@ -47,7 +56,7 @@ function brotliOptions(size: number, contentType: string): BrotliOptions {
   };
 }
 
-/** gzip level: the best (9) up to 1 MiB, zlib's default (6) above, for the same reason. */
+/** gzip level: the best (9) up to 1 MiB, zlib's default (6) above, so a reload that recompresses the whole catalog stays fast. */
 function gzipOptions(size: number): ZlibOptions {
   return { level: size <= 1024 * 1024 ? 9 : 6 };
 }
@@ -62,7 +71,13 @@ export function threadPoolSize(env: NodeJS.ProcessEnv = process.env): number {
   return Number.isNaN(size) || size < 1 ? 1 : Math.min(size, 1024);
 }
 
-const view = (b: Buffer): Uint8Array => new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
+/**
+ * The bytes of a zlib result in memory of their own size. zlib returns a slice of the compressor's 16 KiB output
+ * buffer when the output fits in one (synchronous and asynchronous calls alike), so every small compressed form
+ * kept in the index would hold 16 KiB (10,000 lessons of 1–4 KiB: over 300 MiB for their few MiB of bytes).
+ */
+const ownCopy = (b: Buffer): Uint8Array =>
+  b.byteLength === b.buffer.byteLength ? new Uint8Array(b.buffer, b.byteOffset, b.byteLength) : new Uint8Array(b);
 
 /** The Node codec (stateless: one for the whole process). */
 export const nodeCodec: IndexCodec = {
@@ -70,10 +85,10 @@ export const nodeCodec: IndexCodec = {
   async compress(body, contentType) {
     const size = body.byteLength;
     if (size <= SYNC_COMPRESSION_MAX_BYTES) {
-      return { gzip: view(gzipSync(body, gzipOptions(size))), br: view(brotliCompressSync(body, brotliOptions(size, contentType))) };
+      return { gzip: ownCopy(gzipSync(body, gzipOptions(size))), br: ownCopy(brotliCompressSync(body, brotliOptions(size, contentType))) };
     }
     const [gz, br] = await Promise.all([gzipAsync(body, gzipOptions(size)), brotliAsync(body, brotliOptions(size, contentType))]);
-    return { gzip: view(gz), br: view(br) };
+    return { gzip: ownCopy(gz), br: ownCopy(br) };
   },
   // Each call is two jobs on the pool (gzip and br, for bodies compressed asynchronously). With 8 calls at once, as
   // before, 16 compressors held their memory while 4 threads ran: 10,000 lessons peaked at 237-240 MiB through the
