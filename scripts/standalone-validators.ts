@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { _ } from 'ajv/dist/2020.js';
 import standaloneCodeModule from 'ajv/dist/standalone/index.js';
 import type { Plugin } from 'esbuild';
+import { failUnlessReplaced } from './replacement-guard.js';
 import { createFrontmatterAjv, schemaIds } from '../src/content/frontmatter-validators.js';
 
 type StandaloneCode = (typeof import('ajv/dist/standalone/index.js'))['default'];
@@ -54,18 +55,7 @@ export function precompiledValidatorsPlugin(): Plugin {
         loader: 'js',
         resolveDir: repo,
       }));
-      build.onEnd((result) => {
-        if (result.errors.length === 0 && !replaced) {
-          result.errors.push({
-            id: 'precompiled-validators',
-            pluginName: 'precompiled-frontmatter-validators',
-            text: `no import of ${REPLACED}: the bundle would compile the frontmatter schemas at start`,
-            location: null,
-            notes: [],
-            detail: undefined,
-          });
-        }
-      });
+      failUnlessReplaced(build, () => replaced, `no import of ${REPLACED}: the bundle would compile the frontmatter schemas at start`);
     },
   };
 }

@@ -100,6 +100,17 @@ afterAll(async () => {
 });
 
 describe('the precompiled frontmatter validators', () => {
+  it('fail the build when no import resolves to the validators module (moved or renamed)', async () => {
+    const bundle = build({
+      ...NODE_BUNDLE_OPTIONS,
+      stdin: { contents: 'export const nothing = 1;', resolveDir: ROOT, loader: 'ts' },
+      plugins: [precompiledValidatorsPlugin()],
+      write: false,
+      logLevel: 'silent',
+    });
+    await expect(bundle).rejects.toThrow(/no import of .*frontmatter-validators\.ts: the bundle would compile the frontmatter schemas/);
+  });
+
   it('are standalone code, not compiled by ajv at run time', () => {
     for (const kind of Object.keys(INVALID) as FileKind[]) {
       expect(typeof precompiled[kind]).toBe('function');
