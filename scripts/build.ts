@@ -16,6 +16,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type BuildOptions } from 'esbuild';
 import { SWAGGER_UI_FILES } from '../src/pages/docs.js';
+import { grayMatterWithoutDefaultEngine } from './gray-matter-engine.js';
 import { precompiledValidatorsPlugin } from './standalone-validators.js';
 
 const repo = fileURLToPath(new URL('..', import.meta.url));
@@ -70,8 +71,9 @@ export async function buildDist(outdir: string = DIST): Promise<string[]> {
     minifySyntax: true,
     metafile: true,
     // The frontmatter validators precompiled (standalone ajv code generated now from schemas/), so that no schema is
-    // compiled at start: scripts/standalone-validators.ts.
-    plugins: [precompiledValidatorsPlugin()],
+    // compiled at start: scripts/standalone-validators.ts. gray-matter without its default YAML engine, which the
+    // content code never calls: scripts/gray-matter-engine.ts.
+    plugins: [precompiledValidatorsPlugin(), grayMatterWithoutDefaultEngine()],
   });
   await cp(join(repo, 'schemas'), join(outdir, 'schemas'), { recursive: true });
   const swagger = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
