@@ -1,7 +1,7 @@
 /**
  * The host's connection bounds on raw sockets: an error answer (400, 408, 431) closes its connection even when the
  * client keeps its half open, and open connections are bounded in total and per peer address (trusted proxies
- * exempt).
+ * exempt). Requests that arrive while the HatTip path is still being imported are all answered, bodies included.
  */
 import { connect, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -59,6 +59,24 @@ describe('error answers', () => {
     s.pause(); // never read: the answer may sit in the kernel buffers
     s.write(`GET / HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(4096)}\r\n\r\n`); // 431
     await eventually(async () => (await open()) === 0, { what: 'the 431 connection closed' });
+  });
+});
+
+describe('the HatTip path', () => {
+  it('answers every request that arrives while it is being imported, with the body each one sent', async () => {
+    const h = await startHost(async ({ request }) => new Response(`${request.method} ${new URL(request.url).pathname} ${await request.text()}`), {
+      host: '127.0.0.1',
+      port: 0,
+      logger,
+    });
+    hosts.push(h);
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, async (_, i) => {
+        const response = await fetch(`${h.url}/n${i}`, { method: 'POST', body: `body ${i}` });
+        return `${response.status} ${await response.text()}`;
+      }),
+    );
+    expect(answers).toEqual(Array.from({ length: 5 }, (_, i) => `200 POST /n${i} body ${i}`));
   });
 });
 

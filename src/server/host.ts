@@ -1,14 +1,16 @@
 /**
  * Hosts the HatTip handler on `node:http` through `@hono/node-server`'s `getRequestListener` (a lightweight
  * Request, and a response written straight from our bytes and plain header object), with limits against slow
- * or oversized clients and a graceful drain.
+ * or oversized clients and a graceful drain. `@hono/node-server` is imported by the first request the direct path
+ * does not answer: importing it extends the global `Request` and `Response`, which loads Node's fetch
+ * implementation (undici), about 20 ms that a start would otherwise spend before serving.
  *
  * The client address given to the app (`ctx.ip`) is the socket peer: no forwarding header is trusted here
  * (the client-address step resolves trusted proxies).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { getRequestListener, type HttpBindings } from '@hono/node-server';
+import type { HttpBindings } from '@hono/node-server';
 import type { AdapterRequestContext, HattipHandler } from '@hattip/core';
 import type { AppLogger } from '../http/access-log.js';
 import type { DirectApp } from '../http/direct.js';
@@ -109,31 +111,50 @@ export async function startHost(handler: HattipHandler<HttpBindings> & { direct?
   const waitUntil = (promise: Promise<unknown>): void => {
     promise.catch((error: unknown) => logger.error({ err: error }, 'background task failed'));
   };
-  const listener = getRequestListener(
-    (request, bindings) => {
-      const ctx: AdapterRequestContext<HttpBindings> = {
-        request,
-        ip: (bindings as HttpBindings).incoming.socket.remoteAddress ?? '',
-        platform: bindings as HttpBindings,
-        env: readEnv,
-        passThrough: noop,
-        waitUntil,
-      };
-      return handler(ctx);
-    },
-    {
-      // Reached only for a request Node accepted but the URL could not be built from (e.g. a bad Host), or if
-      // the handler itself threw past its error boundary.
-      errorHandler: (error: unknown) => {
-        const isRequestError = error instanceof Error && error.name === 'RequestError';
-        if (!isRequestError) logger.error({ err: error }, 'unhandled error in the HTTP host');
-        return new Response(isRequestError ? BAD_REQUEST_BODY : INTERNAL_ERROR_BODY, {
-          status: isRequestError ? 400 : 500,
-          headers: { 'Content-Type': 'application/json', 'Access-Control-Allow-Origin': '*' },
-        });
+  const makeListener = async () =>
+    (await import('@hono/node-server')).getRequestListener(
+      (request, bindings) => {
+        const ctx: AdapterRequestContext<HttpBindings> = {
+          request,
+          ip: (bindings as HttpBindings).incoming.socket.remoteAddress ?? '',
+          platform: bindings as HttpBindings,
+          env: readEnv,
+          passThrough: noop,
+          waitUntil,
+        };
+        return handler(ctx);
       },
-    },
-  );
+      {
+        // Reached only for a request Node accepted but the URL could not be built from (e.g. a bad Host), or if
+        // the handler itself threw past its error boundary.
+        errorHandler: (error: unknown) => {
+          const isRequestError = error instanceof Error && error.name === 'RequestError';
+          if (!isRequestError) logger.error({ err: error }, 'unhandled error in the HTTP host');
+          return new Response(isRequestError ? BAD_REQUEST_BODY : INTERNAL_ERROR_BODY, {
+            status: isRequestError ? 400 : 500,
+            headers: { 'Content-Type': 'application/json', 'Access-Control-Allow-Origin': '*' },
+          });
+        },
+      },
+    );
+  type Listener = Awaited<ReturnType<typeof makeListener>>;
+  let listener: Listener | undefined;
+  let importing: Promise<Listener> | undefined;
+  /** Answers through HatTip, once `@hono/node-server` is imported (a request body waits in its stream meanwhile). */
+  const general = (req: IncomingMessage, res: ServerResponse): void => {
+    if (listener !== undefined) {
+      void listener(req, res);
+      return;
+    }
+    importing ??= makeListener().then((made) => (listener = made));
+    importing.then(
+      (made) => void made(req, res),
+      (error: unknown) => {
+        logger.error({ err: error }, 'unhandled error in the HTTP host');
+        res.writeHead(500, { 'Content-Type': 'application/json', 'Access-Control-Allow-Origin': '*' }).end(INTERNAL_ERROR_BODY);
+      },
+    );
+  };
 
   const direct = opts.direct === false ? undefined : handler.direct;
   const onDirectError = (error: unknown): void => logger.error({ err: error }, 'unhandled error in the HTTP host');
@@ -150,7 +171,7 @@ export async function startHost(handler: HattipHandler<HttpBindings> & { direct?
       // While draining, tell keep-alive clients not to send another request on this connection.
       if (draining) res.setHeader('Connection', 'close');
       if (direct !== undefined && answerDirectly(direct, req, res, onDirectError)) return;
-      void listener(req, res);
+      general(req, res);
     },
   );
   server.maxRequestsPerSocket = limits.maxRequestsPerSocket;
