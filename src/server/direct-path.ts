@@ -4,9 +4,9 @@
  * CORS, router) on a light context read from the `IncomingMessage`, and writes the answer with `writeHead` and
  * `end`, without building a Fetch `Request` or `Response`. Everything else goes through `@hono/node-server` and
  * HatTip. The context gives the steps exactly what the general path would: the same URL string (only requests
- * whose target and `Host` `@hono/node-server` would use verbatim come here), the same header values (only
- * requests without a repeated field name, where Node's joined values could differ from Fetch's) and the peer
- * address.
+ * whose target and `Host` `@hono/node-server` would use verbatim, or the URL parser give back unchanged, come
+ * here), the same header values (only requests without a repeated field name, where Node's joined values could
+ * differ from Fetch's) and the peer address.
  */
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
@@ -15,10 +15,15 @@ import { DETAIL, detailBody } from '../contract/errors.js';
 import type { DirectApp } from '../http/direct.js';
 import type { PlainAnswer } from '../http/respond.js';
 
-// As @hono/node-server's src/url.ts: a target and a Host it turns into the request URL without parsing.
-const VERBATIM_TARGET = /^\/[!$&-;=?-[\]_a-z~]*$/;
-const DOT_SEGMENT = /\/\.\.?(?:[/?#]|$)/;
+// As @hono/node-server's src/url.ts: a target and a Host it turns into the request URL without parsing, and a dot
+// segment, which sends a target through `new URL`.
 const VERBATIM_HOST = /^[a-z0-9._-]+(?::(?:[1-5]\d{3,4}|[6-9]\d{3}))?$/;
+const DOT_SEGMENT = /\/\.\.?(?:[/?#]|$)/;
+// Its verbatim targets, and those with a `%` besides, which it hands to `new URL`: the URL parser leaves every `%`
+// as it is, an encoded octet (RFC 3986 §2.1) or a stray one, and so gives back the very string, except where `%2e`
+// spells a dot of a dot segment (WHATWG URL, "single-dot and double-dot segments"): those targets go the general way.
+const DIRECT_TARGET = /^\/[!$%-;=?-[\]_a-z~]*$/;
+const ENCODED_DOT = /%2e/i;
 
 /** The request's fields, as Fetch's `Headers` answers `get` and `has` (names are lowercase in Node). */
 class NodeRequestHeaders {
@@ -155,7 +160,7 @@ export function answerDirectly(app: DirectApp, req: IncomingMessage, res: Server
   if (method !== 'GET' && method !== 'HEAD') return false;
   const target = req.url ?? '';
   const host = req.headers.host;
-  if (host === undefined || !VERBATIM_HOST.test(host) || !VERBATIM_TARGET.test(target) || target.includes('#') || DOT_SEGMENT.test(target)) {
+  if (host === undefined || !VERBATIM_HOST.test(host) || !DIRECT_TARGET.test(target) || DOT_SEGMENT.test(target) || ENCODED_DOT.test(target)) {
     return false;
   }
   const query = target.indexOf('?');
