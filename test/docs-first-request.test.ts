@@ -1,11 +1,13 @@
 /**
- * `/docs`, its assets and `/openapi.json` are built on first need, not before the service listens (issue 18): the
- * index no longer holds them, and the first requests, however many at once, get what the index used to serve.
+ * `/docs`, its assets and `/openapi.json` are built on first need, not before the service listens nor after it
+ * (issue 18): the index does not hold them, nothing builds them until a request asks, and the first requests, however
+ * many at once, get what the index used to serve; their compressed forms follow.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { docsRepresentations } from '../src/server/docs-assets.js';
 import { nodeCodec } from '../src/server/node-codec.js';
-import { strongEtag } from '../src/index/representation.js';
+import { awaitsRendering, strongEtag } from '../src/index/representation.js';
+import { eventually } from './helpers/eventually.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 
 const UA = { 'User-Agent': 'docs-first-request-test' };
@@ -20,6 +22,19 @@ afterAll(async () => {
 });
 
 describe('the static documents after start', () => {
+  it('leave the pages to their first requests too: rendered by the first, compressed after it', async () => {
+    await server.server.compressed;
+    const reps = server.server.holder.current.representations;
+    expect(awaitsRendering(reps.get('/roadmap')!)).toBe(true);
+    const first = await fetch(`${server.url}/roadmap`, { headers: { ...UA, 'Accept-Encoding': 'br' } });
+    expect(first.status).toBe(200);
+    expect(awaitsRendering(reps.get('/roadmap')!)).toBe(false);
+    await eventually(
+      async () => (await fetch(`${server.url}/roadmap`, { headers: { ...UA, 'Accept-Encoding': 'br' } })).headers.get('content-encoding') === 'br',
+      { what: '/roadmap served br-encoded' },
+    );
+  });
+
   it('are not built into the index before serving', () => {
     const reps = server.server.holder.current.representations;
     for (const path of ['/docs', BUNDLE, '/openapi.json']) expect(reps.has(path), path).toBe(false);
@@ -49,11 +64,13 @@ describe('the static documents after start', () => {
     expect(post.headers.get('allow')).toBe('GET, HEAD');
   });
 
-  it('are served compressed once `compressed` resolves', async () => {
-    await server.server.compressed;
+  it('are served compressed once their compression, which follows their build, is done', async () => {
+    await eventually(
+      async () => (await fetch(`${server.url}${BUNDLE}`, { headers: { ...UA, 'Accept-Encoding': 'br' } })).headers.get('content-encoding') === 'br',
+      { what: 'the Swagger UI bundle served br-encoded' },
+    );
     const res = await fetch(`${server.url}${BUNDLE}`, { headers: { ...UA, 'Accept-Encoding': 'br' } });
     expect(res.status).toBe(200);
-    expect(res.headers.get('content-encoding')).toBe('br');
     expect(res.headers.get('etag')).toMatch(/\.br"$/);
   });
 });

@@ -90,8 +90,9 @@ export interface BuildIndexOptions {
   deferCompression?: boolean;
   /**
    * Leave the renderers' new bodies (pages, feed, site files: not the API's) to be made on first need, a request for
-   * one or {@link completeCompression}, so the API can be served sooner ({@link deferredRepresentation}). A body the
-   * previous index had at the same path is made now, to reuse that one when the bytes are equal. Default false.
+   * one, and compressed after it ({@link deferredRepresentation}): the API is served sooner, and a page nobody asks
+   * for costs no memory. A body the previous index had at the same path is made now, to reuse that one when the
+   * bytes are equal. Default false.
    */
   deferRendering?: boolean;
   /** Clock, for tests. */
@@ -284,14 +285,14 @@ export async function buildIndex(model: ContentModel, opts: BuildIndexOptions): 
 }
 
 /**
- * The same index with every body that is big enough compressed (gzip and br), and every deferred page rendered: same
- * revision, build time, bodies and ETags, so a client cannot tell the two apart but by `Content-Encoding`. Returns
- * `index` itself when nothing was left to do. Compression runs on the thread pool, a few bodies at a time.
+ * The same index with every body that is big enough compressed (gzip and br): same revision, build time, bodies and
+ * ETags, so a client cannot tell the two apart but by `Content-Encoding`. A page not rendered yet
+ * ({@link BuildIndexOptions.deferRendering}) is left as it is: it is rendered by its first request and compresses
+ * itself then ({@link deferredRepresentation}). Returns `index` itself when nothing was left to do. Compression
+ * runs on the thread pool, a few bodies at a time.
  */
 export async function completeCompression(codec: IndexCodec, index: CatalogIndex): Promise<CatalogIndex> {
-  // A page not rendered yet (deferRendering) is rendered here, after a yield like any compression, not all at once
-  // while the first requests wait.
-  const pending = [...index.representations].filter(([, rep]) => awaitsRendering(rep) || needsCompression(rep));
+  const pending = [...index.representations].filter(([, rep]) => !awaitsRendering(rep) && needsCompression(rep));
   if (pending.length === 0) return index;
   const compressed = await mapLimited(pending, codec.compressionsAtOnce, async ([, rep]) => {
     // Small bodies compress synchronously; yield to the event loop before each so requests keep being answered

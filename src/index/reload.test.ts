@@ -1,6 +1,6 @@
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { removeTree, writeContentFixture } from '../../test/helpers/content-fixture.js';
 import { ContentLoader } from '../content/loader.js';
 import type { ContentModel } from '../content/model.js';
@@ -8,6 +8,7 @@ import { indexBuilder } from '../server/app.js';
 import { loadConfig } from '../server/config.js';
 import { nodeCodec } from '../server/node-codec.js';
 import { buildIndex, completeCompression, type Renderer } from './build.js';
+import { needsCompression } from './representation.js';
 import type { CatalogIndex, Representation } from './types.js';
 
 const config = loadConfig({ CONTENT_DIR: '.', PUBLIC_BASE_URL: 'https://catalog.example.com' });
@@ -54,9 +55,21 @@ async function reload(changed: string[]): Promise<CatalogIndex> {
   return served;
 }
 
+/**
+ * Makes every page of `index` not rendered yet, as requests would, and waits until each has compressed itself: a
+ * page's compressed forms follow its first rendering in the background.
+ */
+async function settled(index: CatalogIndex): Promise<CatalogIndex> {
+  const reps = [...index.representations.values()];
+  for (const rep of reps) void rep.body;
+  await vi.waitFor(() => expect(reps.filter(needsCompression)).toEqual([]));
+  return index;
+}
+
 /** The incremental index equals one built from scratch from the same folder: paths, bytes, ETags, headers. */
 async function expectSameAsFromScratch(index: CatalogIndex): Promise<void> {
-  const scratch = await completeCompression(nodeCodec, await build(modelOf(await new ContentLoader(dir).load())));
+  const scratch = await settled(await completeCompression(nodeCodec, await build(modelOf(await new ContentLoader(dir).load()))));
+  await settled(index);
   expect(index.revision).toBe(scratch.revision);
   expect([...index.representations.keys()]).toEqual([...scratch.representations.keys()]);
   for (const [path, rep] of scratch.representations) expect(visible(index.representations.get(path)!), path).toEqual(visible(rep));

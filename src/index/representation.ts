@@ -58,30 +58,50 @@ export function prepareRepresentation(codec: IndexCodec, source: RepresentationS
 
 /**
  * A representation whose body is made on first need: `source.render` runs, and the body is encoded and tagged, the
- * first time its body or an entity tag is read (a request for it, or {@link compressRepresentation}), then never
- * again. Its labels are known at once. Lets an index be served before its pages are rendered, as the static
- * documents are (`static-representations.ts`).
+ * first time its body or an entity tag is read (a request for it), then never again. Its labels are known at once.
+ * Its compressed forms follow in the background once the body is made (after a yield, so never while the request
+ * that made it waits), as a build's do: until then, and for good if compression fails, identity is served (always an
+ * acceptable coding, RFC 9110 §12.5.3). Lets an index be served before its pages are rendered, and a page never
+ * requested cost nothing but its labels, as the static documents are (`static-representations.ts`).
  */
 export function deferredRepresentation(
   codec: IndexCodec,
   source: Omit<RepresentationSource, 'body'> & { readonly render: () => string | Uint8Array },
 ): Representation {
   let made: Representation | undefined;
+  let unrendered: typeof source | undefined = source; // let go once made: its renderer holds a whole model
   const make = (): Representation => {
     if (made === undefined) {
-      made = prepareRepresentation(codec, { ...source, body: source.render() });
+      const { render, ...labels } = unrendered!;
+      unrendered = undefined;
+      const identity = prepareRepresentation(codec, { ...labels, body: render() });
+      made = identity;
       unmade.delete(rep);
+      if (needsCompression(identity)) {
+        void codec
+          .yieldToEventLoop()
+          .then(() => compressRepresentation(codec, identity))
+          .then(
+            (compressed) => void (made = compressed),
+            () => undefined, // identity stays served
+          );
+      }
     }
     return made;
   };
-  // Own, enumerable accessors: a spread ({ ...rep }) reads them, so the compressed copy holds the made values.
+  // Own, enumerable accessors: a spread ({ ...rep }) reads them, so a copy holds the made values. The compressed
+  // forms are read without making the body: `null` until it is made and compressed.
   const rep: Representation = {
     contentType: source.contentType,
     get body() {
       return make().body;
     },
-    gzip: null,
-    br: null,
+    get gzip() {
+      return made?.gzip ?? null;
+    },
+    get br() {
+      return made?.br ?? null;
+    },
     get etag() {
       return make().etag;
     },
