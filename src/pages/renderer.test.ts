@@ -1,5 +1,5 @@
 import { gunzipSync } from 'node:zlib';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { IMMUTABLE_CACHE_CONTROL, routeNamed } from '../contract/routes.js';
 import { completeCompression } from '../index/build.js';
 import { indexBuilder } from '../server/app.js';
@@ -29,6 +29,8 @@ describe('the pages in buildIndex (as production builds its index)', () => {
     const home = index.representations.get('/')!;
     expect(home.contentType).toBe('text/html; charset=utf-8');
     expect(home.etag).toMatch(/^"[A-Za-z0-9_-]+"$/);
+    // A page is made by its first read (a request) and compresses itself after it.
+    await vi.waitFor(() => expect(home.gzip).not.toBeNull());
     expect(new TextDecoder().decode(gunzipSync(home.gzip!))).toBe(new TextDecoder().decode(home.body));
     expect(home.headers['Content-Security-Policy']).toContain("default-src 'none'");
     expect(home.cacheControl).toBe('public, max-age=60');
