@@ -13,7 +13,7 @@ import { sameItems } from '../content/memo.js';
 import {
   awaitsRendering,
   buildOrReuse,
-  compressRepresentation,
+  compressAfterYield,
   deferredRepresentation,
   needsCompression,
   prepareOrReuse,
@@ -294,12 +294,7 @@ export async function buildIndex(model: ContentModel, opts: BuildIndexOptions): 
 export async function completeCompression(codec: IndexCodec, index: CatalogIndex): Promise<CatalogIndex> {
   const pending = [...index.representations].filter(([, rep]) => !awaitsRendering(rep) && needsCompression(rep));
   if (pending.length === 0) return index;
-  const compressed = await mapLimited(pending, codec.compressionsAtOnce, async ([, rep]) => {
-    // Small bodies compress synchronously; yield to the event loop before each so requests keep being answered
-    // while a whole index is compressed in the background.
-    await codec.yieldToEventLoop();
-    return compressRepresentation(codec, rep);
-  });
+  const compressed = await mapLimited(pending, codec.compressionsAtOnce, ([, rep]) => compressAfterYield(codec, rep));
   const representations = new Map(index.representations);
   pending.forEach(([path], i) => representations.set(path, compressed[i]!));
   const done: CatalogIndex = Object.freeze({ ...index, representations });

@@ -78,13 +78,10 @@ export function deferredRepresentation(
       made = identity;
       unmade.delete(rep);
       if (needsCompression(identity)) {
-        void codec
-          .yieldToEventLoop()
-          .then(() => compressRepresentation(codec, identity))
-          .then(
-            (compressed) => void (made = compressed),
-            () => undefined, // identity stays served
-          );
+        compressAfterYield(codec, identity).then(
+          (compressed) => void (made = compressed),
+          () => undefined, // identity stays served
+        );
       }
     }
     return made;
@@ -155,6 +152,16 @@ export function needsCompression(rep: Representation): boolean {
 export async function compressRepresentation(codec: IndexCodec, rep: Representation): Promise<Representation> {
   if (!needsCompression(rep)) return rep;
   return { ...rep, ...(await codec.compress(rep.body, rep.contentType)) };
+}
+
+/**
+ * {@link compressRepresentation} after a yield to the event loop: how every background compression runs (the start's,
+ * a reload's, a page's after its first rendering, the static documents'), so requests keep being answered meanwhile
+ * (small bodies compress synchronously) and never wait for the compression of what they made.
+ */
+export async function compressAfterYield(codec: IndexCodec, rep: Representation): Promise<Representation> {
+  await codec.yieldToEventLoop();
+  return compressRepresentation(codec, rep);
 }
 
 /** Compresses a body both ways (when big enough to gain) and tags it. */

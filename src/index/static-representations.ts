@@ -1,7 +1,7 @@
 /**
  * The content-independent representations (`/openapi.json`, `/docs` and its assets: the `static` routes of the
  * table), kept beside the index rather than in it. They are built once per process, on first need: the first
- * request for one of them, or {@link StaticRepresentations.warm} once the service listens, whichever comes first.
+ * request for one of them (the service builds them for nothing else), or {@link StaticRepresentations.warm}.
  * However many requests arrive meanwhile, the producer runs once and every one of them waits for that one run,
  * so nothing an anonymous client sends makes the service read or hash the files twice. Their compressed forms
  * follow in the background, as the index's do; identity is served until then (RFC 9110 §12.5.3).
@@ -9,7 +9,7 @@
 import { matchRoute } from '../contract/routes.js';
 import type { IndexEntry } from './build.js';
 import type { IndexCodec } from './codec.js';
-import { compressRepresentation, needsCompression, prepareRepresentation } from './representation.js';
+import { compressAfterYield, needsCompression, prepareRepresentation } from './representation.js';
 import type { Representation } from './types.js';
 
 /** The static representations of one process; see the module comment. */
@@ -71,8 +71,7 @@ export class StaticRepresentations {
     const compressed = new Map(reps);
     for (const [path, rep] of reps) {
       if (!needsCompression(rep)) continue;
-      await this.#codec.yieldToEventLoop();
-      compressed.set(path, await compressRepresentation(this.#codec, rep));
+      compressed.set(path, await compressAfterYield(this.#codec, rep));
     }
     this.#ready = compressed;
   }

@@ -75,6 +75,8 @@ export interface Host {
 }
 
 const BAD_REQUEST_BODY = '{"detail":"Bad Request"}';
+/** The header fields of the host's own error answers (400, 500), which no step of the app completes. */
+const ERROR_HEADERS: Readonly<Record<string, string>> = { 'Content-Type': 'application/json', 'Access-Control-Allow-Origin': '*' };
 const INTERNAL_ERROR_BODY = '{"detail":"Internal Server Error"}';
 
 // Shared by every request context, so building one allocates no closures.
@@ -132,7 +134,7 @@ export async function startHost(handler: HattipHandler<HttpBindings> & { direct?
           if (!isRequestError) logger.error({ err: error }, 'unhandled error in the HTTP host');
           return new Response(isRequestError ? BAD_REQUEST_BODY : INTERNAL_ERROR_BODY, {
             status: isRequestError ? 400 : 500,
-            headers: { 'Content-Type': 'application/json', 'Access-Control-Allow-Origin': '*' },
+            headers: ERROR_HEADERS,
           });
         },
       },
@@ -151,7 +153,7 @@ export async function startHost(handler: HattipHandler<HttpBindings> & { direct?
       (made) => void made(req, res),
       (error: unknown) => {
         logger.error({ err: error }, 'unhandled error in the HTTP host');
-        res.writeHead(500, { 'Content-Type': 'application/json', 'Access-Control-Allow-Origin': '*' }).end(INTERNAL_ERROR_BODY);
+        res.writeHead(500, ERROR_HEADERS).end(INTERNAL_ERROR_BODY);
       },
     );
   };
