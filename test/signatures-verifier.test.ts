@@ -294,7 +294,7 @@ describe('directory cache', () => {
   });
 });
 
-describe('verified-signature cache (signatures without a nonce)', () => {
+describe('verified-signature cache', () => {
   it('checks a reused signature cryptographically once, but re-checks time, directory and authority every time', async () => {
     let keys = [ed.publicJwk];
     const c = { t: now() };
@@ -325,6 +325,28 @@ describe('verified-signature cache (signatures without a nonce)', () => {
       keys = [ed.publicJwk];
       c.t += 600;
       expect(await v.verify(request.clone(), CLIENT)).toMatchObject({ verified: false, code: 'expired', reason: 'the signature has expired' });
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
+  it('keeps no success of a signature with a nonce (single use): only its nonce record refuses a replay', async () => {
+    // A store that records every pair as new stands for one that lost its records.
+    const forgetful: NonceStore = { record: () => Promise.resolve(true) };
+    const v = verifier({ nonceStore: forgetful });
+    const spy = vi.spyOn(crypto.subtle, 'verify');
+    try {
+      const request = await signed({ nonce: 'once' });
+      expect(await v.verify(request, CLIENT)).toMatchObject({ verified: true });
+      const first = spy.mock.calls.length;
+      expect(await v.verify(request.clone(), CLIENT)).toMatchObject({ verified: true });
+      expect(spy.mock.calls.length).toBe(first + 1);
+      // Its failure is kept: the same bad signature with a nonce is checked once.
+      const bad = await signed({ nonce: 'bad', key: other, keyid: ed.keyid });
+      expect(await v.verify(bad, CLIENT)).toMatchObject({ code: 'bad_signature' });
+      const afterBad = spy.mock.calls.length;
+      expect(await v.verify(bad.clone(), CLIENT)).toMatchObject({ code: 'bad_signature' });
+      expect(spy.mock.calls.length).toBe(afterBad);
     } finally {
       spy.mockRestore();
     }

@@ -14,8 +14,11 @@ import { isInnerList, parseDictionary, parseItem, type BareItem, type Dictionary
  */
 const parsed = new LRUCache<string, { value: unknown }>({ maxSize: 2_000_000, sizeCalculation: (_v, text) => text.length + 1 });
 
-/** `parse(text)`, remembered by `namespace` and text (a throw is remembered as `undefined`). */
-function remembered<T>(namespace: string, text: string, parse: (text: string) => T): T | undefined {
+/**
+ * `parse(text)`, remembered by `namespace` and text (a throw is remembered as `undefined`) unless `keep` says the
+ * value will not be asked for again.
+ */
+function remembered<T>(namespace: string, text: string, parse: (text: string) => T, keep: (value: T) => boolean = () => true): T | undefined {
   const key = `${namespace}${text}`;
   const hit = parsed.get(key);
   if (hit !== undefined) return hit.value as T | undefined;
@@ -25,8 +28,17 @@ function remembered<T>(namespace: string, text: string, parse: (text: string) =>
   } catch {
     value = undefined;
   }
-  parsed.set(key, { value });
+  if (value === undefined || keep(value)) parsed.set(key, { value });
   return value;
+}
+
+/**
+ * Whether a `Signature-Input` dictionary carries a nonce: such a signature is single use (RFC 9421 §7.2.2), so its
+ * two fields never come again and remembering them would only push out the fields that do.
+ */
+function carriesNonce(inputs: Dictionary): boolean {
+  for (const member of inputs.values()) if (member[1].has('nonce')) return true;
+  return false;
 }
 
 /**
@@ -86,9 +98,10 @@ export function readSignatureFields(signatureInput: string | null, signature: st
   if (signatureInput === null && signature === null) return { ok: false, reason: 'unsigned request' };
   if (signatureInput === null) return { ok: false, reason: 'Signature without Signature-Input' };
   if (signature === null) return { ok: false, reason: 'Signature-Input without Signature' };
-  const inputs = remembered('i', signatureInput, parseDictionary);
+  const inputs = remembered('i', signatureInput, parseDictionary, (dictionary) => !carriesNonce(dictionary));
   if (inputs === undefined) return { ok: false, reason: 'Signature-Input is not a structured-field dictionary' };
-  const signatures = remembered('s', signature, parseDictionary);
+  const singleUse = carriesNonce(inputs);
+  const signatures = remembered('s', signature, parseDictionary, () => !singleUse);
   if (signatures === undefined) return { ok: false, reason: 'Signature is not a structured-field dictionary' };
   const candidates: SignatureCandidate[] = [];
   for (const [label, member] of inputs) {

@@ -22,6 +22,8 @@ export class SignatureBaseError extends Error {
   override readonly name = 'SignatureBaseError';
 }
 
+const UTF8 = new TextEncoder();
+
 /** A lowercase field name (RFC 9110 §5.1 token): covered components that are not derived must be one. */
 export const FIELD_NAME = /^[!#$%&'*+.^_`|~0-9a-z-]+$/;
 
@@ -46,7 +48,7 @@ export function signatureBase(request: SignedRequest, input: InnerList): Uint8Ar
   try {
     const lines = httpbis.createSignatureBase({ fields: components, componentParser }, { method: request.method, url: request.targetUri, headers });
     lines.push(['"@signature-params"', [serializeInnerList(input)]]);
-    return new TextEncoder().encode(httpbis.formatSignatureBase(lines));
+    return UTF8.encode(httpbis.formatSignatureBase(lines));
   } catch (error) {
     throw new SignatureBaseError(error instanceof Error ? error.message : 'the signature base could not be built');
   }

@@ -211,7 +211,9 @@ export function createSignatureVerifier(options: SignatureVerifierOptions): Sign
       }
       work.keyOperations++;
       const valid = await found.verifier.verify(base, candidate.signature);
-      if (key !== undefined) checked?.set(key, valid, { ttl: Math.max(1, Math.ceil(expires + skew - t)) * 1000 });
+      // A valid signature with a nonce is single use: once its nonce is recorded below, a replay is refused before
+      // this cache, so only its failure is worth remembering.
+      if (key !== undefined && !(valid && nonce !== undefined)) checked?.set(key, valid, { ttl: Math.max(1, Math.ceil(expires + skew - t)) * 1000 });
       if (!valid) {
         processFailures.take('');
         return fail('bad_signature', `the signature does not verify with the ${found.algorithm} key`, directory);
