@@ -185,6 +185,28 @@ describe('deferred compression', () => {
     expect(await completeCompression(nodeCodec, full)).toBe(full);
   });
 
+  it('deferRendering: a page made while the index is being compressed is compressed once, by itself', async () => {
+    const bodies: string[] = [];
+    const codec: IndexCodec = {
+      ...nodeCodec,
+      compress: (body, contentType) => {
+        bodies.push(text(body));
+        return nodeCodec.compress(body, contentType);
+      },
+    };
+    // Large enough to be compressed on the thread pool: the page's own compression is still running when the pass
+    // looks at the index.
+    const html = `<h1>Home</h1>${Array.from({ length: 2000 }, (_, i) => `<p>paragraph ${i}</p>`).join('')}`;
+    const renderers = [(): DerivedEntry[] => [['/', { contentType: 'text/html; charset=utf-8', inputs: [html], render: () => html }]]];
+    const lazy = await buildIndex(sampleModel(), { codec, publicBaseUrl: BASE, renderers, deferCompression: true, deferRendering: true });
+    const home = lazy.representations.get('/')!;
+    expect(text(home.body)).toBe(html); // its first request, just before the start's compression pass
+    const full = await completeCompression(codec, lazy);
+    await vi.waitFor(() => expect(home.br).not.toBeNull());
+    expect(bodies.filter((b) => b === html)).toHaveLength(1);
+    expect(full.representations.get('/')).toBe(home);
+  });
+
   it('deferRendering: a page is rendered on first need, once, to the bytes and tags an eager build gives', async () => {
     const renders = new Map<string, number>();
     let inputs: unknown = 'first';
@@ -224,12 +246,13 @@ describe('deferred compression', () => {
     expect(text(brotliDecompressSync(home.br!))).toBe(text(home.body));
     expect(home.etag).toBe(eager.representations.get('/')!.etag);
 
-    // completeCompression compresses what was made and is big enough, and leaves a page nobody asked for unrendered.
+    // completeCompression leaves the pages alone: a page nobody asked for stays unrendered, a made one is compressed.
     const full = await completeCompression(nodeCodec, lazy);
     expect(renders).toEqual(new Map([['/', 1]]));
     expect(full.representations.get('/roadmap')).toBe(lazy.representations.get('/roadmap'));
     expect(awaitsRendering(full.representations.get('/roadmap')!)).toBe(true);
     const compressed = full.representations.get('/')!;
+    expect(compressed).toBe(home);
     expect(compressed.etag).toBe(home.etag);
     expect(text(gunzipSync(compressed.gzip!))).toBe(text(home.body));
     expect(text(full.representations.get('/roadmap')!.body)).toBe('<h1>Roadmap</h1>');

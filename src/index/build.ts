@@ -11,7 +11,7 @@ import type { IndexCodec } from './codec.js';
 import { routeDeprecations, type RouteDeprecations } from './deprecation.js';
 import { sameItems } from '../content/memo.js';
 import {
-  awaitsRendering,
+  compressesItself,
   buildOrReuse,
   compressAfterYield,
   deferredRepresentation,
@@ -286,13 +286,13 @@ export async function buildIndex(model: ContentModel, opts: BuildIndexOptions): 
 
 /**
  * The same index with every body that is big enough compressed (gzip and br): same revision, build time, bodies and
- * ETags, so a client cannot tell the two apart but by `Content-Encoding`. A page not rendered yet
- * ({@link BuildIndexOptions.deferRendering}) is left as it is: it is rendered by its first request and compresses
- * itself then ({@link deferredRepresentation}). Returns `index` itself when nothing was left to do. Compression
+ * ETags, so a client cannot tell the two apart but by `Content-Encoding`. A deferred page
+ * ({@link BuildIndexOptions.deferRendering}) is left as it is, rendered or not: it is rendered by its first request
+ * and compresses itself then ({@link deferredRepresentation}). Returns `index` itself when nothing was left to do. Compression
  * runs on the thread pool, a few bodies at a time.
  */
 export async function completeCompression(codec: IndexCodec, index: CatalogIndex): Promise<CatalogIndex> {
-  const pending = [...index.representations].filter(([, rep]) => !awaitsRendering(rep) && needsCompression(rep));
+  const pending = [...index.representations].filter(([, rep]) => !compressesItself(rep) && needsCompression(rep));
   if (pending.length === 0) return index;
   const compressed = await mapLimited(pending, codec.compressionsAtOnce, ([, rep]) => compressAfterYield(codec, rep));
   const representations = new Map(index.representations);

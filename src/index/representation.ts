@@ -112,11 +112,22 @@ export function deferredRepresentation(
     headers: source.headers ?? {},
   };
   unmade.add(rep);
+  deferred.add(rep);
   return rep;
 }
 
 /** The deferred representations whose body is not made yet. */
 const unmade = new WeakSet<Representation>();
+/** Every deferred representation, made or not. */
+const deferred = new WeakSet<Representation>();
+
+/**
+ * Whether `rep` is a {@link deferredRepresentation}: it compresses itself once made, so a pass that compresses an
+ * index must leave it alone (it would compress the same body a second time, or render a page nobody asked for).
+ */
+export function compressesItself(rep: Representation): boolean {
+  return deferred.has(rep);
+}
 
 /** Whether `rep` is a {@link deferredRepresentation} whose body is not made yet: reading its body would render it. */
 export function awaitsRendering(rep: Representation): boolean {
