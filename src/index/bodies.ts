@@ -10,8 +10,16 @@ import type { IndexRouteName } from '../contract/routes.js';
  * A route's bodies: for a route without parameters its one body; for a route with one parameter, each
  * `[value, body]` (the value is a valid id, so the path needs no encoding).
  */
-export type RouteBodies =
-  { readonly one: (model: ContentModel) => unknown } | { readonly each: (model: ContentModel) => Iterable<readonly [string, unknown]> };
+export type RouteBodies = (
+  { readonly one: (model: ContentModel) => unknown } | { readonly each: (model: ContentModel) => Iterable<readonly [string, unknown]> }
+) & {
+  /**
+   * Whether each body may be made by its first request rather than by the build, when the build defers rendering
+   * (`BuildIndexOptions.deferRendering`): a body no other body is put together from (the catalog is made of its
+   * courses' bytes, so a course body is made with it) and no start waits for. Default false.
+   */
+  readonly onFirstRequest?: boolean;
+};
 
 /** The JSON body of `/v1/health` (schema Health). */
 const V1_HEALTH = { status: 'ok', version: 'v1' } as const;
@@ -26,7 +34,8 @@ export const ROUTE_BODIES: { readonly [Name in IndexRouteName]: RouteBodies } = 
   apiHealth: { one: () => V1_HEALTH },
   catalog: { one: (model) => model.catalog },
   course: { each: (model) => model.catalog.courses.map((course) => [course.id, course] as const) },
-  lesson: { each: (model) => Array.from(lessons(model), (lesson) => [lesson.id, lesson] as const) },
+  // One body per lesson: 10,000 serialisations and hashes a start need not wait for.
+  lesson: { each: (model) => Array.from(lessons(model), (lesson) => [lesson.id, lesson] as const), onFirstRequest: true },
   changelog: { one: (model) => model.changelog },
   roadmap: { one: (model) => model.roadmap },
 };

@@ -283,6 +283,36 @@ describe('deferred compression', () => {
     expect(next.representations.get('/')).toBe(compressed);
   });
 
+  it('deferRendering: a lesson body is made by its first request, as an eager build makes it; the catalog and courses at once', async () => {
+    const eager = await buildIndex(sampleModel(), { codec: nodeCodec, publicBaseUrl: BASE, deferCompression: true });
+    const lazy = await buildIndex(sampleModel(), { codec: nodeCodec, publicBaseUrl: BASE, deferCompression: true, deferRendering: true });
+    for (const path of ['/v1/catalog', '/v1/courses/python-basics', '/v1/health', '/v1/changelog', '/v1/roadmap']) {
+      expect(awaitsRendering(lazy.representations.get(path)!), path).toBe(false);
+    }
+    const one = lazy.representations.get('/v1/lessons/py-one')!;
+    const eagerOne = eager.representations.get('/v1/lessons/py-one')!;
+    expect(awaitsRendering(one)).toBe(true);
+    expect([one.contentType, one.cacheControl, one.headers]).toEqual([eagerOne.contentType, eagerOne.cacheControl, eagerOne.headers]);
+    expect(one.etag).toBe(eagerOne.etag);
+    expect(awaitsRendering(one)).toBe(false);
+    expect(text(one.body)).toBe(text(eagerOne.body));
+
+    // A reload keeps an unchanged lesson's representation, made or not, and serves a changed lesson's new body.
+    const model = sampleModel({ revision: 'sha256:0002' });
+    const changed: typeof model = {
+      ...model,
+      catalog: {
+        courses: model.catalog.courses.map((course) => ({
+          ...course,
+          classes: course.classes.map((k) => ({ ...k, lessons: k.lessons.map((l) => (l.id === 'py-two' ? { ...l, steps: 9 } : l)) })),
+        })),
+      },
+    };
+    const next = await buildIndex(changed, { codec: nodeCodec, publicBaseUrl: BASE, previous: lazy, deferCompression: true, deferRendering: true });
+    expect(next.representations.get('/v1/lessons/py-one')).toBe(one);
+    expect(JSON.parse(text(next.representations.get('/v1/lessons/py-two')!.body))).toMatchObject({ id: 'py-two', steps: 9 });
+  });
+
   it('completeCompression has at most codec.compressionsAtOnce calls in flight, and that many while work is left', async () => {
     let inFlight = 0;
     let most = 0;

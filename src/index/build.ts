@@ -52,6 +52,11 @@ export interface DerivedSource extends Omit<RepresentationSource, 'body'> {
   readonly inputs: readonly unknown[];
   /** The identity body. */
   readonly render: () => string | Uint8Array;
+  /**
+   * Whether the body may wait for its first request when the build defers rendering
+   * ({@link BuildIndexOptions.deferRendering}). The renderers' bodies always may; the API's when their route says so.
+   */
+  readonly onFirstRequest?: boolean;
 }
 
 /** An entry whose body is made only when its inputs changed (see {@link DerivedSource}). */
@@ -89,10 +94,11 @@ export interface BuildIndexOptions {
    */
   deferCompression?: boolean;
   /**
-   * Leave the renderers' new bodies (pages, feed, site files: not the API's) to be made on first need, a request for
-   * one, and compressed after it ({@link deferredRepresentation}): the API is served sooner, and a page nobody asks
-   * for costs no memory. A body the previous index had at the same path is made now, to reuse that one when the
-   * bytes are equal. Default false.
+   * Leave new bodies to be made on first need, a request for one, and compressed after it
+   * ({@link deferredRepresentation}): the renderers' (pages, feed, site files), and the API's whose route allows it
+   * (`onFirstRequest` in `ROUTE_BODIES`: the lessons). The catalog is served sooner, and a body nobody asks for
+   * costs no memory. A body the previous index had at the same path is made now, to reuse that one when the bytes
+   * are equal. Default false.
    */
   deferRendering?: boolean;
   /** Clock, for tests. */
@@ -139,6 +145,7 @@ export function apiEntries(model: ContentModel, deprecations: RouteDeprecations 
           render: () => jsonBody(body),
           cacheControl: route.cacheControl,
           ...(extra && { headers: extra }),
+          ...(bodies.onFirstRequest && { onFirstRequest: true }),
         },
       ];
       if (typeof body === 'object' && body !== null) apiEntryOf.set(body, { route, extra, entry });
@@ -250,7 +257,7 @@ export async function buildIndex(model: ContentModel, opts: BuildIndexOptions): 
       reps[i] = rep;
       continue;
     }
-    if (opts.deferRendering && i >= firstRendered && 'render' in source && rep === undefined) {
+    if (opts.deferRendering && 'render' in source && (i >= firstRendered || source.onFirstRequest === true) && rep === undefined) {
       reps[i] = deferredRepresentation(opts.codec, source);
       continue;
     }

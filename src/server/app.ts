@@ -160,8 +160,9 @@ export function staticRepresentations(config: Config): StaticRepresentations {
 /**
  * The index builder of this configuration: the API bodies and the pages of a model (the static documents are
  * {@link staticRepresentations}), built at `now` (default the system clock). New bodies are left uncompressed (servable at once);
- * `completeCompression(nodeCodec, index)` adds their forms. New pages are rendered by their first request and
- * compressed after it: the API is served without waiting for them, and a page nobody asks for takes no memory.
+ * `completeCompression(nodeCodec, index)` adds their forms. New pages and lesson bodies are made by their first
+ * request and compressed after it: the catalog is served without waiting for them, and a body nobody asks for takes
+ * no memory.
  */
 export function indexBuilder(config: Config, now?: () => Date): (model: ContentModel, previous?: CatalogIndex) => Promise<CatalogIndex> {
   return (model, previous) =>
