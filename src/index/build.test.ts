@@ -3,7 +3,7 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { describe, expect, it, vi } from 'vitest';
 import { sampleModel } from '../../test/helpers/sample-model.js';
 import { buildIndex, completeCompression, type DerivedEntry } from './build.js';
-import { awaitsRendering, MIN_COMPRESSIBLE_BYTES } from './representation.js';
+import { awaitsRendering, compressRepresentation, MIN_COMPRESSIBLE_BYTES } from './representation.js';
 import type { IndexCodec } from './codec.js';
 import { IndexHolder } from './holder.js';
 import { nodeCodec } from '../server/node-codec.js';
@@ -205,6 +205,9 @@ describe('deferred compression', () => {
     await vi.waitFor(() => expect(home.br).not.toBeNull());
     expect(bodies.filter((b) => b === html)).toHaveLength(1);
     expect(full.representations.get('/')).toBe(home);
+    // Nor does compressing it on its own: a copy of a deferred representation would lose its body.
+    expect(await compressRepresentation(codec, home)).toBe(home);
+    expect(bodies.filter((b) => b === html)).toHaveLength(1);
   });
 
   it('deferRendering: a page is rendered on first need, once, to the bytes and tags an eager build gives', async () => {

@@ -56,82 +56,95 @@ export function prepareRepresentation(codec: IndexCodec, source: RepresentationS
   return tagged(source, body, strongEtag(codec, body));
 }
 
+/** What a {@link deferredRepresentation} is made from: the labels, and the body's renderer. */
+export type DeferredSource = Omit<RepresentationSource, 'body'> & { readonly render: () => string | Uint8Array };
+
 /**
  * A representation whose body is made on first need: `source.render` runs, and the body is encoded and tagged, the
  * first time its body or an entity tag is read (a request for it), then never again. Its labels are known at once.
  * Its compressed forms follow in the background once the body is made (after a yield, so never while the request
  * that made it waits), as a build's do: until then, and for good if compression fails, identity is served (always an
- * acceptable coding, RFC 9110 §12.5.3). Lets an index be served before its pages are rendered, and a page never
- * requested cost nothing but its labels, as the static documents are (`static-representations.ts`).
+ * acceptable coding, RFC 9110 §12.5.3). Lets an index be served before its pages and lesson bodies are made, and a
+ * body never requested cost nothing but its labels, as the static documents are (`static-representations.ts`).
  */
-export function deferredRepresentation(
-  codec: IndexCodec,
-  source: Omit<RepresentationSource, 'body'> & { readonly render: () => string | Uint8Array },
-): Representation {
-  let made: Representation | undefined;
-  let unrendered: typeof source | undefined = source; // let go once made: its renderer holds a whole model
-  const make = (): Representation => {
-    if (made === undefined) {
-      const { render, ...labels } = unrendered!;
-      unrendered = undefined;
-      const identity = prepareRepresentation(codec, { ...labels, body: render() });
-      made = identity;
-      unmade.delete(rep);
-      if (needsCompression(identity)) {
-        compressAfterYield(codec, identity).then(
-          (compressed) => void (made = compressed),
-          () => undefined, // identity stays served
-        );
-      }
-    }
-    return made;
-  };
-  // Own, enumerable accessors: a spread ({ ...rep }) reads them, so a copy holds the made values. The compressed
-  // forms are read without making the body: `null` until it is made and compressed.
-  const rep: Representation = {
-    contentType: source.contentType,
-    get body() {
-      return make().body;
-    },
-    get gzip() {
-      return made?.gzip ?? null;
-    },
-    get br() {
-      return made?.br ?? null;
-    },
-    get etag() {
-      return make().etag;
-    },
-    get gzipEtag() {
-      return make().gzipEtag;
-    },
-    get brEtag() {
-      return make().brEtag;
-    },
-    cacheControl: source.cacheControl ?? DEFAULT_CACHE_CONTROL,
-    headers: source.headers ?? {},
-  };
-  unmade.add(rep);
-  deferred.add(rep);
-  return rep;
+export function deferredRepresentation(codec: IndexCodec, source: DeferredSource): Representation {
+  return new DeferredRepresentation(codec, source);
 }
 
-/** The deferred representations whose body is not made yet. */
-const unmade = new WeakSet<Representation>();
-/** Every deferred representation, made or not. */
-const deferred = new WeakSet<Representation>();
-
 /**
- * Whether `rep` is a {@link deferredRepresentation}: it compresses itself once made, so a pass that compresses an
- * index must leave it alone (it would compress the same body a second time, or render a page nobody asked for).
+ * {@link deferredRepresentation}'s objects. A class, not an object literal with accessors: such a literal took
+ * about 1.1 KB and several microseconds each (its own getters and their closures), and an index defers one per
+ * lesson. The body, tags and compressed forms are accessors of the prototype, so a spread (`{ ...rep }`) copies
+ * the labels only: {@link compressRepresentation} leaves a deferred representation alone, and nothing else copies one.
  */
-export function compressesItself(rep: Representation): boolean {
-  return deferred.has(rep);
+class DeferredRepresentation implements Representation {
+  readonly contentType: string;
+  readonly cacheControl: string;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly #codec: IndexCodec;
+  /** Until made; let go then, as its renderer holds a whole model. */
+  #source: DeferredSource | undefined;
+  #made: Representation | undefined;
+
+  constructor(codec: IndexCodec, source: DeferredSource) {
+    this.contentType = source.contentType;
+    this.cacheControl = source.cacheControl ?? DEFAULT_CACHE_CONTROL;
+    this.headers = source.headers ?? {};
+    this.#codec = codec;
+    this.#source = source;
+  }
+
+  /** Whether the body is made yet. */
+  get isMade(): boolean {
+    return this.#made !== undefined;
+  }
+
+  get body(): Uint8Array {
+    return this.#make().body;
+  }
+  get gzip(): Uint8Array | null {
+    return this.#made?.gzip ?? null;
+  }
+  get br(): Uint8Array | null {
+    return this.#made?.br ?? null;
+  }
+  get etag(): string {
+    return this.#make().etag;
+  }
+  get gzipEtag(): string {
+    return this.#make().gzipEtag;
+  }
+  get brEtag(): string {
+    return this.#make().brEtag;
+  }
+
+  #make(): Representation {
+    if (this.#made !== undefined) return this.#made;
+    const { contentType, cacheControl, headers, render } = this.#source!;
+    this.#source = undefined;
+    const identity = prepareRepresentation(this.#codec, { contentType, cacheControl, headers, body: render() });
+    this.#made = identity;
+    if (needsCompression(identity)) {
+      compressAfterYield(this.#codec, identity).then(
+        (compressed) => void (this.#made = compressed),
+        () => undefined, // identity stays served
+      );
+    }
+    return identity;
+  }
 }
 
 /** Whether `rep` is a {@link deferredRepresentation} whose body is not made yet: reading its body would render it. */
 export function awaitsRendering(rep: Representation): boolean {
-  return unmade.has(rep);
+  return rep instanceof DeferredRepresentation && !rep.isMade;
+}
+
+/**
+ * Whether `rep` is a {@link deferredRepresentation}: it compresses itself once made, so a pass that compresses an
+ * index must leave it alone (it would compress the same body a second time, or render a body nobody asked for).
+ */
+export function compressesItself(rep: Representation): boolean {
+  return rep instanceof DeferredRepresentation;
 }
 
 /** The identity bytes of `source.body` (UTF-8 when it is text). */
@@ -159,9 +172,12 @@ export function needsCompression(rep: Representation): boolean {
   return rep.body.byteLength >= MIN_COMPRESSIBLE_BYTES && (rep.gzip === null || rep.br === null);
 }
 
-/** The same representation with its compressed forms (itself when it has them or is too small to gain). */
+/**
+ * The same representation with its compressed forms: itself when it has them, is too small to gain, or compresses
+ * itself once made ({@link deferredRepresentation}).
+ */
 export async function compressRepresentation(codec: IndexCodec, rep: Representation): Promise<Representation> {
-  if (!needsCompression(rep)) return rep;
+  if (compressesItself(rep) || !needsCompression(rep)) return rep;
   return { ...rep, ...(await codec.compress(rep.body, rep.contentType)) };
 }
 
