@@ -138,7 +138,7 @@ export async function loadContentAtCommit(repo: ContentRepository, commit: strin
     wanted.map((e) => e.oid),
     (i, bytes) => {
       const rel = wanted[i]!.rel;
-      files.set(rel, parseFile(rel, bytes));
+      files.set(rel, parseFile(rel, bytes, { digest: false })); // the revision is the commit
     },
   );
   const built = buildModel([...files.values()]);

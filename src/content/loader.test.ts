@@ -142,3 +142,16 @@ describe('ContentLoader.load with a listing', () => {
     expect((await fresh.load()).ok).toBe(false); // walked: the file is content, and a bad one
   });
 });
+
+describe('ContentLoader with a known revision', () => {
+  it('hashes no file (it makes no folder digest), and its models carry the revision it was given', async () => {
+    const known = new ContentLoader(dir, { revision: 'c0ffee' });
+    const result = await known.load();
+    expect(result.ok && result.model.revision).toBe('c0ffee');
+    const files = [...known.parsedFiles().values()];
+    expect(files.length).toBeGreaterThan(0);
+    expect(files.every((file) => file.sha256 === undefined)).toBe(true);
+    // Without one, every file is hashed for the digest.
+    expect([...loader.parsedFiles().values()].every((file) => /^[0-9a-f]{64}$/.test(file.sha256 ?? ''))).toBe(true);
+  });
+});

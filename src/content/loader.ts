@@ -165,7 +165,8 @@ export class ContentLoader {
         this.cache.delete(rel);
         return false;
       }
-      this.cache.set(rel, { stamp: read.stamp, file: parseFile(rel, read.bytes) });
+      // A loader told its revision makes no folder digest, so it hashes no file.
+      this.cache.set(rel, { stamp: read.stamp, file: parseFile(rel, read.bytes, { digest: this.revision === undefined }) });
       return true;
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;

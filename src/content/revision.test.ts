@@ -31,6 +31,12 @@ afterEach(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
+describe('FolderDigest', () => {
+  it('refuses a file parsed without its hash rather than digest a wrong text', () => {
+    expect(() => digestFiles([{ rel: 'catalog.md', sha256: undefined }])).toThrow('catalog.md was parsed without its hash');
+  });
+});
+
 describe('gitState', () => {
   it('does not run git for a folder with no .git in it or above it (git could only fail)', async () => {
     expect(await gitState(join(root, 'site/content'))).toBeUndefined();

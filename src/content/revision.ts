@@ -20,7 +20,8 @@ const GIT_TIMEOUT_MS = 5_000;
 /** A file as the digest sees it: never changed once made (the loader's parsed files are kept across loads). */
 interface DigestedFile {
   readonly rel: string;
-  readonly sha256: string;
+  /** `undefined` when the file was parsed without its hash: a bug of the caller, as no digest can be made. */
+  readonly sha256: string | undefined;
 }
 
 function relOf(file: DigestedFile): string {
@@ -55,7 +56,7 @@ export class FolderDigest {
       let piece = this.#pieces[start / FILES_PER_PIECE];
       if (piece === undefined || !sameRange(inOrder, before, start, end)) {
         piece = '';
-        for (let i = start; i < end; i++) piece += `${inOrder[i]!.rel}\0${inOrder[i]!.sha256}\n`;
+        for (let i = start; i < end; i++) piece += `${inOrder[i]!.rel}\0${sha256Of(inOrder[i]!)}\n`;
       }
       pieces.push(piece);
       hash.update(piece);
@@ -64,6 +65,12 @@ export class FolderDigest {
     this.#pieces = pieces;
     return `sha256:${hash.digest('hex')}`;
   }
+}
+
+/** The file's hash. @throws Error when it was parsed without one (`ParseOptions.digest`). */
+function sha256Of(file: DigestedFile): string {
+  if (file.sha256 === undefined) throw new Error(`${file.rel} was parsed without its hash: no folder digest can be made`);
+  return file.sha256;
 }
 
 /** Whether each of `files` is the file at its place in `before`, or has its path: then both are in the same order. */
