@@ -365,6 +365,11 @@ describe('422 in the FastAPI / Pydantic v2 shape', () => {
     const res = await get('/v1/courses/python%2Dbasics');
     expect(res.status).toBe(200);
     expect((res.json() as Course).id).toBe('python-basics');
+    const lesson = catalog.courses.flatMap((c: Course) => c.classes.flatMap((k) => k.lessons)).find((l) => l.id.includes('-'))!;
+    const plain = await get(`/v1/lessons/${lesson.id}`);
+    const encoded = await get(`/v1/lessons/${lesson.id.replaceAll('-', '%2D')}`);
+    expect([plain.status, encoded.status]).toEqual([200, 200]);
+    expect(encoded.text).toBe(plain.text);
   });
 });
 

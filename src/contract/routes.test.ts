@@ -55,6 +55,16 @@ describe('matchRoute', () => {
     expect(matchRoute(path)).toBeUndefined();
   });
 
+  it('answers a path matched again (the host, then the router) with the same frozen match, and the next path afresh', () => {
+    const first = matchRoute('/v1/lessons/py-one');
+    expect(matchRoute('/v1/lessons/py-one')).toBe(first);
+    expect(Object.isFrozen(first) && Object.isFrozen(first?.values)).toBe(true);
+    expect(matchRoute('/v1/lessons/py-two')?.values).toEqual(['py-two']);
+    expect(matchRoute('/v1/nope')).toBeUndefined();
+    expect(matchRoute('/v1/nope')).toBeUndefined();
+    expect(matchRoute('/v1/lessons/py-one')).toEqual(first);
+  });
+
   it('fills a template with parameter values', () => {
     expect(routePath(routeNamed('lesson'), 'py-strings')).toBe('/v1/lessons/py-strings');
     expect(routePath(routeNamed('docsAsset'), '')).toBe('/docs/assets/');

@@ -352,18 +352,36 @@ function compileRoute(route: RouteSpec): CompiledRoute {
 
 const COMPILED: readonly CompiledRoute[] = ROUTES.map(compileRoute);
 
-/** Fixed paths (templates without parameters), for a lookup without a scan. */
-const FIXED = new Map<string, RouteSpec>(COMPILED.filter((c) => !c.segments.includes(undefined)).map((c) => [c.route.path, c.route]));
+const NO_VALUES: readonly string[] = Object.freeze([]);
+
+/** The match of each fixed path (a template without parameters), for a lookup without a scan. */
+const FIXED = new Map<string, RouteMatch>(
+  COMPILED.filter((c) => !c.segments.includes(undefined)).map((c) => [c.route.path, Object.freeze({ route: c.route, values: NO_VALUES })]),
+);
 const PARAMETERISED = COMPILED.filter((c) => c.segments.includes(undefined));
 
 /**
  * The route a request path belongs to.
  * @param path the URL path, not decoded; a parameter is one non-empty segment.
- * @returns the route and its raw parameter values, or `undefined` when no route matches.
+ * @returns the route and its raw parameter values (frozen: equal paths may share one match), or `undefined` when
+ *   no route matches.
  */
 export function matchRoute(path: string): RouteMatch | undefined {
+  // A request's path is matched twice, by the host (direct-path.ts) and by the router: the second time is a compare.
+  if (path !== lastPath) {
+    lastMatch = findRoute(path);
+    lastPath = path;
+  }
+  return lastMatch;
+}
+
+/** The path {@link matchRoute} matched last, and its match. */
+let lastPath: string | undefined;
+let lastMatch: RouteMatch | undefined;
+
+function findRoute(path: string): RouteMatch | undefined {
   const fixed = FIXED.get(path);
-  if (fixed !== undefined) return { route: fixed, values: [] };
+  if (fixed !== undefined) return fixed;
   const segments = path.split('/');
   for (const { route, segments: template } of PARAMETERISED) {
     if (template.length !== segments.length) continue;
@@ -377,7 +395,7 @@ export function matchRoute(path: string): RouteMatch | undefined {
         else values.push(seg);
       } else if (want !== seg) ok = false;
     }
-    if (ok) return { route, values };
+    if (ok) return Object.freeze({ route, values: Object.freeze(values) });
   }
   return undefined;
 }

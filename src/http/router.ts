@@ -114,8 +114,9 @@ export function routerStep(options: RouterOptions): RequestHandler {
       values = checked.values;
     }
     if (route.source === 'computed') return computed[route.name as ComputedRouteName](ctx, values, deprecation);
-    // Validated values are plain ASCII: the index key is the template filled with the decoded values.
-    const key = route.params.length > 0 ? routePath(route, ...values) : path;
+    // Validated values are plain ASCII: the index key is the template filled with the decoded values, the path
+    // itself when decoding changed none.
+    const key = values.some((value, i) => value !== match.values[i]) ? routePath(route, ...values) : path;
     const answer = (rep: Representation | undefined): Response => {
       if (rep === undefined) {
         // An old id of a renamed resource: one more map lookup, on the way to a 404 only.
