@@ -5,6 +5,7 @@
  * `sf`, `key` and `bs` parameters (§2.1). Response-only and trailer components fail, as they must for a request.
  */
 import { httpbis } from 'http-message-signatures';
+import { LRUCache } from 'lru-cache';
 import { isInnerList, serializeInnerList, serializeItem, type InnerList } from 'structured-headers';
 import { parsedDictionary } from './fields.js';
 
@@ -28,6 +29,14 @@ const UTF8 = new TextEncoder();
 export const FIELD_NAME = /^[!#$%&'*+.^_`|~0-9a-z-]+$/;
 
 /**
+ * The lines of the covered components (all but `"@signature-params"`) by everything they are made of: the method,
+ * the target URI, each component as serialized and each covered field's value. An agent that signs every request
+ * afresh (a nonce each time) covers the same components of the same values, and the library parses and serializes
+ * each of them again to make its lines. Bounded in characters, as what it keeps comes from requests.
+ */
+const componentLines = new LRUCache<string, string>({ maxSize: 1_000_000, sizeCalculation: (lines, key) => key.length + lines.length + 1 });
+
+/**
  * The signature base as UTF-8 bytes: one line per covered component, then `"@signature-params"` (§2.3), the
  * member's inner list serialized (RFC 8941 §4.1.1.1) as the signer wrote it, whatever its whitespace was.
  * @param input the `Signature-Input` member (covered components and signature parameters).
@@ -36,19 +45,30 @@ export const FIELD_NAME = /^[!#$%&'*+.^_`|~0-9a-z-]+$/;
 export function signatureBase(request: SignedRequest, input: InnerList): Uint8Array {
   const headers: Record<string, string> = {};
   const components: string[] = [];
+  // Unambiguous: no component, field value or URI holds a line feed, and a field's value follows its name.
+  let key = `${request.method}\n${request.targetUri}`;
   for (const [name, parameters] of input[0]) {
     if (typeof name !== 'string') throw new SignatureBaseError('a covered component is not a string');
-    components.push(serializeItem([name, parameters]));
+    const component = serializeItem([name, parameters]);
+    components.push(component);
+    key += `\n${component}`;
     if (name.startsWith('@')) continue;
     if (!FIELD_NAME.test(name)) throw new SignatureBaseError(`"${name}" is not a field name`);
     const value = request.field(name);
     if (value === null) throw new SignatureBaseError(`the covered field "${name}" is absent`);
     headers[name] = value;
+    key += `\n${value}`;
   }
   try {
-    const lines = httpbis.createSignatureBase({ fields: components, componentParser }, { method: request.method, url: request.targetUri, headers });
-    lines.push(['"@signature-params"', [serializeInnerList(input)]]);
-    return UTF8.encode(httpbis.formatSignatureBase(lines));
+    let lines = componentLines.get(key);
+    if (lines === undefined) {
+      lines = httpbis.formatSignatureBase(
+        httpbis.createSignatureBase({ fields: components, componentParser }, { method: request.method, url: request.targetUri, headers }),
+      );
+      componentLines.set(key, lines);
+    }
+    const params = httpbis.formatSignatureBase([['"@signature-params"', [serializeInnerList(input)]]]);
+    return UTF8.encode(lines === '' ? params : `${lines}\n${params}`);
   } catch (error) {
     throw new SignatureBaseError(error instanceof Error ? error.message : 'the signature base could not be built');
   }
