@@ -36,6 +36,9 @@ export const FIELD_NAME = /^[!#$%&'*+.^_`|~0-9a-z-]+$/;
  */
 const componentLines = new LRUCache<string, string>({ maxSize: 1_000_000, sizeCalculation: (lines, key) => key.length + lines.length + 1 });
 
+/** `"@signature-params": `, as the library formats a line (§2.3), made once. */
+const SIGNATURE_PARAMS_LINE_START = httpbis.formatSignatureBase([['"@signature-params"', ['']]]);
+
 /**
  * The signature base as UTF-8 bytes: one line per covered component, then `"@signature-params"` (§2.3), the
  * member's inner list serialized (RFC 8941 §4.1.1.1) as the signer wrote it, whatever its whitespace was.
@@ -67,7 +70,7 @@ export function signatureBase(request: SignedRequest, input: InnerList): Uint8Ar
       );
       componentLines.set(key, lines);
     }
-    const params = httpbis.formatSignatureBase([['"@signature-params"', [serializeInnerList(input)]]]);
+    const params = SIGNATURE_PARAMS_LINE_START + serializeInnerList(input);
     return UTF8.encode(lines === '' ? params : `${lines}\n${params}`);
   } catch (error) {
     throw new SignatureBaseError(error instanceof Error ? error.message : 'the signature base could not be built');
