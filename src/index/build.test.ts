@@ -3,7 +3,7 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { describe, expect, it, vi } from 'vitest';
 import { sampleModel } from '../../test/helpers/sample-model.js';
 import { buildIndex, completeCompression, type DerivedEntry } from './build.js';
-import { awaitsRendering, compressRepresentation, MIN_COMPRESSIBLE_BYTES } from './representation.js';
+import { awaitsRendering, compressRepresentation, deferredRepresentation, MIN_COMPRESSIBLE_BYTES } from './representation.js';
 import type { IndexCodec } from './codec.js';
 import { IndexHolder } from './holder.js';
 import { nodeCodec } from '../server/node-codec.js';
@@ -208,6 +208,23 @@ describe('deferred compression', () => {
     // Nor does compressing it on its own: a copy of a deferred representation would lose its body.
     expect(await compressRepresentation(codec, home)).toBe(home);
     expect(bodies.filter((b) => b === html)).toHaveLength(1);
+  });
+
+  it('a deferred body whose renderer throws throws the same error on its next read, then is made once it renders', () => {
+    let calls = 0;
+    const rep = deferredRepresentation(nodeCodec, {
+      contentType: 'text/html; charset=utf-8',
+      render: () => {
+        calls++;
+        if (calls < 3) throw new Error('renderer failed');
+        return '<p>made</p>';
+      },
+    });
+    expect(() => rep.body).toThrow('renderer failed');
+    expect(() => rep.etag).toThrow('renderer failed');
+    expect(text(rep.body)).toBe('<p>made</p>');
+    expect(rep.etag).toMatch(/^"[\w-]+"$/);
+    expect(calls).toBe(3);
   });
 
   it('deferRendering: a page is rendered on first need, once, to the bytes and tags an eager build gives', async () => {

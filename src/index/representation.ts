@@ -121,8 +121,9 @@ class DeferredRepresentation implements Representation {
   #make(): Representation {
     if (this.#made !== undefined) return this.#made;
     const { contentType, cacheControl, headers, render } = this.#source!;
-    this.#source = undefined;
     const identity = prepareRepresentation(this.#codec, { contentType, cacheControl, headers, body: render() });
+    // Kept until made: a renderer that throws throws again on the next request, rather than leave nothing to make.
+    this.#source = undefined;
     this.#made = identity;
     if (needsCompression(identity)) {
       compressAfterYield(this.#codec, identity).then(
