@@ -18,6 +18,7 @@ import {
   needsCompression,
   prepareOrReuse,
   sameLabels,
+  type DeferredSource,
   type RepresentationSource,
 } from './representation.js';
 import { jsonBody } from './json-body.js';
@@ -47,11 +48,9 @@ export type IndexEntry = readonly [path: string, source: RepresentationSource];
  * identity (`===`): parts of the model are shared between reloads when unchanged (`DerivationMemo` in
  * `src/content/memo.ts`), strings and numbers by value. `render` must depend on nothing but its inputs.
  */
-export interface DerivedSource extends Omit<RepresentationSource, 'body'> {
+export interface DerivedSource extends DeferredSource {
   /** What the body is made from, e.g. `[lesson]` or `[course, stylesheetPath]`. */
   readonly inputs: readonly unknown[];
-  /** The identity body. */
-  readonly render: () => string | Uint8Array;
   /**
    * Whether the body may wait for its first request when the build defers rendering
    * ({@link BuildIndexOptions.deferRendering}). The renderers' bodies always may; the API's when their route says so.

@@ -57,7 +57,10 @@ export function prepareRepresentation(codec: IndexCodec, source: RepresentationS
 }
 
 /** What a {@link deferredRepresentation} is made from: the labels, and the body's renderer. */
-export type DeferredSource = Omit<RepresentationSource, 'body'> & { readonly render: () => string | Uint8Array };
+export interface DeferredSource extends Omit<RepresentationSource, 'body'> {
+  /** The identity body. */
+  readonly render: () => string | Uint8Array;
+}
 
 /**
  * A representation whose body is made on first need: `source.render` runs, and the body is encoded and tagged, the
