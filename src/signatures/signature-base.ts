@@ -6,7 +6,7 @@
  */
 import { httpbis } from 'http-message-signatures';
 import { LRUCache } from 'lru-cache';
-import { isInnerList, serializeInnerList, serializeItem, type InnerList } from 'structured-headers';
+import { isInnerList, serializeBareItem, serializeInnerList, serializeItem, serializeParameters, type InnerList } from 'structured-headers';
 import { parsedDictionary } from './fields.js';
 
 /** The request as the signature base sees it. */
@@ -52,7 +52,9 @@ export function signatureBase(request: SignedRequest, input: InnerList): Uint8Ar
   let key = `${request.method}\n${request.targetUri}`;
   for (const [name, parameters] of input[0]) {
     if (typeof name !== 'string') throw new SignatureBaseError('a covered component is not a string');
-    const component = serializeItem([name, parameters]);
+    // A component without parameters (most are) is its name serialized; the library's serializeItem would serialize
+    // its empty parameters too, through an array made from the map.
+    const component = parameters.size === 0 ? serializeBareItem(name) : serializeItem([name, parameters]);
     components.push(component);
     key += `\n${component}`;
     if (name.startsWith('@')) continue;
@@ -70,7 +72,9 @@ export function signatureBase(request: SignedRequest, input: InnerList): Uint8Ar
       );
       componentLines.set(key, lines);
     }
-    const params = SIGNATURE_PARAMS_LINE_START + serializeInnerList(input);
+    // The member's inner list as the library serializes one (its `serializeInnerList`), from the components
+    // serialized above: only the signature parameters, new with every signature, are serialized here.
+    const params = `${SIGNATURE_PARAMS_LINE_START}(${components.join(' ')})${serializeParameters(input[1])}`;
     return UTF8.encode(lines === '' ? params : `${lines}\n${params}`);
   } catch (error) {
     throw new SignatureBaseError(error instanceof Error ? error.message : 'the signature base could not be built');
