@@ -126,6 +126,28 @@ describe('@authority (RFC 9421 §2.2.3)', () => {
     expect(await verifier().verify(httpsInternal, { ...CLIENT, authority: 'catalog.example' })).toMatchObject({ verified: true });
   });
 
+  it('judges a target once while requests ask for the same URL, and anew for another URL or authority', async () => {
+    const judged: string[] = [];
+    const v = verifier({
+      targetProblem: (target) => {
+        judged.push(target.href);
+        return target.host === 'catalog.example' ? undefined : `the signature is for ${target.host}`;
+      },
+    });
+    const internal = 'http://10.0.0.5:8080/v1/catalog';
+    const asked = async (url: string, context: { url?: string; authority?: string } = {}) =>
+      v.verify(await signed({ signedUrl: 'https://catalog.example/v1/catalog' }, url), { ...CLIENT, ...context });
+    expect(await asked(URL_)).toMatchObject({ verified: true });
+    expect(await asked(URL_)).toMatchObject({ verified: true });
+    expect(judged).toEqual([URL_]);
+    expect(await asked('https://other.example/v1/catalog')).toMatchObject({ verified: false, code: 'wrong_authority' });
+    expect(await asked('https://other.example/v1/catalog')).toMatchObject({ verified: false, code: 'wrong_authority' });
+    expect(await asked(internal, { url: URL_ })).toMatchObject({ verified: true });
+    expect(await asked(internal, { url: URL_, authority: 'evil.example' })).toMatchObject({ verified: false, code: 'wrong_authority' });
+    expect(await asked(URL_)).toMatchObject({ verified: true });
+    expect(judged).toEqual([URL_, 'https://other.example/v1/catalog', URL_, 'https://evil.example/v1/catalog', URL_]);
+  });
+
   it('an authority that is not host[:port] is a reason, not an exception', async () => {
     expect(await verifier().verify(await signed(), { ...CLIENT, authority: 'evil.example/path@x' })).toMatchObject({
       verified: false,

@@ -50,7 +50,7 @@ export function effectiveTargetUrl(requestUrl: string, target: EffectiveTarget =
     }
     url.host = replaced.host;
   }
-  url.hash = '';
+  if (url.hash !== '') url.hash = '';
   return url;
 }
 
