@@ -39,6 +39,16 @@ describe('keySource', () => {
     for (const [value, reason] of refused) expect(keySource(value, false), value).toEqual({ ok: false, reason });
   });
 
+  it('answers a value asked again with the same object, and never across the insecure switch', () => {
+    const first = keySource('https://agent.example', false);
+    expect(keySource('https://agent.example', false)).toBe(first);
+    expect(keySource('http://127.0.0.1:8080', false)).toEqual({ ok: false, reason: 'the Signature-Agent URL is not https' });
+    expect(keySource('http://127.0.0.1:8080', true)).toMatchObject({ ok: true });
+    expect(keySource('http://127.0.0.1:8080', false)).toMatchObject({ ok: false });
+    expect(keySource('https://agent.example', false)).not.toBe(first); // another value came between
+    expect(keySource('https://agent.example', false)).toEqual(first);
+  });
+
   it('admits http only with the insecure switch', () => {
     expect(keySource('http://127.0.0.1:8080', true)).toEqual({
       ok: true,
