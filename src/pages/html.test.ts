@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { count, escapeHtml, formatDate, formatMonth, html, parseDate, SafeHtml } from './html.js';
 
 describe('html template', () => {
@@ -29,5 +29,26 @@ describe('html template', () => {
     expect(parseDate('2024-02-29').toISOString()).toBe('2024-02-29T00:00:00.000Z');
     expect(() => parseDate('2026-02-30')).toThrow(RangeError);
     expect(() => parseDate('26-1-1')).toThrow(/calendar date/);
+  });
+
+  it('makes no date format until a date is formatted, then keeps the ones it made', async () => {
+    vi.resetModules();
+    const Original = Intl.DateTimeFormat;
+    // A function, not an arrow: the module calls it with `new`, and the object it returns is what `new` gives.
+    const made = vi.spyOn(Intl, 'DateTimeFormat').mockImplementation(function (...args: ConstructorParameters<typeof Original>) {
+      return new Original(...args);
+    });
+    try {
+      const fresh = await import('./html.js');
+      expect(made).not.toHaveBeenCalled();
+      expect(fresh.formatDate('2026-11-27')).toBe('27 November 2026');
+      expect(fresh.formatMonth('2026-11-27')).toBe('November 2026');
+      const count = made.mock.calls.length;
+      expect(count).toBeGreaterThan(0);
+      expect(fresh.formatDate('2025-01-05')).toBe('5 January 2025');
+      expect(made.mock.calls.length).toBe(count);
+    } finally {
+      made.mockRestore();
+    }
   });
 });
