@@ -40,7 +40,11 @@ export interface ContentBenchOptions {
   serverBundle: string;
   /** The corpora, measured in this order. */
   corpora: CorpusPlan[];
-  /** Cold starts per size (the largest size of a corpus runs once when it has several sizes, to bound the run). */
+  /**
+   * Cold starts per size, each after a run of the frontmatter baseline; the tables report medians. Odd, so that the
+   * median is one start: with two, one slow start (a noisy moment of the machine) moved the reported figure by half
+   * its excess.
+   */
   reps: number;
   /** Single-file reload trials. */
   singleTrials: number;
@@ -241,7 +245,6 @@ export async function runContentBench(o: ContentBenchOptions): Promise<{ corpora
         `  real Markdown: ${d.documents} distinct documents (${mib(d.bytes)} MiB) of ${d.scanned} *.md files in node_modules (${d.duplicates} duplicates; skipped: ${d.skipped.tooSmall} too small, ${d.skipped.tooLarge} too large, ${d.skipped.notUtf8} not UTF-8, ${d.skipped.forbiddenCharacter} with a forbidden character); ${d.headingAdded} given a heading; ${d.fastPath} counted by the line scanner`,
       );
     }
-    const largest = Math.max(...plan.sizes);
     const label = CORPUS_NAMES[plan.corpus];
     for (const lessons of plan.sizes) {
       const dir = await mkdtemp(join(tmpdir(), `syllabus-bench-${plan.corpus}-${lessons}-`));
@@ -249,13 +252,12 @@ export async function runContentBench(o: ContentBenchOptions): Promise<{ corpora
         const tree: GeneratedContent =
           plan.corpus === 'real' ? await buildRealCorpus(dir, lessons, documents!) : await generateContent(dir, { lessons });
         const runs: ColdRun[] = [];
-        const reps = lessons === largest && plan.sizes.length > 1 ? 1 : o.reps;
-        for (let rep = 0; rep < reps; rep++) {
+        for (let rep = 0; rep < o.reps; rep++) {
           const baseline = await frontmatterBaseline(dir, tree.files);
           const { server, run, lines } = await coldStart(o.serverBundle, dir, tree.files);
           runs.push({ ...run, baselineMs: baseline.ms, baselinePeakRssMiB: baseline.peakRssMiB });
           try {
-            if (lessons === plan.reloadSize && rep === reps - 1) result.reload = await measureReload(server.url, dir, lines, o, tree.files);
+            if (lessons === plan.reloadSize && rep === o.reps - 1) result.reload = await measureReload(server.url, dir, lines, o, tree.files);
           } finally {
             await server.child.stop();
           }
