@@ -14,6 +14,7 @@ const SCANNER = [
   'isParagraphTextStart',
   'isBlank',
   'closesFence',
+  'afterClosingFence',
   'htmlStart',
   'endsHtml',
   'fenceOpening',

@@ -102,9 +102,13 @@ export const WARM_UP_DOCUMENTS: readonly string[] = [
   '> ## Note\n> text\n\n## After\n',
   '1. a\n\n   <div>\n\n   ## b\n',
   'Lone\rcarriage return\n',
-  // Ends of documents: a blank last line, a lone `#`.
+  // Ends of documents: a blank last line, a lone `#`, fences that close on the last line or never (markers within
+  // a line, indented four spaces or followed by text close nothing).
   'Text\n\n',
   'Text\n#',
+  '## A\n```\nx\n```',
+  '## A\n```\ncode ```\n    ```\nx ```',
+  '~~~\ncode\n',
 ];
 
 let warm = false;

@@ -447,8 +447,6 @@ interface Scan {
  */
 function scanSteps(markdown: string, from: number): Scan {
   let count = 0;
-  let fenceChar = 0; // 0: not in a fenced code block; otherwise the char code of its marker
-  let fenceLength = 0;
   let html: HtmlEnd | undefined; // in an HTML block: how it ends
   let paragraph = Paragraph.None;
   let previousBlank = true; // `from` is the start of the document or a fresh start
@@ -464,15 +462,11 @@ function scanSteps(markdown: string, from: number): Scan {
     start = end + 1;
     const lineEnd = withoutCr(markdown, lineStart, end);
     // A fresh start (a non-blank line at column 0 after a blank line, nothing open): remember it.
-    if (previousBlank && fenceChar === 0 && html === undefined && startsAfresh(markdown, lineStart, lineEnd)) {
+    if (previousBlank && html === undefined && startsAfresh(markdown, lineStart, lineEnd)) {
       restart = lineStart;
       countAtRestart = count;
     }
     previousBlank = false;
-    if (fenceChar !== 0) {
-      if (closesFence(markdown, lineStart, lineEnd, fenceChar, fenceLength)) fenceChar = 0;
-      continue;
-    }
     if (html !== undefined) {
       if (html === BLANK_LINE ? isBlank(markdown, lineStart, lineEnd) : endsHtml(markdown.slice(lineStart, lineEnd), html)) {
         previousBlank = html === BLANK_LINE;
@@ -505,8 +499,10 @@ function scanSteps(markdown: string, from: number): Scan {
       // A run with a backtick in a backtick fence's info string opens none: it is left to isRisky below.
       const run = fenceOpening(markdown.slice(lineStart, lineEnd));
       if (run > 0) {
-        fenceChar = first;
-        fenceLength = run;
+        // Its lines are code: the scanner goes on after the line that closes it, or stops at the end of the text.
+        const after = afterClosingFence(markdown, start, first, run);
+        if (after === -1) break;
+        start = after;
         paragraph = Paragraph.None;
         continue;
       }
@@ -599,6 +595,26 @@ function isBlank(text: string, start: number, end: number): boolean {
     if (c !== 32 && c !== 9) return false;
   }
   return true;
+}
+
+/**
+ * The start of the line after the one that closes a fenced code block of at least `length` times `char` (a backtick
+ * or a tilde), looking from the line start `from`; `text.length + 1` when that line is the last, -1 when no line
+ * closes it (the block runs to the end). Only lines holding three such characters are looked at, not every line
+ * of the block: about a third of a lesson's lines are code (29 % of the real-Markdown corpus's, 33 % of the
+ * generator's).
+ */
+function afterClosingFence(text: string, from: number, char: number, length: number): number {
+  const marker = char === 96 ? '```' : '~~~';
+  for (let at = text.indexOf(marker, from); at !== -1;) {
+    const lineStart = text.lastIndexOf('\n', at) + 1;
+    let end = text.indexOf('\n', at);
+    if (end === -1) end = text.length;
+    if (at - lineStart <= 3 && closesFence(text, lineStart, withoutCr(text, lineStart, end), char, length)) return end + 1;
+    if (end === text.length) return -1;
+    at = text.indexOf(marker, end + 1);
+  }
+  return -1;
 }
 
 function closesFence(text: string, start: number, end: number, char: number, length: number): boolean {
