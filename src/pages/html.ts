@@ -51,14 +51,20 @@ export function count(n: number, singular: string, plural = `${singular}s`): str
   return `${n} ${n === 1 ? singular : plural}`;
 }
 
-/** The readers' date formats, made by the first date formatted: see {@link dateFormats}. */
-let formats: { date: Intl.DateTimeFormat; month: Intl.DateTimeFormat } | undefined;
+/** The readers' date formats: a day (`1 March 2026`) and a month (`March 2026`). */
+interface DateFormats {
+  date: Intl.DateTimeFormat;
+  month: Intl.DateTimeFormat;
+}
+
+/** Made by the first date formatted: see {@link dateFormats}. */
+let formats: DateFormats | undefined;
 
 /**
  * The readers' date formats. Made on first use, not when the module loads: a process's first `Intl.DateTimeFormat`
  * loads ICU's locale data (12–14 ms here), and every start loaded it although only a page renders a date.
  */
-function dateFormats(): { date: Intl.DateTimeFormat; month: Intl.DateTimeFormat } {
+function dateFormats(): DateFormats {
   return (formats ??= {
     date: new Intl.DateTimeFormat('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' }),
     month: new Intl.DateTimeFormat('en-GB', { month: 'long', year: 'numeric', timeZone: 'UTC' }),
