@@ -7,6 +7,11 @@
  * request never waits for `write(2)`, and a busy server makes one system call per batch rather than per line.
  * When stdout stalls (a full pipe, a stuck collector) the buffer stops at {@link MAX_LOG_BUFFER_BYTES} and further
  * lines are dropped, counted and reported, instead of growing without bound.
+ *
+ * A process that exits at once (no `drain`) has what is still buffered written by pino's exit hook, synchronously.
+ * A batch the thread pool is writing then is not waited for (pino's limit of asynchronous logging): the lines
+ * written at exit may land before it or, on a blocking pipe that is full, between its parts, cutting lines. The
+ * service's own stops drain first.
  */
 import { pino, type Logger, type LoggerOptions } from 'pino';
 import pretty from 'pino-pretty';
