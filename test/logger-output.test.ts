@@ -39,7 +39,7 @@ describe('the service log on stdout', () => {
 
   it('holds every JSON line once, in order, outside ASCII intact, when the process exits at once', async () => {
     // 4,800 lines written and drained, then 200 logged right before process.exit: pino's exit hook writes those.
-    const { code, stdout } = await logLines({ LINES: '4800', FORMAT: 'json', END: 'exit' });
+    const { code, stdout } = await logLines({ LINES: '4800', FORMAT: 'json', END: 'exit', TAIL: '200' });
     expect(code).toBe(0);
     expectEveryLine(stdout.trimEnd().split('\n'));
   });

@@ -610,7 +610,7 @@ function afterClosingFence(text: string, from: number, char: number, length: num
     const lineStart = text.lastIndexOf('\n', at) + 1;
     let end = text.indexOf('\n', at);
     if (end === -1) end = text.length;
-    if (at - lineStart <= 3 && closesFence(text, lineStart, withoutCr(text, lineStart, end), char, length)) return end + 1;
+    if (closesFence(text, lineStart, withoutCr(text, lineStart, end), char, length)) return end + 1;
     if (end === text.length) return -1;
     at = text.indexOf(marker, end + 1);
   }
