@@ -1,7 +1,7 @@
 /**
  * Graceful drain (what SIGTERM/SIGINT run): a request still being handled when `close()` is called is
  * answered in full; new connections are refused meanwhile; `close()` resolves once it is done (idle
- * keep-alive connections do not hold it). A rate-limit store that holds requests at a gate makes "in flight"
+ * keep-alive connections do not hold it), and every answer is in the access log by then. A rate-limit store that holds requests at a gate makes "in flight"
  * deterministic.
  */
 import { Agent, request } from 'node:http';
@@ -87,6 +87,10 @@ describe('graceful drain', () => {
     }
     await closing;
     expect(store.close_).toBe(true);
+    // Every answer has its access-log line once the close resolves (lines are written in batches after each turn
+    // of the event loop, observation-batch.ts): the one before and the three answered while draining.
+    const accessLines = srv.logs.filter((l) => l.msg === 'request' && l.path === '/v1/catalog' && l.status === 200);
+    expect(accessLines).toHaveLength(4);
     agent.destroy();
   });
 });

@@ -15,6 +15,7 @@ import { errorBoundaryStep } from './error-boundary.js';
 import type { HealthReport } from './health.js';
 import type { ErrorAnswers } from './html-errors.js';
 import type { ReferralAnswers, ReferralLookup } from './referrals.js';
+import { observeInBatches, type BatchScheduler } from './observation-batch.js';
 import { observeStep, type RequestObserver } from './observe.js';
 import { requestIdStep } from './request-id.js';
 import { notFoundStep, routerStep, type RouterOptions } from './router.js';
@@ -32,6 +33,11 @@ export interface AppOptions {
   logger: AppLogger;
   /** Observers of every answered request besides the access log (e.g. the metrics). */
   observers?: readonly RequestObserver[];
+  /**
+   * Hands the records of answered requests to the observers in batches this scheduler runs (the Node host passes
+   * `setImmediate`: one batch per turn of the event loop, observation-batch.ts). Default: each record at once.
+   */
+  observeInBatches?: BatchScheduler;
   /** The 404 and 500 answers (JSON, or HTML pages for people: `errorAnswers(pages)`). */
   errors: ErrorAnswers;
   /** Where `/openapi.json`, `/docs` and its assets are answered from; without it they answer 404. */
@@ -69,7 +75,10 @@ export type AppHandler = HattipHandler & { direct: DirectApp };
 /** Composes the application handler. */
 export function createApp(options: AppOptions): AppHandler {
   const requestId = requestIdStep();
-  const observers = [accessLog(options.logger), ...(options.observers ?? [])];
+  const every = [accessLog(options.logger), ...(options.observers ?? [])];
+  const observers = options.observeInBatches
+    ? [observeInBatches(every, options.observeInBatches, (error) => options.logger.error({ err: error }, 'a request observer failed'))]
+    : every;
   // Behind the error boundary, in order: both paths run exactly these.
   const steps = [
     options.clientAddress ?? socketPeerAddress,

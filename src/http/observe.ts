@@ -39,7 +39,8 @@ export interface ObserverGate {
   enabled?: () => boolean;
 }
 
-const isEnabled = (observer: ObserverGate): boolean => observer.enabled?.() ?? true;
+/** Whether `observer` has anything to do now (its gate, or always without one). */
+export const isObserverEnabled = (observer: ObserverGate): boolean => observer.enabled?.() ?? true;
 
 /** The record of an answered request, from what the steps left on `ctx` (`start`: `performance.now()` at its start). */
 export function requestRecord(ctx: RequestContext, status: number, start: number): RequestRecord {
@@ -65,12 +66,12 @@ export function requestRecord(ctx: RequestContext, status: number, start: number
 export function enabledObservers(
   observers: ReadonlyArray<RequestObserver & ObserverGate>,
 ): ReadonlyArray<RequestObserver & ObserverGate> | undefined {
-  return observers.some(isEnabled) ? observers : undefined;
+  return observers.some(isObserverEnabled) ? observers : undefined;
 }
 
 /** Hands `record` to every enabled observer. */
 export function notifyObservers(observers: ReadonlyArray<RequestObserver & ObserverGate>, record: RequestRecord): void {
-  for (const observe of observers) if (isEnabled(observe)) observe(record);
+  for (const observe of observers) if (isObserverEnabled(observe)) observe(record);
 }
 
 /**

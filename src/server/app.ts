@@ -126,6 +126,7 @@ export function composeApp(config: Config, parts: AppParts): AppHandler {
     errors,
     statics: parts.statics ?? staticRepresentations(config),
     ...(parts.observers && { observers: parts.observers }),
+    observeInBatches: setImmediate,
     clientAddress: clientAddressStep({ trustProxy: config.trustProxy, header: config.trustProxyHeader }),
     clientKind: clientKindStep({
       verify,
