@@ -1,11 +1,15 @@
 import { spawnSync } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdir, rename, rm, symlink, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, mkdtemp, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
+import { readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { removeTree, writeContentFixture } from '../../test/helpers/content-fixture.js';
+import { generateContent } from '../../bench/generate-content.js';
 import { ContentLoader, MAX_FILE_BYTES } from './loader.js';
+import { parseFile } from './parse-file.js';
 import { listContentTree } from './read-tree.js';
 
 const LESSON = 'courses/python-basics/first-steps/hello-world.md';
@@ -153,5 +157,28 @@ describe('ContentLoader with a known revision', () => {
     expect(files.every((file) => file.sha256 === undefined)).toBe(true);
     // Without one, every file is hashed for the digest.
     expect([...loader.parsedFiles().values()].every((file) => /^[0-9a-f]{64}$/.test(file.sha256 ?? ''))).toBe(true);
+  });
+});
+
+describe('ContentLoader.load', () => {
+  it('parses every file from its own bytes while it reads them in runs: runs of 64, a file larger than a run, one that does not fit what is left', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'syllabus-read-ahead-'));
+    try {
+      const tree = await generateContent(root, { lessons: 150 });
+      const lessons = (await listContentTree(root)).markdown.filter((rel) => rel.split('/').length === 4);
+      // 1.5 MiB: larger than a run's buffer. 700 KiB: fits an empty run but not one already holding it.
+      await appendFile(join(root, lessons[40]!), `\n${'A line of text.\n'.repeat(98_304)}\n## One more step\n`);
+      await appendFile(join(root, lessons[41]!), `\n${'A line of text.\n'.repeat(44_800)}\n## One more step\n`);
+      await appendFile(join(root, lessons[42]!), `\n${'A line of text.\n'.repeat(44_800)}\n## One more step\n`);
+      const fresh = new ContentLoader(root);
+      const result = await fresh.load();
+      if (!result.ok) throw new Error(result.problems.map((p) => p.message).join('\n'));
+      expect(fresh.lastParsedCount).toBe(tree.files);
+      const parsed = fresh.parsedFiles();
+      expect(parsed.size).toBe(tree.files);
+      for (const [rel, file] of parsed) expect(file, rel).toEqual(parseFile(rel, readFileSync(join(root, rel))));
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
   });
 });

@@ -8,6 +8,7 @@ import { buildModel } from './build-model.js';
 import { DerivationMemo } from './memo.js';
 import { parseFile, type ParsedFile } from './parse-file.js';
 import { entryKind, isHiddenPath, LINK_PROBLEM, listContentTree, type ContentTree, type EntryKind } from './read-tree.js';
+import { ReadAhead, type ReadFile } from './read-ahead.js';
 import { FolderDigest, gitState, revisionOf } from './revision.js';
 import { warmUpStepCounter } from './steps-warm-up.js';
 import { TimeSlice } from './time-slice.js';
@@ -119,16 +120,29 @@ export class ContentLoader {
     warmUpStepCounter(); // before V8 optimises it on the first lessons (steps-warm-up.ts)
     let parsed = 0;
     const slice = new TimeSlice(); // synchronous reads, a slice at a time (time-slice.ts)
+    const ahead = new ReadAhead(); // files are read in runs, then parsed (read-ahead.ts)
+    const parseAhead = (): void => {
+      for (const file of ahead.take()) this.parseInto(file);
+    };
     for (const rel of rels) {
       if (slice.over()) await slice.yield();
       const cached = this.cache.get(rel);
       try {
         if (cached && stampOf(statSync(join(this.dir, rel))) === cached.stamp) continue;
       } catch {
-        // Fall through: readInto reports what is wrong with it.
+        // Fall through: readEntry reports what is wrong with it.
       }
-      if (this.readInto(rel)) parsed++;
+      const read = this.readEntry(rel);
+      if (read === undefined) continue;
+      parsed++;
+      if (ahead.add(rel, read.bytes, read.stamp)) {
+        if (ahead.full) parseAhead();
+        continue;
+      }
+      parseAhead();
+      if (!ahead.add(rel, read.bytes, read.stamp)) this.parseInto({ rel, ...read }); // larger than a run
     }
+    parseAhead();
     this.lastParsedCount = parsed;
     this.loaded = true;
     return this.finish();
@@ -150,12 +164,23 @@ export class ContentLoader {
   }
 
   /**
-   * Reads and parses one entry into the cache by the rule of {@link listContentTree}: a Markdown file is parsed; a
-   * symbolic link is a problem; anything else, or an entry that is gone, leaves the cache. An unreadable file is
-   * remembered as a problem.
+   * Reads and parses one entry into the cache by the rule of {@link listContentTree} ({@link readEntry}).
    * @returns whether the file was parsed.
    */
   private readInto(rel: string): boolean {
+    const read = this.readEntry(rel);
+    if (read === undefined) return false;
+    this.parseInto({ rel, ...read });
+    return true;
+  }
+
+  /**
+   * Reads one entry by the rule of {@link listContentTree}: a Markdown file's bytes are returned (valid until the next
+   * read); a symbolic link is a problem; anything else, or an entry that is gone, leaves the cache. An unreadable file
+   * is remembered as a problem.
+   * @returns the bytes and stamp of a Markdown file, `undefined` for anything else.
+   */
+  private readEntry(rel: string): { bytes: Uint8Array; stamp: string } | undefined {
     this.unreadable.delete(rel);
     const abs = join(this.dir, rel);
     try {
@@ -163,24 +188,28 @@ export class ContentLoader {
       if (read.kind === 'link') this.unreadable.set(rel, this.linkProblem(rel));
       if (read.kind !== 'markdown') {
         this.cache.delete(rel);
-        return false;
+        return undefined;
       }
-      // A loader told its revision makes no folder digest, so it hashes no file.
-      this.cache.set(rel, { stamp: read.stamp, file: parseFile(rel, read.bytes, { digest: this.revision === undefined }) });
-      return true;
+      return read;
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       this.cache.delete(rel);
-      if (code === 'ENOENT' || code === 'ENOTDIR') return false; // removed since the listing or the event
-      if (code === 'ENXIO') return false; // a socket: not content, like a FIFO or device (entryKind's 'other')
+      if (code === 'ENOENT' || code === 'ENOTDIR') return undefined; // removed since the listing or the event
+      if (code === 'ENXIO') return undefined; // a socket: not content, like a FIFO or device (entryKind's 'other')
       if (code === 'ELOOP') {
         this.unreadable.set(rel, this.linkProblem(rel)); // became a link since it was listed
-        return false;
+        return undefined;
       }
       const message = code === 'EFBIG' ? `the file is larger than ${MAX_FILE_BYTES / 1048576} MiB` : `cannot read the file (${code ?? String(err)})`;
       this.unreadable.set(rel, { path: this.display(rel), line: 1, column: 1, message });
-      return false;
+      return undefined;
     }
+  }
+
+  /** Parses a file read by {@link readEntry} into the cache. */
+  private parseInto(file: ReadFile): void {
+    // A loader told its revision makes no folder digest, so it hashes no file.
+    this.cache.set(file.rel, { stamp: file.stamp, file: parseFile(file.rel, file.bytes, { digest: this.revision === undefined }) });
   }
 
   /** The model of the files in the cache, or every problem. */
