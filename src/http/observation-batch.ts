@@ -11,7 +11,7 @@
  * is written, at the end of the turn that wrote the answer. A process that dies at once (a crash) loses the records
  * of the turn it died in; a stop does not, as closing the listener takes turns of the event loop.
  */
-import { enabledObservers, isObserverEnabled, type ObserverGate, type RequestObserver, type RequestRecord } from './observe.js';
+import { enabledObservers, notifyObservers, type ObserverGate, type RequestObserver, type RequestRecord } from './observe.js';
 
 /**
  * Runs `flush` once the current turn of the event loop has handled its I/O (Node's `setImmediate`); called at most
@@ -34,16 +34,7 @@ export function observeInBatches(
   const flush = (): void => {
     const batch = queued;
     queued = [];
-    for (const record of batch) {
-      for (const observer of observers) {
-        if (!isObserverEnabled(observer)) continue;
-        try {
-          observer(record);
-        } catch (error) {
-          onError(error);
-        }
-      }
-    }
+    for (const record of batch) notifyObservers(observers, record, onError);
   };
   const observe: RequestObserver = (record) => {
     if (queued.push(record) === 1) schedule(flush);

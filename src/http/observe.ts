@@ -39,8 +39,7 @@ export interface ObserverGate {
   enabled?: () => boolean;
 }
 
-/** Whether `observer` has anything to do now (its gate, or always without one). */
-export const isObserverEnabled = (observer: ObserverGate): boolean => observer.enabled?.() ?? true;
+const isEnabled = (observer: ObserverGate): boolean => observer.enabled?.() ?? true;
 
 /** The record of an answered request, from what the steps left on `ctx` (`start`: `performance.now()` at its start). */
 export function requestRecord(ctx: RequestContext, status: number, start: number): RequestRecord {
@@ -66,12 +65,30 @@ export function requestRecord(ctx: RequestContext, status: number, start: number
 export function enabledObservers(
   observers: ReadonlyArray<RequestObserver & ObserverGate>,
 ): ReadonlyArray<RequestObserver & ObserverGate> | undefined {
-  return observers.some(isObserverEnabled) ? observers : undefined;
+  return observers.some(isEnabled) ? observers : undefined;
 }
 
-/** Hands `record` to every enabled observer. */
-export function notifyObservers(observers: ReadonlyArray<RequestObserver & ObserverGate>, record: RequestRecord): void {
-  for (const observe of observers) if (isObserverEnabled(observe)) observe(record);
+/**
+ * Hands `record` to every enabled observer.
+ * @param onError told of an observer's exception, and the other observers are still told; without it the exception
+ *   propagates (in a request's own callback it becomes the 500 answer).
+ */
+export function notifyObservers(
+  observers: ReadonlyArray<RequestObserver & ObserverGate>,
+  record: RequestRecord,
+  onError?: (error: unknown) => void,
+): void {
+  for (const observe of observers) {
+    if (!isEnabled(observe)) continue;
+    if (onError === undefined) observe(record);
+    else {
+      try {
+        observe(record);
+      } catch (error) {
+        onError(error);
+      }
+    }
+  }
 }
 
 /**
