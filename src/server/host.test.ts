@@ -80,6 +80,62 @@ describe('the HatTip path', () => {
   });
 });
 
+describe('answering in turns', () => {
+  /** A handler whose direct path notes, for each request it is asked about, how many requests had arrived. */
+  function notingHost(throwFor?: string): { handler: Parameters<typeof startHost>[0]; arrivedWhenAsked: number[]; arrived: { n: number } } {
+    const arrived = { n: 0 };
+    const arrivedWhenAsked: number[] = [];
+    const handler = Object.assign(({ request }: { request: Request }) => new Response(`ok ${new URL(request.url).pathname}`), {
+      direct: {
+        routeOf: (path: string) => {
+          arrivedWhenAsked.push(arrived.n);
+          if (path === throwFor) throw new Error('the direct path broke');
+          return undefined; // the general path answers
+        },
+        answer: () => Promise.reject(new Error('not asked')),
+        observers: () => undefined,
+        record: () => {
+          throw new Error('not asked');
+        },
+        notify: () => undefined,
+      },
+    });
+    return { handler, arrivedWhenAsked, arrived };
+  }
+
+  /** Sends `paths` pipelined in one write on one connection and reads until `count` answers ended. */
+  async function pipelined(port: number, paths: string[]): Promise<string> {
+    const s = await client(port, '127.0.0.1');
+    let text = '';
+    s.on('data', (chunk: Buffer) => (text += chunk.toString('latin1')));
+    s.write(paths.map((p, i) => `GET ${p} HTTP/1.1\r\nHost: x\r\n${i === paths.length - 1 ? 'Connection: close\r\n' : ''}\r\n`).join(''));
+    await closed(s);
+    return text;
+  }
+
+  it('reads every request of a turn before answering the first, and answers them in order', async () => {
+    const { handler, arrivedWhenAsked, arrived } = notingHost();
+    const h = await startHost(handler, { host: '127.0.0.1', port: 0, logger });
+    hosts.push(h);
+    h.server.on('request', () => void arrived.n++); // after the host's own listener
+    const text = await pipelined(Number(new URL(h.url).port), ['/a', '/b', '/c']);
+    expect(arrivedWhenAsked).toEqual([3, 3, 3]);
+    expect([...text.matchAll(/ok \/\w/g)].map((m) => m[0])).toEqual(['ok /a', 'ok /b', 'ok /c']);
+  });
+
+  it('answers 500 to a request whose answering threw, logs it, and answers the rest of its turn', async () => {
+    const errors: unknown[] = [];
+    const { handler } = notingHost('/boom');
+    const h = await startHost(handler, { host: '127.0.0.1', port: 0, logger: { ...logger, error: (obj: object) => void errors.push(obj) } });
+    hosts.push(h);
+    const text = await pipelined(Number(new URL(h.url).port), ['/a', '/boom', '/c']);
+    expect(text.match(/HTTP\/1\.1 \d+/g)).toEqual(['HTTP/1.1 200', 'HTTP/1.1 500', 'HTTP/1.1 200']);
+    expect(text).toContain('{"detail":"Internal Server Error"}');
+    expect([...text.matchAll(/ok \/\w/g)].map((m) => m[0])).toEqual(['ok /a', 'ok /c']);
+    expect(errors).toEqual([expect.objectContaining({ err: expect.objectContaining({ message: 'the direct path broke' }) })]);
+  });
+});
+
 describe('connection bounds', () => {
   it('close connections beyond the per-address limit, for that address only', async () => {
     const { port, open } = await host({ limits: { maxConnectionsPerAddress: 5 } });

@@ -35,7 +35,7 @@ describe('/releases/ through the app', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('x-request-id')).toBe('rel-1');
     expect(res.headers.get('ratelimit-policy')).toMatch(/;w=60$/);
-    expect(srv.logs.find((l) => l.request_id === 'rel-1')).toMatchObject({ msg: 'request', path: '/releases/latest.json', status: 200, bytes: 20 });
+    expect(await srv.accessLine('rel-1')).toMatchObject({ msg: 'request', path: '/releases/latest.json', status: 200, bytes: 20 });
   });
 
   it('answers a client that half-closes after sending its request', async () => {

@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
+import { eventually } from './eventually.js';
 import { codeDigest } from '../../src/referrals/digests.js';
 import { loadConfig, type Config } from '../../src/server/config.js';
 import { startServer, type RunningServer, type StartOptions } from '../../src/server/start.js';
@@ -50,6 +51,12 @@ export interface TestServer {
   server: RunningServer;
   /** Log lines written so far, parsed. */
   logs: Array<Record<string, unknown>>;
+  /**
+   * The access-log line of the request whose id is `requestId`, once made: lines are made a moment after the answer
+   * is written (the observers are told after the turn of the event loop that answered).
+   * @throws Error when no such line comes within 15 s
+   */
+  accessLine(requestId: string): Promise<Record<string, unknown>>;
   /** Stops the server and removes the temporary folder. */
   close(): Promise<void>;
 }
@@ -100,6 +107,11 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     config,
     server,
     logs,
+    async accessLine(requestId) {
+      const find = () => logs.find((l) => l.msg === 'request' && l.request_id === requestId);
+      await eventually(() => find() !== undefined, { what: `the access-log line of request ${requestId}` });
+      return find()!;
+    },
     async close() {
       await server.close();
       await rm(root, { recursive: true, force: true });
