@@ -174,8 +174,7 @@ export async function startHost(handler: HattipHandler<HttpBindings> & { direct?
     if (direct !== undefined && answerDirectly(direct, req, res, onDirectError)) return;
     general(req, res);
   };
-  // The requests read in one turn of the event loop are answered together after it (turn-batch.ts): under load their
-  // answers cost less in a row, and leave together, waking the peer (a proxy, a load generator) once for many.
+  // After the turn that read it, with the turn's other requests (the module comment says why).
   const answerInTurn = inTurnBatches(answer, setImmediate, (error, res) => {
     logger.error({ err: error }, 'unhandled error in the HTTP host');
     if (!res.headersSent) res.writeHead(500, ERROR_HEADERS).end(INTERNAL_ERROR_BODY);
