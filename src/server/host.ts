@@ -8,8 +8,9 @@
  * The requests read in one turn of the event loop are answered together after that turn (`turn-batch.ts`), in the
  * order read: under load on one core, `/v1/catalog`'s CPU per request fell from 37.8 to 29.2 µs (medians of five
  * alternating runs, bench/analysis.md), a good part of it system time: the answers leave together, and the load
- * generator on the same machine is woken once for many of them. A server that is not saturated reads few requests
- * a turn and gains little (nor loses: measured behind nginx).
+ * generator on the same machine is woken once for many of them. The cost is latency at saturation: a turn's
+ * requests wait for one another, and the benchmark's p99 rose by 0.1–1 ms. A server that is not saturated reads few
+ * requests a turn, and neither gains nor loses (measured behind nginx).
  *
  * The client address given to the app (`ctx.ip`) is the socket peer: no forwarding header is trusted here
  * (the client-address step resolves trusted proxies).
