@@ -1,8 +1,9 @@
 /**
  * Work in batches, one per turn of the event loop: items queued during a turn are handled together, in order, once
  * that turn's I/O callbacks are done, instead of one by one inside each I/O callback. The work is the same, but under
- * load it costs less done in a row (bench/analysis.md): the host answers the requests read in a turn this way, and
- * the observers (the access log, the metrics) are told about the answers this way.
+ * load it costs less (bench/analysis.md): the observers (the access log, the metrics) are told about the answers
+ * this way, and their code stays in the processor's caches for a row of records; the host answers the requests read
+ * in a turn this way, and the answers leave together.
  */
 
 /**
