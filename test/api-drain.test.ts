@@ -1,8 +1,8 @@
 /**
  * Graceful drain (what SIGTERM/SIGINT run): a request still being handled when `close()` is called is
  * answered in full; new connections are refused meanwhile; `close()` resolves once it is done (idle
- * keep-alive connections do not hold it), and every answer is in the access log by then. A rate-limit store that holds requests at a gate makes "in flight"
- * deterministic.
+ * keep-alive connections do not hold it), and every answer is in the access log by then. A rate-limit store that
+ * holds requests at a gate makes "in flight" deterministic.
  */
 import { Agent, request } from 'node:http';
 import { afterAll, describe, expect, it } from 'vitest';

@@ -35,7 +35,7 @@ export interface AppOptions {
   /** Observers of every answered request besides the access log (e.g. the metrics). */
   observers?: readonly RequestObserver[];
   /**
-   * Hands the records of answered requests to the observers in batches this scheduler runs (the Node host passes
+   * Hands the records of answered requests to the observers in batches this scheduler runs (`composeApp` passes
    * `setImmediate`: one batch per turn of the event loop, observation-batch.ts). Default: each record at once.
    */
   observeInBatches?: BatchScheduler;

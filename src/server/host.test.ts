@@ -103,7 +103,7 @@ describe('answering in turns', () => {
     return { handler, arrivedWhenAsked, arrived };
   }
 
-  /** Sends `paths` pipelined in one write on one connection and reads until `count` answers ended. */
+  /** Sends `paths` pipelined in one write on one connection (the last asks to close it) and reads until it closes. */
   async function pipelined(port: number, paths: string[]): Promise<string> {
     const s = await client(port, '127.0.0.1');
     let text = '';
