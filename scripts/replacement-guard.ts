@@ -1,8 +1,13 @@
 /**
- * The guard of the build's module replacements (scripts/standalone-validators.ts, scripts/gray-matter-engine.ts): a
- * replacement that did not happen fails the build, rather than shipping what it was meant to leave out.
+ * The build's module replacements (scripts/standalone-validators.ts, scripts/standalone-serializer.ts,
+ * scripts/gray-matter-engine.ts) and their guard: a replacement that did not happen fails the build, rather than
+ * shipping what it was meant to leave out.
  */
-import type { PluginBuild } from 'esbuild';
+import { basename, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Loader, Plugin, PluginBuild } from 'esbuild';
+
+const repo = fileURLToPath(new URL('..', import.meta.url));
 
 /**
  * Fails an otherwise successful build with `text` when `replaced()` is false at its end. The error is returned from
@@ -11,4 +16,44 @@ import type { PluginBuild } from 'esbuild';
  */
 export function failUnlessReplaced(build: PluginBuild, replaced: () => boolean, text: string): void {
   build.onEnd((result) => (result.errors.length === 0 && !replaced() ? { errors: [{ text }] } : undefined));
+}
+
+/** A source module of the repository that the bundle gets as code generated at build time. */
+export interface SourceReplacement {
+  /** The plugin's name, also the namespace of the generated module. */
+  name: string;
+  /** The replaced module, relative to the repository (`src/…/x.ts`; imported as `…/x.js`). */
+  module: string;
+  /** The generated module: it must export what the replaced one does. Its imports resolve from the repository. */
+  contents: () => string;
+  /** How esbuild reads `contents` (default `js`). */
+  loader?: Loader;
+  /** Why the module is replaced: the build's error when nothing imported it. */
+  failure: string;
+}
+
+/**
+ * esbuild plugin: every import of `replacement.module` gets `replacement.contents()` instead; the build fails when
+ * none did (the module was moved or renamed), rather than shipping the module it replaces.
+ */
+export function replaceSourceModule(replacement: SourceReplacement): Plugin {
+  const replacedPath = join(repo, replacement.module);
+  const imported = basename(replacement.module).replace(/\.ts$/, '.js');
+  return {
+    name: replacement.name,
+    setup(build) {
+      let replaced = false;
+      build.onResolve({ filter: new RegExp(`[\\\\/]${imported.replace(/\./g, '\\.')}$`) }, (args) => {
+        if (join(args.resolveDir, args.path.replace(/\.js$/, '.ts')) !== replacedPath) return undefined;
+        replaced = true;
+        return { path: replacedPath, namespace: replacement.name };
+      });
+      build.onLoad({ filter: /.*/, namespace: replacement.name }, () => ({
+        contents: replacement.contents(),
+        loader: replacement.loader ?? 'js',
+        resolveDir: repo,
+      }));
+      failUnlessReplaced(build, () => replaced, `no import of ${replacedPath}: ${replacement.failure}`);
+    },
+  };
 }

@@ -4,22 +4,16 @@
  * src/content/frontmatter-validators.ts), and the esbuild plugin that puts that code in the bundle in place of
  * src/content/frontmatter-validators.ts. The generated code is never written to the repository.
  */
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { _ } from 'ajv/dist/2020.js';
 import standaloneCodeModule from 'ajv/dist/standalone/index.js';
 import type { Plugin } from 'esbuild';
-import { failUnlessReplaced } from './replacement-guard.js';
+import { replaceSourceModule } from './replacement-guard.js';
 import { createFrontmatterAjv, schemaIds } from '../src/content/frontmatter-validators.js';
 
 type StandaloneCode = (typeof import('ajv/dist/standalone/index.js'))['default'];
 // ajv's standalone module is CommonJS: under NodeNext its default export arrives as the module object.
 const standaloneCode: StandaloneCode =
   (standaloneCodeModule as unknown as { default?: StandaloneCode }).default ?? (standaloneCodeModule as unknown as StandaloneCode);
-
-const repo = fileURLToPath(new URL('..', import.meta.url));
-/** The module the bundle gets as generated code instead of its source. */
-const REPLACED = join(repo, 'src/content/frontmatter-validators.ts');
 
 /**
  * An ES module exporting `frontmatterValidators()`, as src/content/frontmatter-validators.ts does, returning
@@ -41,21 +35,10 @@ export function standaloneValidatorsSource(): string {
  * when no import resolved to that module (it was moved or renamed), rather than shipping the run-time compilation.
  */
 export function precompiledValidatorsPlugin(): Plugin {
-  return {
+  return replaceSourceModule({
     name: 'precompiled-frontmatter-validators',
-    setup(build) {
-      let replaced = false;
-      build.onResolve({ filter: /[\\/]frontmatter-validators\.js$/ }, (args) => {
-        if (join(args.resolveDir, args.path.replace(/\.js$/, '.ts')) !== REPLACED) return undefined;
-        replaced = true;
-        return { path: REPLACED, namespace: 'precompiled-validators' };
-      });
-      build.onLoad({ filter: /.*/, namespace: 'precompiled-validators' }, () => ({
-        contents: standaloneValidatorsSource(),
-        loader: 'js',
-        resolveDir: repo,
-      }));
-      failUnlessReplaced(build, () => replaced, `no import of ${REPLACED}: the bundle would compile the frontmatter schemas at start`);
-    },
-  };
+    module: 'src/content/frontmatter-validators.ts',
+    contents: standaloneValidatorsSource,
+    failure: 'the bundle would compile the frontmatter schemas at start',
+  });
 }

@@ -32,6 +32,11 @@ export interface AppOptions {
   referralAnswers: ReferralAnswers;
   /** Access and error logs (pino on Node). */
   logger: AppLogger;
+  /**
+   * The logger of the access-log lines (on Node a child of `logger` whose lines a compiled serializer builds,
+   * src/server/compiled-log-lines.ts). Default: `logger`.
+   */
+  accessLogger?: AppLogger;
   /** Observers of every answered request besides the access log (e.g. the metrics). */
   observers?: readonly RequestObserver[];
   /**
@@ -76,7 +81,7 @@ export type AppHandler = HattipHandler & { direct: DirectApp };
 /** Composes the application handler. */
 export function createApp(options: AppOptions): AppHandler {
   const requestId = requestIdStep();
-  const every = [accessLog(options.logger), ...(options.observers ?? [])];
+  const every = [accessLog(options.accessLogger ?? options.logger), ...(options.observers ?? [])];
   const observers = options.observeInBatches
     ? [observeInBatches(every, options.observeInBatches, (error) => options.logger.error({ err: error }, 'a request observer failed'))]
     : every;
