@@ -5,7 +5,7 @@
  */
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Loader, Plugin, PluginBuild } from 'esbuild';
+import type { Plugin, PluginBuild } from 'esbuild';
 
 const repo = fileURLToPath(new URL('..', import.meta.url));
 
@@ -24,10 +24,8 @@ export interface SourceReplacement {
   name: string;
   /** The replaced module, relative to the repository (`src/…/x.ts`; imported as `…/x.js`). */
   module: string;
-  /** The generated module: it must export what the replaced one does. Its imports resolve from the repository. */
+  /** The generated module, JavaScript: it must export what the replaced one does. Its imports resolve from the repository. */
   contents: () => string;
-  /** How esbuild reads `contents` (default `js`). */
-  loader?: Loader;
   /** Why the module is replaced: the build's error when nothing imported it. */
   failure: string;
 }
@@ -50,7 +48,7 @@ export function replaceSourceModule(replacement: SourceReplacement): Plugin {
       });
       build.onLoad({ filter: /.*/, namespace: replacement.name }, () => ({
         contents: replacement.contents(),
-        loader: replacement.loader ?? 'js',
+        loader: 'js',
         resolveDir: repo,
       }));
       failUnlessReplaced(build, () => replaced, `no import of ${replacedPath}: ${replacement.failure}`);
