@@ -3,58 +3,34 @@
  * the build, scripts/standalone-serializer.ts) writes the same JSON as the serializer compiled at run time from
  * source, and brings neither fast-json-stringify's compiler nor ajv into the bundle.
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { build, type Metafile } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NODE_BUNDLE_OPTIONS } from '../scripts/build.js';
 import { precompiledSerializerPlugin } from '../scripts/standalone-serializer.js';
 import { accessLogFields } from '../src/http/access-log.js';
 import { accessLogSerializer, type AccessLogSerializer } from '../src/server/access-log-serializer.js';
 import { hostileRecords, SAMPLE_RECORD } from './helpers/access-log-records.js';
+import { buildImportingNothing, importBundled, type BundledModule } from './helpers/replaced-module.js';
 
-const ROOT = join(import.meta.dirname, '..');
-
-let directory: string;
+let bundled: BundledModule<{ accessLogSerializer: () => AccessLogSerializer }>;
 let precompiled: AccessLogSerializer;
-let inputs: Metafile['inputs'];
 
 beforeAll(async () => {
   // The standalone module as the production build bundles it: the same plugin and bundle options as scripts/build.ts.
-  const result = await build({
-    ...NODE_BUNDLE_OPTIONS,
-    stdin: { contents: "export { accessLogSerializer } from './src/server/access-log-serializer.js';", resolveDir: ROOT, loader: 'ts' },
-    plugins: [precompiledSerializerPlugin()],
-    metafile: true,
-    write: false,
-  });
-  inputs = result.metafile.inputs;
-  directory = await mkdtemp(join(tmpdir(), 'syllabus-serializer-'));
-  const file = join(directory, 'serializer.mjs');
-  await writeFile(file, result.outputFiles[0]!.text);
-  precompiled = ((await import(pathToFileURL(file).href)) as { accessLogSerializer: () => AccessLogSerializer }).accessLogSerializer();
+  bundled = await importBundled("export { accessLogSerializer } from './src/server/access-log-serializer.js';", precompiledSerializerPlugin());
+  precompiled = bundled.exports.accessLogSerializer();
 }, 60_000);
 
 afterAll(async () => {
-  await rm(directory, { recursive: true, force: true });
+  await bundled.remove();
 });
 
 describe('the precompiled access-log serializer', () => {
   it('fail the build when no import resolves to the serializer module (moved or renamed)', async () => {
-    const bundle = build({
-      ...NODE_BUNDLE_OPTIONS,
-      stdin: { contents: 'export const nothing = 1;', resolveDir: ROOT, loader: 'ts' },
-      plugins: [precompiledSerializerPlugin()],
-      write: false,
-      logLevel: 'silent',
-    });
+    const bundle = buildImportingNothing(precompiledSerializerPlugin());
     await expect(bundle).rejects.toThrow(/no import of .*access-log-serializer\.ts: the bundle would load fast-json-stringify and ajv/);
   });
 
   it("bundles fast-json-stringify's run-time serializer helpers only: not its compiler, not ajv", () => {
-    const files = Object.keys(inputs);
+    const files = Object.keys(bundled.inputs);
     expect(files.some((file) => file.includes('node_modules/fast-json-stringify/lib/serializer.js'))).toBe(true);
     expect(files.filter((file) => /node_modules\/(ajv|ajv-formats|json-schema-ref-resolver)\/|fast-json-stringify\/index\.js/.test(file))).toEqual(
       [],

@@ -4,20 +4,13 @@
  * source: same verdict, same ajv errors (verbose fields — the offending data, the schema and parent schema —
  * included) and so the same problems for content writers, on invalid samples of every kind of file.
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type { ValidateFunction } from 'ajv/dist/2020.js';
-import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NODE_BUNDLE_OPTIONS } from '../scripts/build.js';
 import { precompiledValidatorsPlugin } from '../scripts/standalone-validators.js';
 import { frontmatterValidators } from '../src/content/frontmatter-validators.js';
 import type { FileKind } from '../src/content/layout.js';
 import { schemaProblems } from '../src/content/schema-messages.js';
-
-const ROOT = join(import.meta.dirname, '..');
+import { buildImportingNothing, importBundled, type BundledModule } from './helpers/replaced-module.js';
 
 /** Invalid frontmatter of each kind: wrong types, unknown keys, missing keys, formats, patterns, enums, lengths. */
 const INVALID: Record<FileKind, unknown[]> = {
@@ -75,39 +68,24 @@ const INVALID: Record<FileKind, unknown[]> = {
   ],
 };
 
-let directory: string;
+let bundled: BundledModule<{ frontmatterValidators: () => Record<FileKind, ValidateFunction> }>;
 let precompiled: Record<FileKind, ValidateFunction>;
 let compiled: Record<FileKind, ValidateFunction>;
 
 beforeAll(async () => {
   // The standalone module as the production build bundles it: the same plugin and bundle options as scripts/build.ts.
-  const result = await build({
-    ...NODE_BUNDLE_OPTIONS,
-    stdin: { contents: "export { frontmatterValidators } from './src/content/frontmatter-validators.js';", resolveDir: ROOT, loader: 'ts' },
-    plugins: [precompiledValidatorsPlugin()],
-    write: false,
-  });
-  directory = await mkdtemp(join(tmpdir(), 'syllabus-validators-'));
-  const file = join(directory, 'validators.mjs');
-  await writeFile(file, result.outputFiles[0]!.text);
-  const bundled = (await import(pathToFileURL(file).href)) as { frontmatterValidators: () => Record<FileKind, ValidateFunction> };
-  precompiled = bundled.frontmatterValidators();
+  bundled = await importBundled("export { frontmatterValidators } from './src/content/frontmatter-validators.js';", precompiledValidatorsPlugin());
+  precompiled = bundled.exports.frontmatterValidators();
   compiled = frontmatterValidators();
 }, 60_000);
 
 afterAll(async () => {
-  await rm(directory, { recursive: true, force: true });
+  await bundled.remove();
 });
 
 describe('the precompiled frontmatter validators', () => {
   it('fail the build when no import resolves to the validators module (moved or renamed)', async () => {
-    const bundle = build({
-      ...NODE_BUNDLE_OPTIONS,
-      stdin: { contents: 'export const nothing = 1;', resolveDir: ROOT, loader: 'ts' },
-      plugins: [precompiledValidatorsPlugin()],
-      write: false,
-      logLevel: 'silent',
-    });
+    const bundle = buildImportingNothing(precompiledValidatorsPlugin());
     await expect(bundle).rejects.toThrow(/no import of .*frontmatter-validators\.ts: the bundle would compile the frontmatter schemas/);
   });
 
