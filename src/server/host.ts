@@ -121,6 +121,8 @@ export async function startHost(handler: HattipHandler<HttpBindings> & { direct?
   const waitUntil = (promise: Promise<unknown>): void => {
     promise.catch((error: unknown) => logger.error({ err: error }, 'background task failed'));
   };
+  /** Logs an error no step of the app answered for. */
+  const logHostError = (error: unknown): void => logger.error({ err: error }, 'unhandled error in the HTTP host');
   const makeListener = async () =>
     (await import('@hono/node-server')).getRequestListener(
       (request, bindings) => {
@@ -139,7 +141,7 @@ export async function startHost(handler: HattipHandler<HttpBindings> & { direct?
         // the handler itself threw past its error boundary.
         errorHandler: (error: unknown) => {
           const isRequestError = error instanceof Error && error.name === 'RequestError';
-          if (!isRequestError) logger.error({ err: error }, 'unhandled error in the HTTP host');
+          if (!isRequestError) logHostError(error);
           return new Response(isRequestError ? BAD_REQUEST_BODY : INTERNAL_ERROR_BODY, {
             status: isRequestError ? 400 : 500,
             headers: ERROR_HEADERS,
@@ -147,6 +149,13 @@ export async function startHost(handler: HattipHandler<HttpBindings> & { direct?
         },
       },
     );
+  /** Logs `error` and answers 500, or cuts the connection when part of the answer is already written. */
+  const answerFailed = (res: ServerResponse, error: unknown): void => {
+    logHostError(error);
+    if (!res.headersSent) res.writeHead(500, ERROR_HEADERS).end(INTERNAL_ERROR_BODY);
+    else res.destroy();
+  };
+
   type Listener = Awaited<ReturnType<typeof makeListener>>;
   let listener: Listener | undefined;
   let importing: Promise<Listener> | undefined;
@@ -159,29 +168,21 @@ export async function startHost(handler: HattipHandler<HttpBindings> & { direct?
     importing ??= makeListener().then((made) => (listener = made));
     importing.then(
       (made) => void made(req, res),
-      (error: unknown) => {
-        logger.error({ err: error }, 'unhandled error in the HTTP host');
-        res.writeHead(500, ERROR_HEADERS).end(INTERNAL_ERROR_BODY);
-      },
+      (error: unknown) => answerFailed(res, error),
     );
   };
 
   const direct = opts.direct === false ? undefined : handler.direct;
-  const onDirectError = (error: unknown): void => logger.error({ err: error }, 'unhandled error in the HTTP host');
   let draining = false;
   const answer = (res: ServerResponse): void => {
     const req = res.req;
     // While draining, tell keep-alive clients not to send another request on this connection.
     if (draining) res.setHeader('Connection', 'close');
-    if (direct !== undefined && answerDirectly(direct, req, res, onDirectError)) return;
+    if (direct !== undefined && answerDirectly(direct, req, res, logHostError)) return;
     general(req, res);
   };
   // After the turn that read it, with the turn's other requests (the module comment says why).
-  const answerInTurn = inTurnBatches(answer, setImmediate, (error, res) => {
-    logger.error({ err: error }, 'unhandled error in the HTTP host');
-    if (!res.headersSent) res.writeHead(500, ERROR_HEADERS).end(INTERNAL_ERROR_BODY);
-    else res.destroy();
-  });
+  const answerInTurn = inTurnBatches(answer, setImmediate, (error, res) => answerFailed(res, error));
   const server = createServer(
     {
       headersTimeout: limits.headersTimeoutMs,
