@@ -36,7 +36,7 @@ function offer(method: string, target: string, host = 'catalog.example') {
   req.headers = { host };
   req.rawHeaders = ['Host', host];
   const app = recordingApp();
-  const taken = answerDirectly(app, req, new ServerResponse(req), (error) => {
+  const taken = answerDirectly(app, req, new ServerResponse(req), (_res, error) => {
     throw error;
   });
   return { taken, asked: app.asked, answered: app.answered };

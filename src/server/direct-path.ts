@@ -11,7 +11,6 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import type { RequestContext } from '@hattip/compose';
-import { DETAIL, detailBody } from '../contract/errors.js';
 import type { DirectApp } from '../http/direct.js';
 import type { PlainAnswer } from '../http/respond.js';
 
@@ -153,9 +152,16 @@ function writeAnswer(res: ServerResponse, answer: PlainAnswer): void {
 /**
  * Answers `req` on the direct path when it qualifies.
  * @returns false when it does not (the caller hands it to the general path); true when it is being answered.
- * @param onError told when writing fails after the steps answered (never expected).
+ * @param answerFailed answers `res` when the steps' promise rejects or writing their answer throws (neither is
+ *   expected: the error boundary answers the steps' own failures); the host's one fallback, so its 500 is the same
+ *   on both paths.
  */
-export function answerDirectly(app: DirectApp, req: IncomingMessage, res: ServerResponse, onError: (error: unknown) => void): boolean {
+export function answerDirectly(
+  app: DirectApp,
+  req: IncomingMessage,
+  res: ServerResponse,
+  answerFailed: (res: ServerResponse, error: unknown) => void,
+): boolean {
   const method = req.method;
   if (method !== 'GET' && method !== 'HEAD') return false;
   const target = req.url ?? '';
@@ -184,12 +190,10 @@ export function answerDirectly(app: DirectApp, req: IncomingMessage, res: Server
       // The access log and the metrics after the bytes are on their way.
       if (record !== undefined) app.notify(observers!, record);
     } catch (error) {
-      onError(error);
-      if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'application/json' }).end(detailBody(DETAIL.internal));
-      else res.destroy();
+      answerFailed(res, error);
     }
   };
-  if (answered instanceof Promise) void answered.then(write);
+  if (answered instanceof Promise) answered.then(write, (error: unknown) => answerFailed(res, error));
   else write(answered);
   return true;
 }

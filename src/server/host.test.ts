@@ -6,6 +6,10 @@
 import { connect, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { eventually } from '../../test/helpers/eventually.js';
+import type { RequestContext } from '@hattip/compose';
+import type { RouteSpec } from '../contract/routes.js';
+import type { RequestRecord } from '../http/observe.js';
+import type { PlainAnswer } from '../http/respond.js';
 import { startHost, type Host, type HostOptions } from './host.js';
 
 const logger = { info: () => undefined, warn: () => undefined, error: () => undefined };
@@ -133,6 +137,40 @@ describe('answering in turns', () => {
     expect(text).toContain('{"detail":"Internal Server Error"}');
     expect([...text.matchAll(/ok \/\w/g)].map((m) => m[0])).toEqual(['ok /a', 'ok /c']);
     expect(errors).toEqual([expect.objectContaining({ err: expect.objectContaining({ message: 'the direct path broke' }) })]);
+  });
+});
+
+describe('the direct path', () => {
+  /** A direct app that takes every path: `/reject` rejects (which `answer` promises never to do), `/throw` throws
+   * while its answer is written (an observer is enabled, and making its record throws), anything else answers. */
+  const failingDirect = {
+    routeOf: () => ({}) as RouteSpec,
+    answer: (ctx: RequestContext): PlainAnswer | Promise<PlainAnswer> =>
+      ctx.url.pathname === '/reject'
+        ? Promise.reject(new Error('the steps rejected'))
+        : { status: 200, headers: { 'Content-Type': 'text/plain' }, body: new TextEncoder().encode(`ok ${ctx.url.pathname}`) },
+    observers: () => [],
+    record: (ctx: RequestContext): RequestRecord => {
+      if (ctx.url.pathname === '/throw') throw new Error('the record failed');
+      return {} as RequestRecord;
+    },
+    notify: () => undefined,
+  };
+
+  it.each([
+    ['rejected', '/reject', 'the steps rejected'],
+    ['threw while being written', '/throw', 'the record failed'],
+  ])("answers a request whose answer %s with the host's own 500, and logs the error", async (_, path, message) => {
+    const errors: unknown[] = [];
+    const handler = Object.assign(() => new Response('the general path'), { direct: failingDirect });
+    const h = await startHost(handler, { host: '127.0.0.1', port: 0, logger: { ...logger, error: (obj: object) => void errors.push(obj) } });
+    hosts.push(h);
+    const failed = await fetch(`${h.url}${path}`);
+    expect(failed.status).toBe(500);
+    expect(Object.fromEntries(failed.headers)).toMatchObject({ 'content-type': 'application/json', 'access-control-allow-origin': '*' });
+    expect(await failed.json()).toEqual({ detail: 'Internal Server Error' });
+    expect(errors).toEqual([expect.objectContaining({ err: expect.objectContaining({ message }) })]);
+    expect(await (await fetch(`${h.url}/fine`)).text()).toBe('ok /fine');
   });
 });
 

@@ -178,7 +178,7 @@ export async function startHost(handler: HattipHandler<HttpBindings> & { direct?
     const req = res.req;
     // While draining, tell keep-alive clients not to send another request on this connection.
     if (draining) res.setHeader('Connection', 'close');
-    if (direct !== undefined && answerDirectly(direct, req, res, logHostError)) return;
+    if (direct !== undefined && answerDirectly(direct, req, res, answerFailed)) return;
     general(req, res);
   };
   // After the turn that read it, with the turn's other requests (the module comment says why).
