@@ -39,16 +39,20 @@ describe('probes', () => {
     expect(await res.json()).toEqual({ status: 'live' });
   });
 
-  it('/readyz is 200 once serving, and 503 with the reason while the content source fails', async () => {
+  it('/readyz stays 200 while the content source fails (the fault shows on /health and /statusz)', async () => {
     const res = await admin('/readyz');
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ status: 'ready' }); // listening on loopback: no warning
     const source = srv.server.contentSource;
-    const status = vi.spyOn(source, 'status').mockReturnValue({ ...source.status(), content_watch: 'watching failed (ENOSPC)' });
+    const fault = { reason: 'watch-failed' as const, since: '2026-11-29T00:00:00.000Z', detail: 'watching failed (ENOSPC) in /srv/secret' };
+    const status = vi.spyOn(source, 'status').mockReturnValue({ ...source.status(), fault });
     try {
-      const failing = await admin('/readyz');
-      expect(failing.status).toBe(503);
-      expect(await failing.json()).toEqual({ status: 'not ready', reason: 'content source: watching failed (ENOSPC)' });
+      expect((await admin('/readyz')).status).toBe(200);
+      const health = (await (await pub('/health')).json()) as Record<string, string>;
+      expect(health).toMatchObject({ content_watch: 'watch-failed', content_watch_since: fault.since, content_in_sync: 'false' });
+      expect(JSON.stringify(health)).not.toContain('/srv/secret');
+      const detail = (await (await admin('/statusz')).json()) as { source: { fault: unknown } };
+      expect(detail.source.fault).toEqual(fault);
     } finally {
       status.mockRestore();
     }

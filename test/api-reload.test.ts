@@ -68,8 +68,12 @@ describe('content hot reload', () => {
     await writeFile(lessonFile(), text.replace('lang: python', 'lang: "Not A Lang!"'));
     await eventually(async () => (await json('/health')).last_reload_error !== '');
     const health = await json('/health');
-    expect(health.last_reload_error).toContain('courses/python-basics/first-steps/hello-world.md:');
-    expect(JSON.stringify(health)).not.toContain(srv.contentDir); // paths relative to the content root, never the server's
+    // /health counts the problems; the file, line and value go to the log only (an embargoed entry stays unseen).
+    expect(health.last_reload_error).toBe("invalid content (1 problem); see the log or the admin listener's /statusz");
+    expect(JSON.stringify(health)).not.toContain('hello-world');
+    const rejected = srv.logs.find((l) => l.msg === 'content reload rejected; still serving the previous revision')!;
+    expect(String((rejected.problems as string[])[0])).toMatch(/^courses\/python-basics\/first-steps\/hello-world\.md:\d+:\d+: /);
+    expect(JSON.stringify(rejected)).not.toContain(srv.contentDir); // paths relative to the content root, never the server's
     expect(health.status).toBe('ok');
     const still = await rawRequest(srv.url, '/v1/catalog');
     expect(still.headers.etag).toBe(good.headers.etag);

@@ -104,9 +104,10 @@ describe('folder mode', () => {
     const s = server;
 
     await rm(dir, { recursive: true, force: true });
-    await eventually(async () => /missing/.test((await health(s)).content_watch ?? ''), { what: 'content_watch to report the folder missing' });
+    await eventually(async () => (await health(s)).content_watch === 'folder-missing', { what: 'content_watch to report the folder missing' });
     const missing = await health(s);
-    expect(missing.content_watch).not.toContain(base); // no server path on the public /health
+    expect(missing.content_in_sync).toBe('false');
+    expect(JSON.stringify(missing)).not.toContain(base); // no server path on the public /health
     expect(await lessonTitle(s)).toBe('Before'); // the last good content stays served
 
     await revision(dir, 'Recreated');
@@ -131,8 +132,10 @@ describe('folder mode', () => {
     await swapLink(join(base, 'current'), 'rev-bad');
     await eventually(async () => (await health(s)).last_reload_error !== '', { what: 'the reload error on /health' });
     const h = await health(s);
-    expect(h.last_reload_error).toMatch(new RegExp(`^${LESSON}:2:\\d+: invalid YAML`));
-    expect(h.last_reload_error).not.toContain(base);
+    expect(h.last_reload_error).toBe("invalid content (1 problem); see the log or the admin listener's /statusz");
+    const rejected = s.logs.find((l) => l.msg === 'content reload rejected; still serving the previous revision')!;
+    expect((rejected.problems as string[])[0]).toMatch(new RegExp(`^${LESSON}:2:\\d+: invalid YAML`));
+    expect(JSON.stringify(rejected)).not.toContain(base);
     expect(await lessonTitle(s)).toBe('Good');
     await writeFile(join(base, 'rev-bad', LESSON), lessonText('Fixed'));
     await served(s, 'Fixed');

@@ -42,6 +42,7 @@ export class ObservedSource implements ContentSource {
         }
       },
       onStatus: (status) => listener.onStatus(status),
+      onSyncFailure: (reason) => listener.onSyncFailure?.(reason),
     });
     this.#observe(first);
     if (first.result.ok) {

@@ -17,6 +17,8 @@ const GOOD: Record<VariableName, string> = {
   CONTENT_GIT_REF: 'release/2026',
   CONTENT_GIT_PATH: 'docs/catalog',
   CONTENT_GIT_POLL: '5',
+  CONTENT_GIT_HISTORY_DEPTH: '7',
+  CONTENT_GIT_MAX_MIB: '32',
   CONTENT_GIT_CACHE: 'cache',
   CONTENT_GIT_WEBHOOK_SECRET: 'a-long-enough-shared-secret',
   ADMIN_PORT: '9090',

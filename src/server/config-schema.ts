@@ -233,6 +233,8 @@ const sharedSecret: Parser<string> = (text) =>
 
 // The whole-number variables whose meaning quotes their range.
 const GIT_POLL = integer(1, 86_400);
+const GIT_HISTORY_DEPTH = integer(1, 1000);
+const GIT_MAX_MIB = integer(1, 4096);
 const STORE_TIMEOUT = integer(10, 10_000);
 const CLOCK_SKEW = integer(0, 3600);
 const range = ({ min, max }: { min: number; max: number }): string => `${min}–${max}`;
@@ -282,6 +284,20 @@ export const VARIABLES = {
     parse: path,
     requires: 'CONTENT_GIT_URL',
     meaning: 'working folder for the clone and the checkouts (`$XDG_CACHE_HOME/syllabus/…` when set)',
+  },
+  CONTENT_GIT_HISTORY_DEPTH: {
+    field: 'contentSource.historyDepth',
+    default: '20',
+    parse: GIT_HISTORY_DEPTH,
+    requires: 'CONTENT_GIT_URL',
+    meaning: `commits before an invalid branch head looked through at start for the newest valid one, when nothing valid is cached (${range(GIT_HISTORY_DEPTH)})`,
+  },
+  CONTENT_GIT_MAX_MIB: {
+    field: 'contentSource.maxContentMiB',
+    default: '64',
+    parse: GIT_MAX_MIB,
+    requires: 'CONTENT_GIT_URL',
+    meaning: `largest size of a commit's Markdown, in MiB (${range(GIT_MAX_MIB)}); a larger commit is refused as invalid content and the previous one stays served`,
   },
   CONTENT_GIT_WEBHOOK_SECRET: {
     field: 'contentSource.webhookSecret',

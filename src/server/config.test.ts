@@ -100,6 +100,8 @@ describe('loadConfig', () => {
       ref: 'main',
       path: 'content',
       pollSeconds: 30,
+      historyDepth: 20,
+      maxContentMiB: 64,
       webhookSecret: undefined,
     });
     expect(c.contentSource.kind === 'git' && c.contentSource.cacheDir).toMatch(/content-git$/);
@@ -109,6 +111,8 @@ describe('loadConfig', () => {
         CONTENT_GIT_REF: 'release/2026',
         CONTENT_GIT_PATH: 'docs/catalog/',
         CONTENT_GIT_POLL: '5',
+        CONTENT_GIT_HISTORY_DEPTH: '3',
+        CONTENT_GIT_MAX_MIB: '16',
         CONTENT_GIT_CACHE: 'cache',
         CONTENT_GIT_WEBHOOK_SECRET: 'a-long-enough-shared-secret',
         ADMIN_PORT: '9090',
@@ -121,6 +125,8 @@ describe('loadConfig', () => {
       ref: 'release/2026',
       path: 'docs/catalog',
       pollSeconds: 5,
+      historyDepth: 3,
+      maxContentMiB: 16,
       cacheDir: '/srv/cache',
       webhookSecret: 'a-long-enough-shared-secret',
     });

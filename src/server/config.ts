@@ -52,6 +52,10 @@ export type ContentSourceConfig =
       path: string;
       /** Seconds between fetches. */
       pollSeconds: number;
+      /** Commits before an invalid head looked through at start. */
+      historyDepth: number;
+      /** Largest size of a commit's Markdown, in MiB. */
+      maxContentMiB: number;
       /** Absolute path of the working folder: clones and checkouts. */
       cacheDir: string;
       /** Shared secret of the push webhook, or `undefined` when the webhook is off. */
@@ -171,6 +175,8 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
           ref: value('CONTENT_GIT_REF'),
           path: value('CONTENT_GIT_PATH'),
           pollSeconds: value('CONTENT_GIT_POLL'),
+          historyDepth: value('CONTENT_GIT_HISTORY_DEPTH'),
+          maxContentMiB: value('CONTENT_GIT_MAX_MIB'),
           cacheDir: value('CONTENT_GIT_CACHE'),
           webhookSecret: value('CONTENT_GIT_WEBHOOK_SECRET'),
         };

@@ -34,6 +34,8 @@ export async function createContentSource(config: ContentSourceConfig, options: 
     ref: config.ref,
     path: config.path,
     pollSeconds: config.pollSeconds,
+    historyDepth: config.historyDepth,
+    maxContentBytes: config.maxContentMiB * 1024 * 1024,
     cacheDir: config.cacheDir,
     logger,
   });

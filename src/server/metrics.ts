@@ -8,12 +8,25 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { RequestObserver } from '../http/observe.js';
 import { REFUSAL_REASONS, type RefusalReason } from '../signatures/refusals.js';
+import { SYNC_FAILURE_REASONS, type SyncFailureReason } from '../source/types.js';
 
 /** Methods counted by name; any other is `other` (a client chooses the method: it must not create series). */
 const KNOWN_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'POST', 'PUT', 'PATCH', 'DELETE']);
 
 /** How a content update ended: served, refused as invalid content, or failed while building the index. */
 export type ReloadResult = 'applied' | 'rejected' | 'failed';
+
+/** The content source's state, read at each scrape. */
+export interface ContentSyncReading {
+  /** Whether the last check of the source succeeded. */
+  up: boolean;
+  /** Whether the revision served is the newest the source knows of (and the source is up). */
+  inSync: boolean;
+  /** The last successful check, or `undefined` before the first. */
+  syncedAt: Date | undefined;
+  /** The commit time of the revision served, when it is a Git commit whose time is known. */
+  revisionTime: Date | undefined;
+}
 
 /** The metrics of one process and the hooks that feed them. */
 export class ServiceMetrics {
@@ -72,6 +85,12 @@ export class ServiceMetrics {
     labelNames: ['revision'] as const,
     registers: [this.registry],
   });
+  readonly #syncFailures = new Counter({
+    name: 'syllabus_content_sync_failures_total',
+    help: 'Failed checks of the content source (fetches of the Git branch, watching the folder), by reason.',
+    labelNames: ['reason'] as const,
+    registers: [this.registry],
+  });
   readonly #directoryFetches = new Counter({
     name: 'syllabus_key_directory_fetches_total',
     help: 'Fetches of Web Bot Auth key directories, by result: ok, error, refused (not started).',
@@ -107,6 +126,43 @@ export class ServiceMetrics {
     for (const result of ['applied', 'rejected', 'failed'] as const) this.#reloads.inc({ result }, 0);
     for (const result of ['ok', 'error', 'refused'] as const) this.#directoryFetches.inc({ result }, 0);
     for (const reason of REFUSAL_REASONS) this.#signatureRefusals.inc({ reason }, 0);
+    for (const reason of SYNC_FAILURE_REASONS) this.#syncFailures.inc({ reason }, 0);
+  }
+
+  /** Records one failed check of the content source. */
+  readonly syncFailure = (reason: SyncFailureReason): void => {
+    this.#syncFailures.inc({ reason });
+  };
+
+  /**
+   * Reports the content source's state (`syllabus_content_source_up`, `syllabus_content_in_sync`,
+   * `syllabus_content_last_sync_timestamp_seconds`, `syllabus_content_revision_timestamp_seconds`), read at each scrape.
+   */
+  contentSync(read: () => ContentSyncReading): void {
+    const seconds = (date: Date | undefined): number => (date === undefined ? 0 : date.getTime() / 1000);
+    const gauge = (name: string, help: string, value: (r: ContentSyncReading) => number): void =>
+      void new Gauge({
+        name,
+        help,
+        registers: [this.registry],
+        collect() {
+          this.set(value(read()));
+        },
+      });
+    gauge('syllabus_content_source_up', 'Whether the last check of the content source succeeded (1) or failed (0).', (r) => Number(r.up));
+    gauge(
+      'syllabus_content_in_sync',
+      'Whether the revision served is the newest the content source knows of (1), or an older one is served (0: the source fails, or the newest is invalid).',
+      (r) => Number(r.inSync),
+    );
+    gauge('syllabus_content_last_sync_timestamp_seconds', 'Unix time of the last successful check of the content source (0 before the first).', (r) =>
+      seconds(r.syncedAt),
+    );
+    gauge(
+      'syllabus_content_revision_timestamp_seconds',
+      'Unix commit time of the content revision served (0 when it is not a Git commit of known time).',
+      (r) => seconds(r.revisionTime),
+    );
   }
 
   /** The observer of every public request (feeds the request counter, the histogram and the refusals). */

@@ -15,10 +15,11 @@ import { IndexHolder } from '../index/holder.js';
 import type { CatalogIndex } from '../index/types.js';
 import { buildReferralAnswers } from '../referrals/answers.js';
 import { publicReloadError, ReferralStore } from '../referrals/store.js';
-import { SourceError, type ContentSource, type ContentUpdate } from '../source/types.js';
+import { SourceError, type ContentSource, type ContentSourceListener, type ContentUpdate } from '../source/types.js';
 import { startAdminHost } from './admin.js';
 import { composeApp, indexBuilder, publicHostOptions } from './app.js';
 import { configWarnings, type Config } from './config.js';
+import { ContentReport } from './content-report.js';
 import { createContentSource, describeContentSource } from './content-source.js';
 import { gitWebhookRoute } from './git-webhook.js';
 import { startHost, type Host } from './host.js';
@@ -27,7 +28,7 @@ import { ServiceMetrics } from './metrics.js';
 import { livenessRoute, metricsRoute, readinessRoute, type Readiness } from './probes.js';
 import { nodeCodec } from './node-codec.js';
 import { PublishTimer, REAL_TIMERS, type Timers } from './publish-timer.js';
-import { summarizeProblems } from './problems.js';
+import { MAX_REPORTED_PROBLEMS } from './problems.js';
 import { serviceVersion } from './version.js';
 
 /** Thrown when the service cannot start: bad content, unreadable referral file, port in use… */
@@ -104,6 +105,8 @@ export interface RunningServer {
 interface ArmedContent {
   source: ContentSource;
   first: ContentModel;
+  /** The update `first` came from. */
+  firstUpdate: ContentUpdate;
 }
 
 /**
@@ -111,7 +114,12 @@ interface ArmedContent {
  * meanwhile go to `onUpdate` in order.
  * @throws StartupError when the content cannot be read or is invalid (every problem listed).
  */
-async function armContent(config: Config, options: StartOptions, logger: Logger, onUpdate: (update: ContentUpdate) => void): Promise<ArmedContent> {
+async function armContent(
+  config: Config,
+  options: StartOptions,
+  logger: Logger,
+  listener: Pick<ContentSourceListener, 'onUpdate' | 'onSyncFailure'>,
+): Promise<ArmedContent> {
   const source =
     options.contentSource ??
     (await createContentSource(config.contentSource, {
@@ -122,7 +130,7 @@ async function armContent(config: Config, options: StartOptions, logger: Logger,
   let first: ContentUpdate;
   try {
     // The source logs its own transitions; /health reads status() when asked.
-    first = await source.start({ onUpdate, onStatus: () => undefined });
+    first = await source.start({ ...listener, onStatus: () => undefined });
   } catch (error) {
     await source.close();
     if (error instanceof SourceError) throw new StartupError('content cannot be read:', [error.message]);
@@ -133,9 +141,10 @@ async function armContent(config: Config, options: StartOptions, logger: Logger,
     const problems = first.result.problems;
     const where = describeContentSource(config.contentSource);
     const at = first.commit === undefined ? where : `commit ${first.commit} of ${where}`;
-    throw new StartupError(`content in ${at} is invalid (${problems.length} problem(s)):`, problems.map(formatProblem));
+    const history = config.contentSource.kind === 'git' ? `, and no commit within the ${config.contentSource.historyDepth} before it is` : '';
+    throw new StartupError(`content in ${at} is invalid${history} (${problems.length} problem(s)):`, problems.map(formatProblem));
   }
-  return { source, first: first.result.model };
+  return { source, first: first.result.model, firstUpdate: first };
 }
 
 /** What {@link IndexUpdates} builds with. */
@@ -143,6 +152,7 @@ interface IndexWork {
   build: (model: ContentModel, previous?: CatalogIndex) => Promise<CatalogIndex>;
   logger: Logger;
   metrics: ServiceMetrics;
+  report: ContentReport;
   now: () => Date;
   timers: Timers;
 }
@@ -235,15 +245,19 @@ class IndexUpdates {
   }
 
   /** One update: rejected content is recorded, valid content built and swapped in, then compressed. */
-  async #applyUpdate({ result, reason, commit, changedFiles }: ContentUpdate): Promise<void> {
+  async #applyUpdate(update: ContentUpdate): Promise<void> {
+    const { result, reason, commit, changedFiles } = update;
     const t0 = performance.now();
     const seconds = (): number => (performance.now() - t0) / 1000;
+    const { report } = this.#work;
+    report.noteUpdate(update);
     if (!result.ok) {
       this.#work.metrics.contentReload('rejected', seconds());
       const problems = result.problems.map(formatProblem);
-      this.#holder.recordReloadError(summarizeProblems(problems, commit === undefined ? '' : `commit ${commit}: `));
+      const at = this.#work.now();
+      this.#holder.recordReloadError(report.reject(update, result.problems, at), at);
       this.#work.logger.warn(
-        { problem_count: problems.length, problems: problems.slice(0, 100), commit, reason },
+        { problem_count: problems.length, problems: problems.slice(0, MAX_REPORTED_PROBLEMS), commit, reason },
         'content reload rejected; still serving the previous revision',
       );
       return;
@@ -256,10 +270,11 @@ class IndexUpdates {
       next = await this.#work.build(view.model, this.#holder.current);
     } catch (error) {
       this.#work.metrics.contentReload('failed', seconds());
-      this.#holder.recordReloadError('the index could not be built from this content; see the log');
+      this.#holder.recordReloadError(report.reject(update, [], this.#work.now()));
       this.#work.logger.error({ err: error, revision: result.model.revision }, 'index build failed; still serving the previous revision');
       return;
     }
+    report.accepted();
     this.#holder.swap(next, at);
     this.#model = result.model;
     this.#timer.arm(view.next);
@@ -347,11 +362,11 @@ async function openRateLimitStore(config: Config, options: StartOptions, logger:
   return { store, nonceStore: new RedisNonceStore({ redis: store, onFallback: metrics.nonceStoreFallback }) };
 }
 
-/** Step 5: `/health`, fed by the index holder, the content source and the rate-limit store. */
-function createHealth(holder: IndexHolder, source: ContentSource, store: RateLimitStore): HealthReport {
+/** Step 5: `/health`, fed by the index holder, the content report and the rate-limit store. */
+function createHealth(holder: IndexHolder, report: ContentReport, store: RateLimitStore): HealthReport {
   const health = new HealthReport({ version: serviceVersion(), ...holder.status(), referrals_reload_error: '' });
   holder.subscribe((status) => health.set({ ...status }));
-  health.addProvider(() => ({ ...source.status() }));
+  health.addProvider(() => report.publicFields());
   health.addProvider(() => {
     const h = store.health();
     return {
@@ -366,6 +381,7 @@ function createHealth(holder: IndexHolder, source: ContentSource, store: RateLim
 /** What the admin listener answers for besides the webhook. */
 interface AdminParts {
   source: ContentSource;
+  report: ContentReport;
   metrics: ServiceMetrics;
   readiness: () => Readiness;
   warnings: readonly string[];
@@ -381,6 +397,7 @@ async function startAdmin(config: Config, parts: AdminParts, logger: Logger): Pr
     gitWebhookRoute({ secret, logger, onDelivery: () => source.refresh('webhook') }),
     livenessRoute(),
     readinessRoute(parts.readiness, parts.warnings),
+    parts.report.statusRoute(),
     metricsRoute(parts.metrics),
   ];
   return listen(`${host}:${port}`, 'ADMIN_PORT and ADMIN_HOST', () => startAdminHost({ host, port, logger, routes }));
@@ -406,7 +423,10 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   // Updates that arrive before the first index exists wait here; then they go to the serial index work.
   const early: ContentUpdate[] = [];
   const deliver = { to: (update: ContentUpdate): void => void early.push(update) };
-  const { source, first } = await armContent(config, options, logger, (update) => deliver.to(update));
+  const { source, first, firstUpdate } = await armContent(config, options, logger, {
+    onUpdate: (update) => deliver.to(update),
+    onSyncFailure: metrics.syncFailure,
+  });
 
   const now = options.now ?? ((): Date => new Date());
   const build = indexBuilder(config, now);
@@ -418,7 +438,10 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     await source.close();
     throw error;
   }
-  const updates = new IndexUpdates(holder, first, published.next, { build, logger, metrics, now, timers: options.timers ?? REAL_TIMERS });
+  const report = new ContentReport(source, holder);
+  report.noteUpdate(firstUpdate);
+  metrics.contentSync(() => report.reading());
+  const updates = new IndexUpdates(holder, first, published.next, { build, logger, metrics, report, now, timers: options.timers ?? REAL_TIMERS });
   metrics.servedRevision(holder.current.revision);
   holder.subscribe((status) => metrics.servedRevision(status.revision));
   for (const update of early) updates.push(update);
@@ -441,7 +464,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   try {
     referrals = await startReferrals(config, follow, onReferralsReload);
     ({ store, nonceStore } = await openRateLimitStore(config, options, logger, metrics));
-    health = createHealth(holder, source, store);
+    health = createHealth(holder, report, store);
     health.addProvider(() => ({ next_scheduled_change: updates.nextScheduledChange?.toISOString() ?? '' }));
     const app = composeApp(config, {
       getIndex: () => holder.current,
@@ -456,13 +479,10 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       ...(nonceStore && { nonceStore }),
     });
     host = await listen(`${config.host}:${config.port}`, 'PORT and HOST', () => startHost(app, publicHostOptions(config, logger)));
-    const servingSource = source;
-    const readiness = (): Readiness => {
-      if (draining) return { ready: false, reason: 'shutting down' };
-      const watch = servingSource.status().content_watch;
-      return watch === 'ok' ? { ready: true } : { ready: false, reason: `content source: ${watch}` };
-    };
-    admin = await startAdmin(config, { source, metrics, readiness, warnings }, logger);
+    // Ready means "this instance serves a valid index and is not draining": a fault of the content source is
+    // shown (/health, /statusz, metrics) but never takes the instance out, or every replica would leave at once.
+    const readiness = (): Readiness => (draining ? { ready: false, reason: 'shutting down' } : { ready: true });
+    admin = await startAdmin(config, { source, report, metrics, readiness, warnings }, logger);
   } catch (error) {
     // Nothing is left running behind a failed start.
     updates.abandon();

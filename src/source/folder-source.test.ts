@@ -49,14 +49,17 @@ describe('FolderSource', () => {
     const updates: ContentUpdate[] = [];
     const statuses: string[] = [];
     source = new FolderSource({ dir, logger: silent, watch: failing.watch, checkIntervalMs: 50, retryMinMs: 100, retryMaxMs: 400, debounceMs: 20 });
-    const first = await source.start({ onUpdate: (u) => updates.push(u), onStatus: (s) => statuses.push(s.content_watch) });
+    const first = await source.start({ onUpdate: (u) => updates.push(u), onStatus: (s) => statuses.push(s.fault?.reason ?? 'ok') });
     expect(titleOf(first)).toBe('First');
-    expect(source.status().content_watch).toMatch(/^watching failed \(ENOSPC\); loading the folder again in \d+ s$/);
+    expect(source.status().fault).toMatchObject({
+      reason: 'watch-failed',
+      detail: expect.stringMatching(/^watching failed \(ENOSPC\); loading the folder again in \d+ s$/),
+    });
 
     // Not watched: an edit is still picked up by the retry's load.
     await writeFile(join(dir, LESSON), lessonText('Seen by a retry'));
     await eventually(() => updates.some((u) => titleOf(u) === 'Seen by a retry'), { what: 'the retry to load the edit' });
-    await eventually(() => source!.status().content_watch === 'ok', { what: 'watching to resume' });
+    await eventually(() => source!.status().fault === undefined, { what: 'watching to resume' });
     expect(failing.attempts()).toBe(3);
     expect(statuses.at(-1)).toBe('ok');
 
@@ -84,8 +87,8 @@ describe('FolderSource', () => {
     const updates: ContentUpdate[] = [];
     await source.start({ onUpdate: (u) => updates.push(u), onStatus: () => undefined });
     fail!(Object.assign(new Error('watcher broke'), { code: 'EMFILE' }));
-    expect(source.status().content_watch).toMatch(/^watching failed \(EMFILE\)/);
-    await eventually(() => source!.status().content_watch === 'ok' && armed === 2, { what: 'a new watcher' });
+    expect(source.status().fault).toMatchObject({ reason: 'watch-failed', detail: expect.stringMatching(/^watching failed \(EMFILE\)/) });
+    await eventually(() => source!.status().fault === undefined && armed === 2, { what: 'a new watcher' });
     await writeFile(join(dir, LESSON), lessonText('After re-arming'));
     await eventually(() => updates.some((u) => titleOf(u) === 'After re-arming'), { what: 'the new watcher to reload' });
   });

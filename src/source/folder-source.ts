@@ -13,7 +13,7 @@ import { realpath, stat } from 'node:fs/promises';
 import type { Logger } from 'pino';
 import { ContentLoader } from '../content/loader.js';
 import { watchContent, type ContentWatch, type WatchContentOptions } from '../content/watch.js';
-import type { ContentSource, ContentSourceListener, ContentSourceStatus, ContentUpdate } from './types.js';
+import type { ContentSource, ContentSourceListener, ContentSourceStatus, ContentUpdate, SourceFault, SyncFailureReason } from './types.js';
 import { backoffDelay } from './backoff.js';
 import { SourceError } from './types.js';
 
@@ -70,7 +70,7 @@ export class FolderSource implements ContentSource {
   #armed: { identity: Identity; watch: ContentWatch | undefined } | undefined;
   #loader: ContentLoader | undefined;
   /** Why watching does not work right now (`undefined` = ok). */
-  #problem: string | undefined;
+  #fault: SourceFault | undefined;
   #syncedAt = '';
   #failures = 0;
   #retryAt = 0;
@@ -99,7 +99,7 @@ export class FolderSource implements ContentSource {
       });
     }
     const first = await this.#enqueue(() => this.#arm(identity, 'start'));
-    if (!first) throw new SourceError(`the content folder ${this.#opts.dir} cannot be watched: ${this.#problem ?? 'unknown error'}`);
+    if (!first) throw new SourceError(`the content folder ${this.#opts.dir} cannot be watched: ${this.#fault?.detail ?? 'unknown error'}`);
     this.#listener = listener;
     if (this.#opts.follow ?? true) {
       this.#timer = setInterval(() => void this.#check(), this.#checkIntervalMs);
@@ -115,7 +115,7 @@ export class FolderSource implements ContentSource {
     void this.#enqueue(async () => {
       this.#refreshQueued = false;
       const identity = await identify(this.#opts.dir).catch((error: unknown) => {
-        this.#setProblem(missingMessage(error));
+        this.#failed('folder-missing', missingMessage(error));
         return undefined;
       });
       if (identity) this.#deliver(await this.#arm(identity, reason));
@@ -123,7 +123,7 @@ export class FolderSource implements ContentSource {
   }
 
   status(): ContentSourceStatus {
-    return { content_source: 'folder', content_synced_at: this.#syncedAt, content_watch: this.#problem ?? 'ok' };
+    return { kind: 'folder', syncedAt: this.#syncedAt, fault: this.#fault };
   }
 
   async close(): Promise<void> {
@@ -147,7 +147,7 @@ export class FolderSource implements ContentSource {
         this.#armed = undefined;
         await this.#enqueue(async () => watch?.close());
       }
-      this.#setProblem(missingMessage(error));
+      this.#failed('folder-missing', missingMessage(error));
       return;
     }
     const armed = this.#armed;
@@ -158,7 +158,7 @@ export class FolderSource implements ContentSource {
       await this.#enqueue(async () => this.#deliver(await this.#arm(identity, reason)));
       return;
     }
-    if (this.#problem === undefined) this.#syncedAt = this.#now().toISOString();
+    if (this.#fault === undefined) this.#syncedAt = this.#now().toISOString();
   }
 
   /**
@@ -181,7 +181,7 @@ export class FolderSource implements ContentSource {
     this.#armed = { identity, watch };
     if (watch) {
       this.#failures = 0;
-      this.#setProblem(undefined);
+      this.#recovered();
     }
     const result = await loader.load(watch?.listing); // the tree as arming listed it, not walked twice
     this.#syncedAt = this.#now().toISOString();
@@ -218,7 +218,7 @@ export class FolderSource implements ContentSource {
     this.#failures++;
     this.#retryAt = Date.now() + waitMs;
     this.#opts.logger.error({ err: error, retry_in_ms: waitMs }, 'content watcher failed; loading the folder again on each retry');
-    this.#setProblem(`watching failed (${errorCode(error)}); loading the folder again in ${Math.ceil(waitMs / 1000)} s`);
+    this.#failed('watch-failed', `watching failed (${errorCode(error)}); loading the folder again in ${Math.ceil(waitMs / 1000)} s`);
     const armed = this.#armed;
     if (armed?.watch) {
       const { watch } = armed;
@@ -227,12 +227,21 @@ export class FolderSource implements ContentSource {
     }
   }
 
-  #setProblem(problem: string | undefined): void {
-    if (problem === this.#problem) return;
-    const before = this.#problem;
-    this.#problem = problem;
-    if (problem === undefined) this.#opts.logger.info({ was: before }, 'content folder watched again');
-    else this.#opts.logger.warn({ content_watch: problem }, 'content folder not watched; still serving the last good content');
+  /** One failed check: counted, and the fault shown (its `since` kept while the same reason lasts). */
+  #failed(reason: SyncFailureReason, detail: string): void {
+    this.#listener?.onSyncFailure?.(reason);
+    const since = this.#fault?.reason === reason ? this.#fault.since : this.#now().toISOString();
+    if (this.#fault?.reason === reason && this.#fault.detail === detail) return;
+    this.#fault = { reason, since, detail };
+    this.#opts.logger.warn({ reason, detail }, 'content folder not watched; still serving the last good content');
+    this.#listener?.onStatus(this.status());
+  }
+
+  #recovered(): void {
+    if (this.#fault === undefined) return;
+    const was = this.#fault;
+    this.#fault = undefined;
+    this.#opts.logger.info({ was: was.detail }, 'content folder watched again');
     this.#listener?.onStatus(this.status());
   }
 

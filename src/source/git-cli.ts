@@ -1,9 +1,13 @@
 /**
  * Runs the `git` command line: fixed argument arrays through `execFile` (no shell), bounded in time and output,
- * never prompting, in the C locale so failures can be sorted into categories. Credentials come only from Git's
- * own mechanisms (SSH keys, credential helpers, `GIT_ASKPASS`), which the inherited environment keeps working.
+ * never prompting, in the C locale so failures can be sorted into categories, at a lower scheduling priority than
+ * the service (Git's work is background work: serving comes first). Credentials come from Git's own mechanisms
+ * (SSH keys, credential helpers, `GIT_ASKPASS`), which the inherited environment keeps working, or from a URL
+ * handed to git in its environment ({@link GitRunOptions.remoteUrl}): never on a command line, where any user of
+ * the machine can read it (`/proc/<pid>/cmdline`).
  */
 import { execFile } from 'node:child_process';
+import { setPriority } from 'node:os';
 import { redactUrl } from './redact.js';
 
 /** Why a git command failed, in words an operator can act on (shown on `/health`: no path, no secret). */
@@ -18,6 +22,9 @@ const CATEGORY_TEXT: Record<GitFailureCategory, string> = {
   network: 'the remote cannot be reached',
   failed: 'git failed',
 };
+
+/** Every category, in a fixed order (a metric's label values exist from the start). */
+export const GIT_FAILURE_CATEGORIES = Object.keys(CATEGORY_TEXT) as GitFailureCategory[];
 
 /** A failed git command: its category and git's first line of complaint, with every URL's credentials hidden. */
 export class GitError extends Error {
@@ -47,7 +54,18 @@ export interface GitRunOptions {
   maxOutputBytes?: number;
   /** Extra environment variables (e.g. `GIT_INDEX_FILE`). */
   env?: Record<string, string>;
+  /**
+   * The URL of the remote `origin` for this command only (it may hold a token): passed as configuration in git's
+   * environment (`GIT_CONFIG_COUNT`), never written to the repository's configuration nor to the command line.
+   * Commands without it cannot reach the remote, so none of them can fetch an object behind the follower's back.
+   */
+  remoteUrl?: string;
+  /** Written to git's standard input (then closed). */
+  input?: string;
 }
+
+/** How much nicer than the service git runs (POSIX nice increment). */
+const GIT_NICENESS = 10;
 
 /**
  * Runs `git <args>` and resolves with its stdout.
@@ -55,7 +73,7 @@ export interface GitRunOptions {
  */
 export function runGit(args: readonly string[], options: GitRunOptions): Promise<string> {
   return new Promise((resolve, reject) => {
-    execFile(
+    const child = execFile(
       'git',
       args,
       {
@@ -64,7 +82,20 @@ export function runGit(args: readonly string[], options: GitRunOptions): Promise
         maxBuffer: options.maxOutputBytes ?? 1024 * 1024,
         encoding: 'utf8',
         // LC_ALL=C: messages in English, so they can be categorised; no prompt can ever hang the service.
-        env: { ...process.env, ...options.env, GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C' },
+        // GIT_NO_LAZY_FETCH: a partial clone never downloads a missing object unasked (git 2.45+; older gits have
+        // no remote URL to fetch from outside `fetch` anyway).
+        env: {
+          ...process.env,
+          ...options.env,
+          ...(options.remoteUrl !== undefined && {
+            GIT_CONFIG_COUNT: '1',
+            GIT_CONFIG_KEY_0: 'remote.origin.url',
+            GIT_CONFIG_VALUE_0: options.remoteUrl,
+          }),
+          GIT_TERMINAL_PROMPT: '0',
+          GIT_NO_LAZY_FETCH: '1',
+          LC_ALL: 'C',
+        },
       },
       (error, stdout, stderr) => {
         if (!error) return resolve(stdout);
@@ -75,6 +106,15 @@ export function runGit(args: readonly string[], options: GitRunOptions): Promise
         reject(new GitError(categorise(stderr), detail, typeof error.code === 'number' ? error.code : undefined));
       },
     );
+    if (child.pid !== undefined) {
+      try {
+        setPriority(child.pid, GIT_NICENESS);
+      } catch {
+        // Not permitted here (or git already exited): it runs at the service's priority.
+      }
+    }
+    child.stdin?.on('error', () => undefined); // git may exit before reading all of its input
+    child.stdin?.end(options.input);
   });
 }
 

@@ -4,12 +4,14 @@
  * and says so, a repository that cannot be fetched at all is a SourceError without credentials in it, and a
  * commit without the content folder is an invalid update naming the folder.
  */
-import { readdir, rename } from 'node:fs/promises';
+import { execFile } from 'node:child_process';
+import { readdir, rename, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createContentRemote, type ContentRemote } from '../../test/helpers/git-repo.js';
 import { eventually } from '../../test/helpers/eventually.js';
+import { MAX_FILE_BYTES } from '../content/loader.js';
 import { GitFollower, type GitFollowerOptions } from './git-follower.js';
 import { SourceError, type ContentUpdate } from './types.js';
 
@@ -36,6 +38,8 @@ function follower(r: ContentRemote, options: Partial<GitFollowerOptions> = {}): 
     path: 'content',
     pollSeconds: 3600,
     cacheDir: join(r.root, 'cache'),
+    historyDepth: 5,
+    maxContentBytes: 64 * 1024 * 1024,
     logger: pino({ level: 'silent' }),
     ...options,
   });
@@ -83,8 +87,8 @@ describe('GitFollower', () => {
     const update = await again.start(listen([]));
     expect(update.result.ok).toBe(true);
     expect(update.commit).toBe(head);
-    expect(again.status().content_watch).toMatch(/^fetching branch "main" fails since .*: the repository cannot be found; retrying in \d+ s$/);
-    expect(again.status().content_watch).not.toContain(r.root);
+    expect(again.status().fault).toMatchObject({ reason: 'repository-missing', since: expect.stringMatching(/Z$/) });
+    expect(again.status().fault?.detail).toMatch(/^fetching branch "main" fails: the repository cannot be found: .*; trying again every 3600 s$/);
   });
 
   it('refuses to start when nothing can be fetched, without credentials in the message', async () => {
@@ -118,3 +122,143 @@ describe('GitFollower', () => {
     expect(update.result.ok).toBe(true);
   });
 });
+
+describe('GitFollower: commits that cannot be served are content problems, not source faults', () => {
+  /** Commits a tree built by hand (`git mktree`): entries a working tree cannot hold. */
+  async function commitTree(r: ContentRemote, entries: string[]): Promise<string> {
+    const base = (await r.git('rev-parse', 'HEAD:content')).trim();
+    const lines = (await r.git('ls-tree', base)).split('\n').filter((l) => l !== '');
+    const content = await gitWithInput(r.work, ['mktree'], [...lines, ...entries].join('\n') + '\n');
+    const top = (await r.git('ls-tree', 'HEAD')).split('\n').filter((l) => l !== '' && !l.endsWith('\tcontent'));
+    const root = await gitWithInput(r.work, ['mktree'], [...top, `040000 tree ${content}\tcontent`].join('\n') + '\n');
+    const commit = (await r.git('commit-tree', root, '-p', 'HEAD', '-m', 'Hand-made tree')).trim();
+    await r.git('update-ref', 'refs/heads/main', commit);
+    await r.git('push', '--quiet', 'origin', 'main');
+    return commit;
+  }
+
+  /** Starts a follower, pushes a commit with `entry` added to the content folder, and returns both and the update. */
+  async function pushHandMade(entry: (ids: { blob: string; tree: string }) => string) {
+    const r = await remote();
+    const f = follower(r);
+    const updates: ContentUpdate[] = [];
+    const failures: string[] = [];
+    await f.start({ ...listen(updates), onSyncFailure: (reason) => void failures.push(reason) });
+    const blob = await gitWithInput(r.work, ['hash-object', '-w', '--stdin'], '# Title\n');
+    const tree = await gitWithInput(r.work, ['mktree'], `100644 blob ${blob}\tcatalog.md\n`);
+    const commit = await commitTree(r, [entry({ blob, tree })]);
+    f.refresh('test');
+    await eventually(() => updates.some((u) => u.commit === commit), { what: 'the hand-made commit loaded' });
+    return { f, failures, commit, update: updates.find((u) => u.commit === commit)! };
+  }
+
+  it('serves a commit with an entry named ".." as if it were not there (hidden entries are never content)', async () => {
+    const { f, failures, commit, update } = await pushHandMade(({ tree }) => `040000 tree ${tree}\t..`);
+    expect(update.result.ok).toBe(true);
+    expect(f.status()).toMatchObject({ fault: undefined, head: commit });
+    expect(failures).toEqual([]);
+  });
+
+  it('refuses a file name over 255 bytes at that commit, and the source stays ok', async () => {
+    const name = `${'n'.repeat(300)}.md`;
+    const { f, failures, commit, update } = await pushHandMade(({ blob }) => `100644 blob ${blob}\t${name}`);
+    expect(update.result).toEqual({
+      ok: false,
+      problems: [{ path: `content/${name}`, line: 1, column: 1, message: 'a file or folder name longer than 255 bytes, which no file system holds' }],
+    });
+    expect(f.status()).toMatchObject({ fault: undefined, head: commit });
+    expect(failures).toEqual([]);
+  });
+
+  it('never fetches or writes a large file the loader does not read, and refuses a Markdown file over the limit', async () => {
+    const r = await remote();
+    await r.git('-C', r.bare, 'config', 'uploadpack.allowFilter', 'true'); // as GitHub, GitLab and Gitea do
+    const f = follower(r);
+    const updates: ContentUpdate[] = [];
+    await f.start(listen(updates));
+    const big = Buffer.alloc(MAX_FILE_BYTES + 1, 'a').toString();
+    const withVideo = await r.commit('A large video beside the lessons', { 'content/media/intro.mp4': big, [LESSON]: lessonText('With video') });
+    f.refresh('test');
+    await eventually(() => updates.some((u) => u.commit === withVideo), { what: 'the commit with a video' });
+    expect(updates.find((u) => u.commit === withVideo)!.result.ok).toBe(true);
+    const slot = await slotDir(r);
+    expect(await folderBytes(slot)).toBeLessThan(MAX_FILE_BYTES / 2); // neither fetched nor checked out
+
+    const hugeLesson = await r.commit('A huge lesson', { [LESSON]: `---\ntitle: Huge\nlang: python\n---\n\n${big}` });
+    f.refresh('test');
+    await eventually(() => updates.some((u) => u.commit === hugeLesson), { what: 'the huge lesson' });
+    expect(updates.find((u) => u.commit === hugeLesson)!.result).toEqual({
+      ok: false,
+      problems: [{ path: LESSON, line: 1, column: 1, message: `the file is larger than ${MAX_FILE_BYTES / 1048576} MiB` }],
+    });
+    expect(await folderBytes(slot)).toBeLessThan(MAX_FILE_BYTES / 2);
+  });
+
+  it('refuses a commit whose Markdown is over the configured size', async () => {
+    const r = await remote();
+    const f = follower(r, { maxContentBytes: 4096 });
+    const updates: ContentUpdate[] = [];
+    await f.start(listen(updates));
+    const large = await r.commit('Long lesson', { [LESSON]: `${lessonText('Long')}\n${'word '.repeat(2000)}\n` });
+    f.refresh('test');
+    await eventually(() => updates.some((u) => u.commit === large), { what: 'the large commit' });
+    const result = updates.find((u) => u.commit === large)!.result;
+    expect(result.ok).toBe(false);
+    expect(!result.ok && result.problems).toEqual([
+      {
+        path: 'content',
+        line: 1,
+        column: 1,
+        message: 'the content holds 12.1 KiB of files the service reads, more than the limit of 4.0 KiB (CONTENT_GIT_MAX_MIB)',
+      },
+    ]);
+  });
+});
+
+describe('GitFollower: a fresh instance whose branch head is invalid', () => {
+  it('serves the newest valid commit within the history depth, then reports the head', async () => {
+    const r = await remote();
+    const valid = await r.commit('Valid', { [LESSON]: lessonText('Valid') });
+    await r.commit('Broken once', { [LESSON]: '---\ntitle: Broken\nlang: python\ncolour: red\n---\n' });
+    const head = await r.commit('Broken twice', { [LESSON]: '---\ntitle: Broken\nlang: python\ncolour: blue\n---\n' });
+    const f = follower(r, { historyDepth: 5 });
+    const updates: ContentUpdate[] = [];
+    const first = await f.start(listen(updates));
+    expect(first.commit).toBe(valid);
+    expect(first.result.ok).toBe(true);
+    await eventually(() => updates.length === 1, { what: "the head's problems after start" });
+    expect(updates[0]!.commit).toBe(head);
+    expect(updates[0]!.result.ok).toBe(false);
+    expect(f.status()).toMatchObject({ head, fault: undefined });
+  });
+
+  it('gives up beyond the depth: start answers the head, invalid', async () => {
+    const r = await remote();
+    await r.commit('Broken', { [LESSON]: '---\ntitle: Broken\nlang: python\ncolour: red\n---\n' });
+    await r.commit('Still broken', { [LESSON]: '---\ntitle: Broken\nlang: python\ncolour: blue\n---\n' });
+    const first = await follower(r, { historyDepth: 1 }).start(listen([]));
+    expect(first.result.ok).toBe(false);
+  });
+});
+
+function gitWithInput(cwd: string, args: string[], input: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = execFile('git', args, { cwd, env: { ...process.env, LC_ALL: 'C' } }, (error, stdout, stderr) =>
+      error ? reject(new Error(`git ${args.join(' ')}: ${stderr}`)) : resolve(stdout.trim()),
+    );
+    child.stdin!.end(input);
+  });
+}
+
+async function slotDir(r: ContentRemote): Promise<string> {
+  const key = (await readdir(join(r.root, 'cache'))).find((d) => !d.endsWith('.lock'))!;
+  return join(r.root, 'cache', key, 'slot-0');
+}
+
+async function folderBytes(dir: string): Promise<number> {
+  let total = 0;
+  for (const entry of await readdir(dir, { withFileTypes: true, recursive: true })) {
+    if (entry.isFile()) total += (await stat(join(entry.parentPath, entry.name))).size;
+  }
+  return total;
+}

@@ -1,24 +1,35 @@
 /**
  * Git follower mode: this service follows one branch of a repository itself (`CONTENT_GIT_URL`).
  *
- * It keeps a bare, shallow clone in a working slot of its own under the cache folder and fetches the branch every
- * `pollSeconds` (or at once on {@link GitFollower.refresh}: the push webhook, SIGHUP). Each new commit's content
- * folder is written by git into a fresh folder (`read-tree` + `checkout-index` with a private index), renamed into
- * place only when complete, then loaded and validated; the caller swaps its index when it is valid. Old checkouts
- * are removed: the current one and the one before it stay. A failed fetch (network, credentials, a deleted branch)
- * never drops the content being served: it is logged, retried with back-off and shown in the status.
+ * It keeps a bare, shallow, partial clone (blobs over the loader's file limit are never fetched) in a working slot
+ * of its own under the cache folder, and fetches the branch every `pollSeconds` (or at once on
+ * {@link GitFollower.refresh}: the push webhook, SIGHUP). Each new commit's Markdown is written into a fresh folder
+ * (`git-checkout.ts`), loaded and validated; the caller swaps its index when it is valid.
+ *
+ * Faults degrade, never take the instance down:
+ * - A failed fetch (network, credentials, a deleted branch, the remote moved) keeps the content served, is shown
+ *   in the status as a category and counted, and is retried at the next poll, so the head is served again within
+ *   one poll after the fault clears.
+ * - A commit that cannot be checked out, or is too large, is a content problem at that commit, like invalid
+ *   content: the previous revision stays served.
+ * - At start, when the head is invalid, the newest valid commit among the last `historyDepth` of the branch is
+ *   served (or, offline, the one this slot served last), and the head's problems are reported after it.
+ *
+ * The cache stays bounded: only the current checkout and the one before it are kept, and the repository is
+ * replaced by a fresh shallow fetch once it has grown to twice its fresh size.
  */
-import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
+import { MAX_FILE_BYTES } from '../content/loader.js';
 import { ContentLoader } from '../content/loader.js';
 import type { LoadResult } from '../content/model.js';
 import { claimSlot, type CacheSlot } from './cache-slot.js';
+import { writeCheckout } from './git-checkout.js';
 import { GitError, runGit } from './git-cli.js';
 import { redactUrl } from './redact.js';
-import type { ContentSource, ContentSourceListener, ContentSourceStatus, ContentUpdate } from './types.js';
-import { backoffDelay } from './backoff.js';
+import type { ContentSource, ContentSourceListener, ContentSourceStatus, ContentUpdate, SourceFault } from './types.js';
 import { SourceError } from './types.js';
 
 /** Time limits of git commands, in milliseconds. */
@@ -31,25 +42,29 @@ export const GIT_TIMEOUTS = {
   localMs: 10_000,
 } as const;
 
-/** Longest wait between fetches after failures, in seconds (unless the poll period is longer). */
-export const MAX_BACKOFF_SECONDS = 300;
-
 /** Options of a {@link GitFollower}. */
 export interface GitFollowerOptions {
-  /** What `git clone` accepts; may carry credentials, which are never logged or shown. */
+  /** What `git clone` accepts; may carry credentials, which are never logged, shown or put on a command line. */
   url: string;
   /** The branch followed (a valid branch name: the configuration checks it). */
   ref: string;
   /** The content folder inside the repository, relative, `/`-separated; `.` for the root. */
   path: string;
-  /** Seconds between fetches. */
+  /** Seconds between fetches, also after a failed one. */
   pollSeconds: number;
   /** Absolute path of the cache folder, possibly shared with other processes. */
   cacheDir: string;
+  /** Commits of the branch looked through at start for a valid one when the head is invalid (at least 1). */
+  historyDepth: number;
+  /** Largest size of the files of a commit the service reads (its Markdown), in bytes. */
+  maxContentBytes: number;
   logger: Pick<Logger, 'info' | 'warn' | 'error'>;
   /** Clock (default `new Date()`). */
   now?: () => Date;
 }
+
+/** The file in a slot naming the last valid commit loaded, for a restart that finds the head invalid offline. */
+const SERVED_FILE = 'served-commit';
 
 /**
  * Follows a branch; see the module comment. Problems name files relative to the repository
@@ -63,14 +78,16 @@ export class GitFollower implements ContentSource {
   #slot: CacheSlot | undefined;
   #repo = '';
   #checkouts = '';
+  /** The commit the branch pointed at when last fetched. */
+  #head: string | undefined;
   /** The last commit loaded (valid or not): a branch that stays on it is not loaded again. */
   #lastCommit: string | undefined;
   /** The last valid commit and the one before it: their checkouts are kept. */
   #kept: string[] = [];
+  /** Size of the repository after its last fresh fetch, in KiB (`git count-objects`); it is replaced past twice that. */
+  #freshSizeKiB: number | undefined;
   #syncedAt = '';
-  #failures = 0;
-  #failingSince: string | undefined;
-  #problem: string | undefined;
+  #fault: SourceFault | undefined;
   #timer: NodeJS.Timeout | undefined;
   #cycle: Promise<void> | undefined;
   #again: string | undefined;
@@ -101,25 +118,44 @@ export class GitFollower implements ContentSource {
     }
     this.#repo = join(this.#slot.dir, 'repo.git');
     this.#checkouts = join(this.#slot.dir, 'checkouts');
+    this.#listener = listener; // failures of the first fetch are counted too; updates wait for start's answer
     let first: ContentUpdate;
+    let rejectedHead: ContentUpdate | undefined;
     try {
       await this.#prepareRepository();
-      let cached: string | undefined;
+      let online = true;
       try {
         await this.#fetch();
       } catch (error) {
         // The Git host may be down while the service restarts: a branch fetched by an earlier run still serves.
-        cached = await this.#branchCommit().catch(() => undefined);
-        if (cached === undefined) throw error;
+        if ((await this.#branchCommit().catch(() => undefined)) === undefined) throw error;
         this.#fetchFailed(error);
+        online = false;
       }
-      first = await this.#load(cached ?? (await this.#branchCommit()), cached ? 'start, from the cache' : 'start');
+      const head = await this.#branchCommit();
+      this.#head = head;
+      first = await this.#load(head, online ? 'start' : 'start, from the cache');
+      if (!first.result.ok) {
+        const fallback = await this.#newestValid(head, online);
+        if (fallback) {
+          rejectedHead = first;
+          first = fallback;
+          this.#lastCommit = head; // the head stays rejected until the branch moves
+        }
+      }
     } catch (error) {
+      this.#listener = undefined;
       await this.#slot.release();
       const why = error instanceof GitError ? error.message : codeOf(error);
       throw new SourceError(`Git follower: cannot fetch branch ${ref} of ${redactUrl(url)}: ${why}`, { cause: error });
     }
-    this.#listener = listener;
+    if (rejectedHead) {
+      const update = rejectedHead;
+      // After start's answer: the caller serves the valid commit, then records the head's problems.
+      setImmediate(() => {
+        if (!this.#closed) this.#listener?.onUpdate(update);
+      });
+    }
     this.#schedule();
     return first;
   }
@@ -134,7 +170,7 @@ export class GitFollower implements ContentSource {
   }
 
   status(): ContentSourceStatus {
-    return { content_source: 'git', content_synced_at: this.#syncedAt, content_watch: this.#problem ?? 'ok' };
+    return { kind: 'git', syncedAt: this.#syncedAt, fault: this.#fault, ...(this.#head !== undefined && { head: this.#head }) };
   }
 
   async close(): Promise<void> {
@@ -158,33 +194,22 @@ export class GitFollower implements ContentSource {
 
   /** One fetch, and a load when the branch moved. */
   async #check(reason: string): Promise<void> {
-    try {
-      await this.#fetch();
-    } catch (error) {
-      this.#fetchFailed(error);
-      return;
-    }
-    if (this.#failures > 0) this.#opts.logger.info({ after_failures: this.#failures }, 'Git fetch works again');
-    this.#failures = 0;
-    this.#failingSince = undefined;
-    this.#setProblem(undefined);
     let commit: string;
     try {
+      await this.#fetch();
       commit = await this.#branchCommit();
     } catch (error) {
       this.#fetchFailed(error);
       return;
     }
+    this.#head = commit;
+    this.#recovered();
     if (commit === this.#lastCommit || this.#closed) return;
-    try {
-      const update = await this.#load(commit, reason);
-      if (!this.#closed) this.#listener?.onUpdate(update);
-    } catch (error) {
-      // Writing the checkout failed (disk full, a git error): the next fetch tries this commit again.
-      this.#lastCommit = undefined;
-      this.#opts.logger.error({ err: error, commit }, 'cannot check out the new commit; still serving the previous one');
-      this.#setProblem(`cannot check out commit ${commit.slice(0, 12)}; trying again at the next fetch`);
-    }
+    const update = await this.#load(commit, reason);
+    if (!this.#closed) this.#listener?.onUpdate(update);
+    await this.#keepRepositorySmall().catch((error: unknown) =>
+      this.#opts.logger.warn({ err: error }, 'the Git cache could not be made smaller; trying again after the next move'),
+    );
   }
 
   async #prepareRepository(): Promise<void> {
@@ -197,28 +222,34 @@ export class GitFollower implements ContentSource {
       await rm(this.#repo, { recursive: true, force: true });
       await runGit(['init', '--quiet', '--bare', this.#repo], local);
     }
-    // Set on every start, so a changed CONTENT_GIT_URL takes effect with the same cache.
-    await runGit(['--git-dir', this.#repo, 'config', 'remote.origin.url', this.#opts.url], local);
+    // Earlier releases wrote the URL (and any token in it) into the cache's configuration: removed (exit 5: none).
+    await runGit(['--git-dir', this.#repo, 'config', '--unset-all', 'remote.origin.url'], local).catch((error: unknown) => {
+      if (!(error instanceof GitError && error.exitCode === 5)) throw error;
+    });
     await mkdir(this.#checkouts, { recursive: true });
   }
 
-  /** Shallow fetch of the branch into `refs/remotes/origin/<ref>`; `+` follows force-pushes. */
-  async #fetch(): Promise<void> {
+  /**
+   * Shallow fetch of the branch into `refs/remotes/origin/<ref>` (`+` follows force-pushes), `depth` commits deep,
+   * without the blobs the loader would refuse anyway. The URL reaches git through its environment only.
+   */
+  async #fetch(depth = 1, repo = this.#repo): Promise<void> {
     this.fetchCount++;
-    const { ref } = this.#opts;
+    const { ref, url } = this.#opts;
     await runGit(
       [
         '--git-dir',
-        this.#repo,
+        repo,
         'fetch',
         '--quiet',
         '--no-tags',
-        '--depth=1',
+        `--depth=${depth}`,
+        `--filter=blob:limit=${MAX_FILE_BYTES}`,
         '--no-write-fetch-head',
         'origin',
         `+refs/heads/${ref}:refs/remotes/origin/${ref}`,
       ],
-      { timeoutMs: GIT_TIMEOUTS.fetchMs },
+      { timeoutMs: GIT_TIMEOUTS.fetchMs, remoteUrl: url },
     );
     this.#syncedAt = this.#now().toISOString();
   }
@@ -231,62 +262,91 @@ export class GitFollower implements ContentSource {
         timeoutMs: GIT_TIMEOUTS.localMs,
       },
     );
-    const commit = out.trim();
-    if (!/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(commit)) throw new GitError('failed', 'rev-parse did not print a commit id');
-    return commit;
+    return commitId(out);
   }
 
-  /** Checks `commit` out (unless already there), loads it, and removes checkouts no longer kept. */
+  /**
+   * At start, with the head invalid: the newest valid commit among the `historyDepth` before it (fetched deeper
+   * when the remote answers), else the one this slot served last; `undefined` when none is valid.
+   */
+  async #newestValid(head: string, online: boolean): Promise<ContentUpdate | undefined> {
+    const { historyDepth, logger } = this.#opts;
+    if (online) {
+      await this.#fetch(historyDepth + 1).catch((error: unknown) => logger.warn({ err: gitErrorFields(error) }, 'cannot fetch the branch history'));
+    }
+    const history = await runGit(
+      ['--git-dir', this.#repo, 'rev-list', '--first-parent', `--max-count=${historyDepth + 1}`, '--end-of-options', head],
+      { timeoutMs: GIT_TIMEOUTS.localMs },
+    ).then(
+      (out) => out.split('\n').filter((line) => /^[0-9a-f]{40,64}$/.test(line)),
+      () => [head], // a shallow history that ends at the head
+    );
+    const candidates = history.filter((c) => c !== head);
+    const served = await readFile(join(this.#slot!.dir, SERVED_FILE), 'utf8').then(
+      (text) => text.trim(),
+      () => '',
+    );
+    if (/^[0-9a-f]{40,64}$/.test(served) && !candidates.includes(served) && served !== head) candidates.push(served);
+    for (const commit of candidates) {
+      const update = await this.#load(commit, `start: the branch head ${head.slice(0, 12)} is invalid`).catch(() => undefined);
+      if (update?.result.ok) {
+        logger.warn(
+          { head, commit, looked_back: candidates.indexOf(commit) + 1 },
+          'the branch head is invalid; serving the newest valid commit before it until the head is fixed',
+        );
+        return update;
+      }
+    }
+    logger.error({ head, looked_back: candidates.length }, 'the branch head is invalid and no commit before it is valid');
+    return undefined;
+  }
+
+  /**
+   * Checks `commit` out (unless already there) and loads it. A checkout that git cannot write is an invalid update
+   * at that commit; a file-system failure (disk full) too, and that commit is tried again at the next fetch.
+   */
   async #load(commit: string, reason: string): Promise<ContentUpdate> {
     const short = commit.slice(0, 12);
     const dir = join(this.#checkouts, commit);
-    const path = this.#opts.path;
+    const { path, maxContentBytes, logger } = this.#opts;
     this.#lastCommit = commit;
     let result: LoadResult;
     let parsed = 0;
-    if (!(await this.#writeCheckout(commit, dir))) {
-      result = { ok: false, problems: [{ path, line: 1, column: 1, message: `the content folder "${path}" does not exist in commit ${short}` }] };
+    let problems;
+    try {
+      problems = (await isFolder(dir))
+        ? []
+        : await writeCheckout({ repo: this.#repo, commit, path, dir, maxTotalBytes: maxContentBytes, timeoutMs: GIT_TIMEOUTS.checkoutMs });
+    } catch (error) {
+      if (!(error instanceof GitError)) this.#lastCommit = undefined;
+      logger.error({ err: gitErrorFields(error), commit }, 'cannot check out the commit; still serving the previous one');
+      const why = error instanceof GitError ? error.summary : `the checkout could not be written (${codeOf(error)}); trying again at the next fetch`;
+      problems = [{ path, line: 1, column: 1, message: `commit ${short} cannot be checked out: ${why}` }];
+    }
+    if (problems.length > 0) {
+      result = { ok: false, problems };
     } else {
       const loader = new ContentLoader(dir, { revision: commit, displayRoot: path === '.' ? '' : path });
       result = await loader.load();
       parsed = loader.lastParsedCount;
     }
-    if (result.ok) this.#kept = [commit, ...this.#kept.filter((c) => c !== commit)].slice(0, 2);
+    if (result.ok) {
+      this.#kept = [commit, ...this.#kept.filter((c) => c !== commit)].slice(0, 2);
+      await writeFile(join(this.#slot!.dir, SERVED_FILE), `${commit}\n`);
+    }
     await this.#prune();
-    this.#opts.logger.info({ commit, reason, valid: result.ok }, result.ok ? 'Git commit checked out' : 'Git commit checked out, content invalid');
-    return { result, reason: `commit ${short} (${reason})`, changedFiles: parsed, commit };
+    const committedAt = await this.#commitTime(commit);
+    logger.info({ commit, reason, valid: result.ok }, result.ok ? 'Git commit checked out' : 'Git commit checked out, content invalid');
+    return { result, reason: `commit ${short} (${reason})`, changedFiles: parsed, commit, ...(committedAt && { committedAt }) };
   }
 
-  /**
-   * Writes the content folder of `commit` to `dir` through a temporary sibling renamed into place, so a reader
-   * never sees half of it. @returns false when the commit has no such folder.
-   */
-  async #writeCheckout(commit: string, dir: string): Promise<boolean> {
-    if (
-      await stat(dir).then(
-        (s) => s.isDirectory(),
-        () => false,
-      )
-    )
-      return true;
-    const tree = this.#opts.path === '.' ? `${commit}^{tree}` : `${commit}:${this.#opts.path}`;
-    const type = await runGit(['--git-dir', this.#repo, 'cat-file', '-t', '--end-of-options', tree], { timeoutMs: GIT_TIMEOUTS.localMs }).catch(
-      () => '',
-    );
-    if (type.trim() !== 'tree') return false;
-    const tmp = join(this.#checkouts, `.tmp-${commit}-${randomBytes(4).toString('hex')}`);
-    const index = `${tmp}.index`;
-    try {
-      await mkdir(tmp);
-      const options = { timeoutMs: GIT_TIMEOUTS.checkoutMs, env: { GIT_INDEX_FILE: index } };
-      await runGit(['--git-dir', this.#repo, '--work-tree', tmp, 'read-tree', '--end-of-options', tree], options);
-      await runGit(['--git-dir', this.#repo, '--work-tree', tmp, 'checkout-index', '--all', '--force'], options);
-      await rename(tmp, dir);
-    } finally {
-      await rm(tmp, { recursive: true, force: true });
-      await rm(index, { force: true });
-    }
-    return true;
+  /** The committer time of `commit`, or `undefined` when git cannot say. */
+  async #commitTime(commit: string): Promise<Date | undefined> {
+    const out = await runGit(['--git-dir', this.#repo, 'show', '-s', '--format=%ct', '--end-of-options', commit], {
+      timeoutMs: GIT_TIMEOUTS.localMs,
+    }).catch(() => '');
+    const seconds = Number.parseInt(out.trim(), 10);
+    return Number.isSafeInteger(seconds) ? new Date(seconds * 1000) : undefined;
   }
 
   /** Removes every checkout but the kept ones (and leftovers of interrupted checkouts). */
@@ -296,42 +356,78 @@ export class GitFollower implements ContentSource {
     }
   }
 
-  #fetchFailed(error: unknown): void {
-    this.#failures++;
-    this.#failingSince ??= this.#now().toISOString();
-    const { pollSeconds, ref } = this.#opts;
-    const retrySeconds = this.#retrySeconds();
-    const summary = error instanceof GitError ? error.summary : 'git failed';
-    this.#opts.logger.warn(
-      {
-        err: error instanceof GitError ? { category: error.category, detail: error.detail, exit_code: error.exitCode } : error,
-        failures: this.#failures,
-        retry_in_s: retrySeconds,
-        poll_s: pollSeconds,
-      },
-      'Git fetch failed; still serving the last good content',
-    );
-    this.#setProblem(`fetching branch "${ref}" fails since ${this.#failingSince}: ${summary}; retrying in ${retrySeconds} s`);
+  /**
+   * A partial clone keeps every object it ever fetched (git's repack keeps promised objects), so the repository
+   * is replaced by a fresh shallow fetch of the branch once it has doubled since its last fresh fetch.
+   */
+  async #keepRepositorySmall(): Promise<void> {
+    const size = await this.#repositorySizeKiB(this.#repo);
+    this.#freshSizeKiB ??= size;
+    if (size <= Math.max(2 * this.#freshSizeKiB, 1024)) return;
+    const fresh = `${this.#repo}.fresh`;
+    await rm(fresh, { recursive: true, force: true });
+    await runGit(['init', '--quiet', '--bare', fresh], { timeoutMs: GIT_TIMEOUTS.localMs });
+    await this.#fetch(1, fresh);
+    const old = `${this.#repo}.old`;
+    await rm(old, { recursive: true, force: true });
+    await rename(this.#repo, old);
+    await rename(fresh, this.#repo);
+    await rm(old, { recursive: true, force: true });
+    this.#freshSizeKiB = await this.#repositorySizeKiB(this.#repo);
+    this.#opts.logger.info({ before_kib: size, after_kib: this.#freshSizeKiB }, 'Git cache replaced by a fresh shallow fetch');
   }
 
-  /** min(poll · 2^failures, max(poll, 300)) seconds: quick while it is a blip, patient when it lasts. */
-  #retrySeconds(): number {
-    const { pollSeconds } = this.#opts;
-    return this.#failures === 0 ? pollSeconds : backoffDelay(this.#failures, pollSeconds, Math.max(pollSeconds, MAX_BACKOFF_SECONDS));
+  async #repositorySizeKiB(repo: string): Promise<number> {
+    const out = await runGit(['--git-dir', repo, 'count-objects', '-v'], { timeoutMs: GIT_TIMEOUTS.localMs });
+    const field = (name: string): number => Number(new RegExp(`^${name}: (\\d+)$`, 'm').exec(out)?.[1] ?? 0);
+    return field('size') + field('size-pack') + field('size-garbage');
+  }
+
+  #fetchFailed(error: unknown): void {
+    const reason = error instanceof GitError ? error.category : 'failed';
+    const summary = error instanceof GitError ? error.summary : 'git failed';
+    const { pollSeconds, ref } = this.#opts;
+    this.#listener?.onSyncFailure?.(reason);
+    this.#opts.logger.warn({ err: gitErrorFields(error), reason, retry_in_s: pollSeconds }, 'Git fetch failed; still serving the last good content');
+    const detail = `fetching branch "${ref}" fails: ${error instanceof GitError ? error.message : summary}; trying again every ${pollSeconds} s`;
+    const since = this.#fault?.reason === reason ? this.#fault.since : this.#now().toISOString();
+    const changed = this.#fault?.reason !== reason || this.#fault.detail !== detail;
+    this.#fault = { reason, since, detail };
+    if (changed) this.#listener?.onStatus(this.status());
+  }
+
+  #recovered(): void {
+    if (this.#fault === undefined) return;
+    this.#opts.logger.info({ was: this.#fault.reason, since: this.#fault.since }, 'Git fetch works again');
+    this.#fault = undefined;
+    this.#listener?.onStatus(this.status());
   }
 
   #schedule(): void {
     if (this.#closed) return;
     clearTimeout(this.#timer);
-    this.#timer = setTimeout(() => this.#run('poll'), this.#retrySeconds() * 1000);
+    this.#timer = setTimeout(() => this.#run('poll'), this.#opts.pollSeconds * 1000);
     this.#timer.unref();
   }
+}
 
-  #setProblem(problem: string | undefined): void {
-    if (problem === this.#problem) return;
-    this.#problem = problem;
-    this.#listener?.onStatus(this.status());
-  }
+/** A commit id printed by git. @throws GitError when `out` is not one. */
+function commitId(out: string): string {
+  const commit = out.trim();
+  if (!/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(commit)) throw new GitError('failed', 'rev-parse did not print a commit id');
+  return commit;
+}
+
+function isFolder(path: string): Promise<boolean> {
+  return stat(path).then(
+    (s) => s.isDirectory(),
+    () => false,
+  );
+}
+
+/** A git failure as log fields (its category and git's own words, credentials hidden). */
+function gitErrorFields(error: unknown): unknown {
+  return error instanceof GitError ? { category: error.category, detail: error.detail, exit_code: error.exitCode } : error;
 }
 
 function codeOf(error: unknown): string {

@@ -8,6 +8,7 @@
  * ```
  */
 import type { LoadResult } from '../content/model.js';
+import { GIT_FAILURE_CATEGORIES, type GitFailureCategory } from './git-cli.js';
 
 /** The two ways content reaches the service (`/health`'s `content_source`). */
 export type ContentSourceKind = 'folder' | 'git';
@@ -22,16 +23,44 @@ export interface ContentUpdate {
   changedFiles: number;
   /** The Git commit the tree was checked out from (Git mode only). */
   commit?: string;
+  /** The committer time of {@link ContentUpdate.commit} (Git mode only). */
+  committedAt?: Date;
 }
 
-/** What a source says about itself on `/health`: every value a string, never an absolute path or a secret. */
+/**
+ * Why a source cannot check for changes right now: a bounded set of categories, each a `/health` value and a
+ * metric label (`syllabus_content_sync_failures_total{reason}`). Git's come from `git-cli.ts`; a folder is
+ * `folder-missing` (the path leads nowhere, or not to a folder) or `watch-failed` (the watcher broke, e.g. inotify
+ * limits).
+ */
+export type SyncFailureReason = GitFailureCategory | 'folder-missing' | 'watch-failed';
+
+/** Every {@link SyncFailureReason}. */
+export const SYNC_FAILURE_REASONS: readonly SyncFailureReason[] = [...GIT_FAILURE_CATEGORIES, 'folder-missing', 'watch-failed'];
+
+/** A fault of the source that lasts: the content served stays, the source keeps trying. */
+export interface SourceFault {
+  /** The category: public. */
+  reason: SyncFailureReason;
+  /** ISO 8601 time of the first failure in a row. */
+  since: string;
+  /** What failed and what the source does about it, for the log and the admin listener only (never `/health`). */
+  detail: string;
+}
+
+/** What a source says about itself. Nothing in it is an absolute path or a secret. */
 export interface ContentSourceStatus {
   /** `folder` or `git`. */
-  content_source: ContentSourceKind;
+  kind: ContentSourceKind;
   /** ISO 8601 time of the last successful check of the source (a load, a re-check, a fetch); `""` before the first. */
-  content_synced_at: string;
-  /** `ok`, or why watching or fetching fails right now (and what the source does about it). */
-  content_watch: string;
+  syncedAt: string;
+  /** Why checking fails right now, or `undefined` while it works. */
+  fault: SourceFault | undefined;
+  /**
+   * The newest revision the source knows of (Git: the commit the branch pointed at when last fetched); `undefined`
+   * for a folder, whose newest revision is the one last loaded.
+   */
+  head?: string;
 }
 
 /** Callbacks a source reports to. */
@@ -40,6 +69,8 @@ export interface ContentSourceListener {
   onUpdate(update: ContentUpdate): void;
   /** The status changed. */
   onStatus(status: ContentSourceStatus): void;
+  /** One check of the source failed (every attempt, not only the first of a row): counted by reason. */
+  onSyncFailure?(reason: SyncFailureReason): void;
 }
 
 /** A running source of content. */
