@@ -12,6 +12,9 @@
  * while no owner file is there, so one claimant wins. A stale owner file is removed by its own unique name, so two
  * processes judging the same lock stale at once can never remove a lock the other has just taken.
  * Processes sharing a cache folder must share a PID namespace (one host, or one container).
+ *
+ * Slot folders stay when released, for the next process to reuse: a claim takes the lowest free slot, so a cache
+ * holds no more of them than processes ever ran on it at once.
  */
 import { randomUUID } from 'node:crypto';
 import { mkdir, mkdtemp, readdir, readFile, rename, rm, rmdir, unlink, writeFile } from 'node:fs/promises';
