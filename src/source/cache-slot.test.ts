@@ -17,13 +17,14 @@ const MODULE = join(import.meta.dirname, 'cache-slot.ts');
 const linux = existsSync('/proc/self/stat');
 
 let base: string;
-const children: ChildProcess[] = [];
+/** Ends each process started, resolving once it has exited (before its folder is removed). */
+const stops: Array<() => Promise<unknown>> = [];
 const slots: CacheSlot[] = [];
 beforeEach(async () => {
   base = await mkdtemp(join(tmpdir(), 'syllabus-slots-'));
 });
 afterEach(async () => {
-  for (const c of children.splice(0)) c.kill('SIGKILL');
+  await Promise.all(stops.splice(0).map((stop) => stop()));
   for (const s of slots.splice(0)) await s.release();
   await rm(base, { recursive: true, force: true });
 });
@@ -48,8 +49,11 @@ async function startProcess(claim: boolean): Promise<{ child: ChildProcess; slot
   const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', `${script} setInterval(() => {}, 1e6);`, base], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  children.push(child);
   const exited = new Promise((resolve) => child.on('exit', resolve));
+  stops.push(() => {
+    child.kill('SIGKILL');
+    return exited;
+  });
   const line = await new Promise<string>((resolve, reject) => {
     createInterface({ input: child.stdout }).once('line', resolve);
     child.once('exit', (code) => reject(new Error(`the process exited (${code}) before it ran`)));
