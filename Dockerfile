@@ -17,7 +17,8 @@ RUN apt-get update \
   && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 # package.json: its "type": "module" makes node load dist/server.js as ESM. No node_modules: the bundle needs none.
-COPY package.json referrals.sample.txt ./
+# No referral codes: mount your digests file and set REFERRALS_FILE (deploy/README.md); unset, checks answer 503.
+COPY package.json ./
 COPY content/ content/
 COPY --from=build /src/dist/ dist/
 # XDG_CACHE_HOME: the Git follower's default cache becomes /tmp/cache/syllabus/content-git, writable on a read-only

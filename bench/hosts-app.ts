@@ -40,8 +40,8 @@ if (!loaded.ok) {
 }
 // The same index and app as production (src/server/app.ts), compressed as a running server's index is.
 const index = await completeCompression(nodeCodec, await indexBuilder(config)(loaded.model));
-const referrals = new ReferralStore(config.referralsFile);
-await referrals.load();
+const referrals = config.referralsFile === undefined ? undefined : new ReferralStore(config.referralsFile);
+await referrals?.load();
 const app = composeApp(config, {
   getIndex: () => index,
   health: new HealthReport({ revision: index.revision }),

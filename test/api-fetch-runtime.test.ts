@@ -12,6 +12,7 @@ import { sampleModel } from './helpers/sample-model.js';
 import { nodeCodec } from '../src/server/node-codec.js';
 import { errorAnswers } from '../src/http/html-errors.js';
 import { ERROR_PAGES } from '../src/server/app.js';
+import { routeNamed } from '../src/contract/routes.js';
 
 const silent = { info() {}, warn() {}, error() {} };
 
@@ -49,5 +50,28 @@ describe('the app on the Fetch API alone', () => {
     const health = await app(context('https://catalog.example/health', { method: 'HEAD' }));
     expect(health.status).toBe(200);
     expect(health.headers.get('cache-control')).toBe('no-store');
+  });
+
+  it('without a referral source answers a check 503 {"detail": …}, no-store and without Retry-After: never a verdict', async () => {
+    const index = await buildIndex(sampleModel(), { codec: nodeCodec, publicBaseUrl: 'https://catalog.example' });
+    const app = createApp({
+      errors: errorAnswers(ERROR_PAGES),
+      getIndex: () => index,
+      health: new HealthReport({ revision: index.revision }),
+      referrals: undefined,
+      referralAnswers: await buildReferralAnswers(nodeCodec),
+      logger: silent,
+    });
+    for (const code of ['GOOD-CODE', 'WELCOME-2026']) {
+      const res = await app(context(`https://catalog.example/v1/referrals/${code}`));
+      expect(res.status).toBe(503);
+      expect(res.headers.get('content-type')).toBe('application/json');
+      expect(res.headers.get('cache-control')).toBe('no-store');
+      expect(res.headers.get('retry-after')).toBeNull();
+      expect((await res.json()) as unknown).toEqual({ detail: routeNamed('referral').unavailable });
+    }
+    // A malformed code is still a 422 (validation comes first), and HEAD still a 405: the table allows GET only.
+    expect((await app(context('https://catalog.example/v1/referrals/no'))).status).toBe(422);
+    expect((await app(context('https://catalog.example/v1/referrals/GOOD-CODE', { method: 'HEAD' }))).status).toBe(405);
   });
 });

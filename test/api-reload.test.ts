@@ -114,6 +114,7 @@ describe('referral digests reload', () => {
     expect(await json('/v1/referrals/WELCOME-2026')).toEqual({ valid: false });
 
     await writeFile(srv.referralsFile, 'PLAINTEXT-CODE-42\n');
+    expect(await json('/health')).toMatchObject({ referral_source: 'file', referrals_reload_error: '' });
     await eventually(async () => (await json('/health')).referrals_reload_error !== '');
     // The public /health says only what a client may know: no line of the file, no server path.
     const health = JSON.stringify(await json('/health'));

@@ -108,17 +108,12 @@ describe('Dockerfile', () => {
     expect(run).toContain('rm -rf /var/lib/apt/lists/*');
   });
 
-  it('copies only dist/, content/, referrals.sample.txt and package.json into the runtime image', () => {
+  it('copies only dist/, content/ and package.json into the runtime image: no referral codes', () => {
     const sources = inRuntime('COPY').flatMap((args) => {
       const words = args.split(/\s+/).filter((w) => !w.startsWith('--'));
       return words.slice(0, -1);
     });
-    expect(sources.map((s) => s.replace(/^\/src\//, '').replace(/\/$/, '')).sort()).toEqual([
-      'content',
-      'dist',
-      'package.json',
-      'referrals.sample.txt',
-    ]);
+    expect(sources.map((s) => s.replace(/^\/src\//, '').replace(/\/$/, '')).sort()).toEqual(['content', 'dist', 'package.json']);
   });
 
   it('runs as the non-root node user', () => {
@@ -155,6 +150,8 @@ describe('Dockerfile', () => {
       .map((line) => line.trim())
       .filter((line) => line !== '' && !line.startsWith('#'));
     expect(ignored).toEqual(expect.arrayContaining(['node_modules', 'dist', 'coverage', 'test-output', 'bench/out', '.git', '*.log']));
+    // The published sample codes reach neither stage: no `COPY . .` can bring them back.
+    expect(ignored).toContain('referrals.sample.txt');
   });
 });
 
@@ -566,5 +563,18 @@ describe('deploy/systemd/syllabus.service', () => {
   it('stops with SIGTERM and waits longer than SHUTDOWN_TIMEOUT before killing', () => {
     expect(value('KillSignal')).toBe('SIGTERM');
     expect(seconds(value('TimeoutStopSec') ?? '0')).toBeGreaterThan(SHUTDOWN_TIMEOUT);
+  });
+});
+
+describe('referral codes in the deployments', () => {
+  it('no deployment file ships or names the published sample codes (REFERRALS_FILE is left to the site)', () => {
+    const files = ['Dockerfile', '.dockerignore', 'compose.yaml', ...yamlFiles('deploy/kubernetes'), 'deploy/systemd/syllabus.service'];
+    for (const file of files) {
+      // .dockerignore names the sample to keep it out; every other mention would put it in or point at it.
+      const lines = read(file)
+        .split('\n')
+        .filter((line) => line.includes('referrals.sample'));
+      expect(lines, file).toEqual(file === '.dockerignore' ? ['referrals.sample.txt'] : []);
+    }
   });
 });

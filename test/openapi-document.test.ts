@@ -8,7 +8,7 @@ import addFormatsModule from 'ajv-formats';
 import { COMPONENT_SCHEMA_NAMES } from '../src/contract/components.js';
 import { RATE_LIMIT_HEADER_NAMES } from '../src/contract/openapi.js';
 import type { PathParamSpec } from '../src/contract/params.js';
-import { ROUTES, type RouteSpec } from '../src/contract/routes.js';
+import { routeNamed, ROUTES, type RouteSpec } from '../src/contract/routes.js';
 import { buildOpenApiDocument } from '../src/server/openapi-document.js';
 import { apiSchemas, sharedDefs } from '../src/schemas/registry.js';
 import { deref, OpenApiResponses } from './helpers/openapi.js';
@@ -109,6 +109,20 @@ describe('OpenAPI document', () => {
     const r = new OpenApiResponses(doc);
     expect(r.check('/v1/courses/{course_id}', 'get', 404, { detail: 'Course not found' })).toEqual([]);
     expect(doc.paths['/v1/lessons/{lesson_id}'].get.responses['404'].content['application/json'].example).toEqual({ detail: 'Lesson not found' });
+  });
+
+  it('documents the 503 of a referral check that cannot be made: {"detail": …}, Cache-Control, no Retry-After', () => {
+    for (const { route, method, op } of operations) expect('503' in op.responses, `${method} ${route}`).toBe(route === '/v1/referrals/{code}');
+    const r = new OpenApiResponses(doc);
+    const detail = routeNamed('referral').unavailable;
+    expect(detail).toBeTruthy();
+    expect(r.check('/v1/referrals/{code}', 'get', 503, { detail })).toEqual([]);
+    expect(r.check('/v1/referrals/{code}', 'get', 503, { valid: false })).not.toEqual([]);
+    expect(doc.paths['/v1/referrals/{code}'].get.responses['503'].content['application/json'].example).toEqual({ detail });
+    const headers = r.headers('/v1/referrals/{code}', 'get', 503);
+    expect(headers.has('Cache-Control')).toBe(true);
+    expect(headers.has('Retry-After')).toBe(false);
+    for (const name of RATE_LIMIT_HEADER_NAMES) expect(headers.get(name), name).toBe(true);
   });
 
   it('gives each index-backed operation an ETag on 200, If-None-Match and a 304', () => {

@@ -12,6 +12,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { routeNamed } from '../src/contract/routes.js';
 import { startPreview, type Preview } from '../src/preview/preview.js';
 import { writeContentFixture } from './helpers/content-fixture.js';
 import { eventually } from './helpers/eventually.js';
@@ -127,6 +128,13 @@ describe('the preview', () => {
     expect(await script.text()).toContain('new EventSource("/__syllabus/events")');
   });
 
+  it('answers referral checks 503 without a referral file: it has no codes, so it checks none', async () => {
+    const res = await fetch(`${running.url}/v1/referrals/WELCOME-2026`);
+    expect(res.status).toBe(503);
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    expect((await res.json()) as unknown).toEqual({ detail: routeNamed('referral').unavailable });
+  });
+
   it('announces each reload and each invalid load; while invalid, pages are the escaped error page and the API the last good index', async () => {
     const stream = listen(`${running.url}/__syllabus/events`);
     try {
@@ -225,7 +233,10 @@ describe('syllabus-content dev', () => {
     const dir = await writeContentFixture(undefined, (files) => {
       files[COURSE] = files[COURSE]!.replace('status: live', 'status: maybe');
     });
-    const child = spawn(process.execPath, ['--import', TSX, CLI, 'dev', '--port', '0', dir], {
+    // The published sample codes, named as `npm run dev` names them.
+    const referrals = ['--referrals-file', 'referrals.sample.txt'];
+    const child = spawn(process.execPath, ['--import', TSX, CLI, 'dev', '--port', '0', ...referrals, dir], {
+      cwd: ROOT,
       stdio: ['ignore', 'pipe', 'pipe'],
       env: { ...process.env, FORCE_COLOR: '', NO_COLOR: '' },
     });
@@ -247,6 +258,8 @@ describe('syllabus-content dev', () => {
       const page = await fetch(url, { headers: HTML });
       expect(page.status).toBe(200);
       expect(await page.text()).toMatch(SCRIPT_TAG);
+      expect(await (await fetch(`${url}/v1/referrals/WELCOME-2026`)).json()).toEqual({ valid: true });
+      expect(await (await fetch(`${url}/v1/referrals/WELCOME-2099`)).json()).toEqual({ valid: false });
       child.kill('SIGTERM');
       expect(await exited).toBe(0);
     } finally {
@@ -255,7 +268,7 @@ describe('syllabus-content dev', () => {
     }
   });
 
-  it('refuses a bad port and a missing folder with status 2', async () => {
+  it('refuses a bad port, a missing folder and a missing referral file with status 2', async () => {
     const run = (args: string[]): Promise<{ code: number | null; stderr: string }> =>
       new Promise((resolve) => {
         const child = spawn(process.execPath, ['--import', TSX, CLI, 'dev', ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
@@ -269,5 +282,8 @@ describe('syllabus-content dev', () => {
     const missing = await run(['/nonexistent/content']);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('/nonexistent/content: not a directory');
+    const noCodes = await run(['--referrals-file', '/nonexistent/referrals.txt', join(ROOT, 'content')]);
+    expect(noCodes.code).toBe(2);
+    expect(noCodes.stderr).toContain('/nonexistent/referrals.txt: not a file (--referrals-file)');
   });
 });

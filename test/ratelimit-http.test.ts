@@ -17,7 +17,8 @@ const CURL = 'curl/8.5.0';
 const running: RunningServer[] = [];
 
 async function start(env: Record<string, string> = {}, store?: MemoryStore): Promise<RunningServer> {
-  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', ...env }, ROOT);
+  // The published sample codes (WELCOME-2026 is one), named: there is no default referral file.
+  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', REFERRALS_FILE: 'referrals.sample.txt', ...env }, ROOT);
   const server = await startServer(config, { watch: false, ...(store && { rateLimitStore: store }) });
   running.push(server);
   return server;

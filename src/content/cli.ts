@@ -90,7 +90,8 @@ export async function runCli(argv: readonly string[], io: CliIo = defaultIo): Pr
     .argument('[dir]', 'the content folder', 'content')
     .option('--port <port>', 'port to listen on (0: any free port)', parsePort, PREVIEW_DEFAULTS.port)
     .option('--host <address>', 'address to listen on', PREVIEW_DEFAULTS.host)
-    .action(async (dir: string, options: { port: number; host: string }) => {
+    .option('--referrals-file <file>', 'referral code digests to check /v1/referrals/{code} against (default none: every check answers 503)')
+    .action(async (dir: string, options: { port: number; host: string; referralsFile?: string }) => {
       // Loaded only for this command: it brings the whole server.
       status = await (await import('../preview/command.js')).runDev(dir, options, io);
     });

@@ -15,12 +15,16 @@ export const DETAIL = {
 
 const encoder = new TextEncoder();
 const bodies = new Map<string, Uint8Array>();
-for (const detail of [...Object.values(DETAIL), ...(ROUTES as readonly RouteSpec[]).flatMap((r) => (r.notFound === undefined ? [] : [r.notFound]))]) {
+for (const detail of [
+  ...Object.values(DETAIL),
+  ...(ROUTES as readonly RouteSpec[]).flatMap((r) => [r.notFound, r.unavailable].filter((d) => d !== undefined)),
+]) {
   bodies.set(detail, encoder.encode(JSON.stringify({ detail })));
 }
 
 /**
- * The encoded body `{"detail": …}` of one of the contract's messages ({@link DETAIL} or a route's `notFound`).
+ * The encoded body `{"detail": …}` of one of the contract's messages ({@link DETAIL}, or a route's `notFound` or
+ * `unavailable`).
  * @throws Error for any other message (errors are part of the contract: add it to the table first).
  */
 export function detailBody(detail: string): Uint8Array {

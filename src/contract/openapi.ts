@@ -249,6 +249,16 @@ function responses({ route, method }: OperationSpec): OpenApiObject {
     };
   }
   if (route.budget !== 'exempt') out['429'] = responseRef('TooManyRequests');
+  if (route.unavailable !== undefined) {
+    out['503'] = {
+      description:
+        'Service Unavailable (RFC 9110 §15.6.4): this instance cannot compute the answer as configured, and `detail` says why. Nothing was checked, so this is no answer about the request. No `Retry-After`: asking again does not help until the service is configured otherwise. It spends the budgets like any request.',
+      headers: { ...errorHeaders, 'Cache-Control': headerRef('Cache-Control') },
+      ...(method === 'get' && {
+        content: { [JSON_TYPE]: { schema: detailSchema('Why the answer cannot be computed.'), example: { detail: route.unavailable } } },
+      }),
+    };
+  }
   return out;
 }
 

@@ -14,6 +14,12 @@ describe('the route table', () => {
     }
   });
 
+  it('lets only the referral check answer 503: it is computed, documented and never stored by a cache', () => {
+    expect(ROUTES.filter((r) => 'unavailable' in r).map((r) => r.name)).toEqual(['referral']);
+    expect(routeNamed('referral')).toMatchObject({ source: 'computed', budget: 'referral', cacheControl: 'no-store' });
+    expect(routeNamed('referral').unavailable).toMatch(/^Referral codes cannot be checked: /);
+  });
+
   it('documents exactly the JSON routes of the API and /health', () => {
     const documented = ROUTES.filter((r) => 'operation' in r).map((r) => r.path);
     expect(documented).toEqual(['/health', ...ROUTES.filter((r) => r.deprecatable).map((r) => r.path)]);

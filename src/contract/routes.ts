@@ -77,6 +77,11 @@ export interface RouteSpec {
   /** `detail` of the 404 when the path names nothing (default `Not Found`; pages render their own). */
   readonly notFound?: string;
   /**
+   * `detail` of the `503` a computed route answers when this instance cannot compute its answer as configured (a
+   * referral check without a referral source): no verdict on the request, and `Cache-Control: no-store`.
+   */
+  readonly unavailable?: string;
+  /**
    * The kind of id the route's (one) parameter names, when ids of that kind may be renamed: a request for an old
    * id (an alias) is answered `308 Permanent Redirect` to the path of the current id, the query kept.
    */
@@ -297,12 +302,13 @@ export const ROUTES = [
     source: 'computed',
     budget: 'referral',
     cacheControl: NO_STORE,
+    unavailable: 'Referral codes cannot be checked: this service has no referral source configured',
     operation: {
       operationId: 'checkReferral',
       tag: 'Referrals',
       summary: 'Check a referral code',
       description:
-        'Whether a referral code is valid. The answer never identifies the owner. Besides the read budget, each address has an hourly referral budget (60 checks by default); the RateLimit headers report whichever budget is closer to running out, and a 429 the one that ran out.',
+        'Whether a referral code is valid. The answer never identifies the owner. An instance without a source of referral codes answers `503`: the code was not checked, so it is neither valid nor invalid. Besides the read budget, each address has an hourly referral budget (60 checks by default), spent by every check whatever the answer; the RateLimit headers report whichever budget is closer to running out, and a 429 the one that ran out.',
       body: 'ReferralCheck',
       bodyDescription: 'Whether the code is valid.',
     },

@@ -27,8 +27,11 @@ export interface AppOptions {
   getIndex: () => CatalogIndex;
   /** The `/health` body. */
   health: HealthReport;
-  /** Referral code lookups and the two precomputed answers. */
-  referrals: ReferralLookup;
+  /**
+   * Referral code lookups, and the two precomputed answers; `undefined`: no referral source, so every check answers
+   * the referral route's `503` (never a verdict on a code nobody checked).
+   */
+  referrals: ReferralLookup | undefined;
   referralAnswers: ReferralAnswers;
   /** Access and error logs (pino on Node). */
   logger: AppLogger;

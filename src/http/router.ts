@@ -7,7 +7,7 @@
 import type { RequestContext, RequestHandler } from '@hattip/compose';
 import { detailBody, DETAIL } from '../contract/errors.js';
 import { checkPathParam, decodePathSegment, validationErrorBody, type ValidationErrorItem } from '../contract/path-params.js';
-import { JSON_TYPE, matchRoute, routePath, type ComputedRouteName, type RouteSpec } from '../contract/routes.js';
+import { JSON_TYPE, matchRoute, NO_STORE, routeNamed, routePath, type ComputedRouteName, type RouteSpec } from '../contract/routes.js';
 import type { StaticRepresentations } from '../index/static-representations.js';
 import type { CatalogIndex, Representation } from '../index/types.js';
 import type { HealthReport } from './health.js';
@@ -23,8 +23,8 @@ export interface RouterOptions {
   getIndex: () => CatalogIndex;
   /** The `/health` body. */
   health: HealthReport;
-  /** Referral code lookups. */
-  referrals: ReferralLookup;
+  /** Referral code lookups; `undefined`: no referral source, so every check answers the route's `503`. */
+  referrals: ReferralLookup | undefined;
   /** The two referral answers. */
   referralAnswers: ReferralAnswers;
   /** The 404 answer of page routes (HTML or JSON by the request). */
@@ -75,6 +75,8 @@ function validate(route: RouteSpec, raw: readonly string[]): { values: string[] 
 /** The routing step; see the module comment. */
 export function routerStep(options: RouterOptions): RequestHandler {
   const { getIndex, health, referrals, referralAnswers, errors, statics } = options;
+  // The table states it (routes.test.ts checks the referral route has one); encoded once.
+  const referralUnavailable = detailBody(routeNamed('referral').unavailable!);
 
   /** The handler of every route whose answer is computed per request (the compiler checks none is missing). */
   const computed: Record<ComputedRouteName, ComputedHandler> = {
@@ -88,6 +90,8 @@ export function routerStep(options: RouterOptions): RequestHandler {
       return respond(ctx, 200, body, headers);
     },
     referral: async (ctx, [code], deprecation) => {
+      // Without a source the code is not checked, and the answer says so: `valid: false` would be a verdict.
+      if (referrals === undefined) return jsonError(ctx, 503, referralUnavailable, deprecation, { 'Cache-Control': NO_STORE });
       const valid = await referrals.isValid(code!);
       // A no-store answer about this moment: no validator (the OpenAPI document declares none).
       return serveRepresentation(ctx, valid ? referralAnswers.valid : referralAnswers.invalid, deprecation, false);

@@ -1,7 +1,8 @@
 /**
  * `syllabus-content dev [dir]` (and `npm run dev`): runs the live preview of a content folder until SIGINT or
  * SIGTERM, printing its URL, each reload and each invalid load (every problem as `validate` prints it: in a
- * terminal with its code frame) on stdout. Exit status: 0 when stopped, 2 when the folder is missing or the address cannot be used.
+ * terminal with its code frame) on stdout. Exit status: 0 when stopped, 2 when the folder or the referral file is missing
+ * or the address cannot be used.
  */
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
@@ -14,6 +15,8 @@ import { startPreview } from './preview.js';
 export interface DevOptions {
   port: number;
   host: string;
+  /** A referral digests file (`--referrals-file`, relative to `io.cwd`); without it referral checks answer `503`. */
+  referralsFile?: string;
 }
 
 /** Where the command writes (the content CLI's `CliIo` fits): the URL and what happens on stdout, failures on stderr. */
@@ -33,9 +36,14 @@ export async function runDev(dir: string, options: DevOptions, io: DevIo): Promi
     io.stderr(`syllabus-content: ${dir}: not a directory`);
     return 2;
   }
+  const referralsFile = options.referralsFile === undefined ? undefined : resolve(io.cwd, options.referralsFile);
+  if (referralsFile !== undefined && !(await stat(referralsFile).catch(() => undefined))?.isFile()) {
+    io.stderr(`syllabus-content: ${options.referralsFile}: not a file (--referrals-file)`);
+    return 2;
+  }
   let preview;
   try {
-    preview = await startPreview({ dir: abs, host: options.host, port: options.port });
+    preview = await startPreview({ dir: abs, host: options.host, port: options.port, ...(referralsFile !== undefined && { referralsFile }) });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     const why =

@@ -14,9 +14,6 @@
  * the event gets the new content; an invalid one at once, with every problem and its code frame. Unlike
  * production, the preview starts on invalid content too: it shows the problems until the first valid load.
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { loadConfig } from '../server/config.js';
 import { createContentSource } from '../server/content-source.js';
@@ -35,6 +32,8 @@ export interface PreviewOptions {
   host: string;
   /** Port the preview listens on; 0: any free port. */
   port: number;
+  /** Absolute path of a referral digests file to check codes against; default none (every check answers `503`). */
+  referralsFile?: string;
   /** The watcher's quiet time in milliseconds (default: the watcher's). */
   debounceMs?: number;
   /** Logger of the server inside (default: errors only, for people, on stdout). */
@@ -66,20 +65,12 @@ export async function startPreview(options: PreviewOptions): Promise<Preview> {
   const state = new PreviewState();
   let upstream: string | undefined;
   const host = await startDevHost({ host: options.host, port: options.port, state, upstream: () => upstream });
-  const work = await mkdtemp(join(tmpdir(), 'syllabus-preview-'));
-  const cleanUp = async (): Promise<void> => {
-    await host.close();
-    await rm(work, { recursive: true, force: true });
-  };
 
   let server: RunningServer | undefined;
   let source: ObservedSource;
   let serving: Promise<RunningServer>;
   let logger: Logger;
   try {
-    // Referral codes are no part of the content; an empty file answers every check `{"valid":false}`.
-    const referralsFile = join(work, 'referrals.txt');
-    await writeFile(referralsFile, '');
     const config = loadConfig(
       {
         CONTENT_DIR: options.dir,
@@ -87,14 +78,15 @@ export async function startPreview(options: PreviewOptions): Promise<Preview> {
         HOST: '127.0.0.1',
         // Links in the pages and the feed point at the preview, not at the server inside.
         PUBLIC_BASE_URL: host.url,
-        REFERRALS_FILE: referralsFile,
+        // Referral codes are no part of the content: without a file named, checks answer 503 as in production.
+        ...(options.referralsFile !== undefined && { REFERRALS_FILE: options.referralsFile }),
         RATE_LIMIT_VERIFIED: PREVIEW_RATE_LIMIT,
         RATE_LIMIT_DECLARED: PREVIEW_RATE_LIMIT,
         RATE_LIMIT_BROWSER: PREVIEW_RATE_LIMIT,
         RATE_LIMIT_ANONYMOUS: PREVIEW_RATE_LIMIT,
         RATE_LIMIT_REFERRALS: PREVIEW_RATE_LIMIT,
       },
-      work,
+      options.dir,
     );
     logger = options.logger ?? createLogger('error', 'pretty');
     const watcher = await createContentSource(config.contentSource, {
@@ -125,7 +117,7 @@ export async function startPreview(options: PreviewOptions): Promise<Preview> {
     });
     await Promise.race([shown, started]);
   } catch (error) {
-    await cleanUp();
+    await host.close();
     throw error;
   }
   let closing: Promise<void> | undefined;
@@ -148,7 +140,6 @@ export async function startPreview(options: PreviewOptions): Promise<Preview> {
         await (server === undefined ? source.close() : server.close());
         await settled;
         await server?.close();
-        await rm(work, { recursive: true, force: true });
       })()),
   };
 }

@@ -98,7 +98,8 @@ export interface AppParts {
   /** The index served (read once per request). */
   getIndex: () => CatalogIndex;
   health: HealthReport;
-  referrals: ReferralLookup;
+  /** `undefined`: no referral source (`REFERRALS_FILE` unset); every check answers `503`. */
+  referrals: ReferralLookup | undefined;
   referralAnswers: ReferralAnswers;
   logger: Logger;
   /** Rate-limit counters (memory or Redis). */

@@ -321,9 +321,11 @@ export const VARIABLES = {
   },
   REFERRALS_FILE: {
     field: 'referralsFile',
-    default: 'referrals.sample.txt',
+    default: undefined,
+    shownDefault: 'unset (no referral source)',
     parse: path,
-    meaning: 'file of SHA-256 hex digests of valid referral codes, one per line; watched',
+    meaning:
+      'file of SHA-256 hex digests of valid referral codes, one per line; watched. Unset: codes cannot be checked, and every `/v1/referrals/{code}` answers `503` (`referrals.sample.txt` holds published sample codes: local development only)',
   },
   PUBLIC_BASE_URL: {
     field: 'publicBaseUrl',

@@ -9,7 +9,7 @@ describe('loadConfig', () => {
       host: '0.0.0.0',
       contentSource: { kind: 'folder', dir: '/srv/app/content' },
       admin: undefined,
-      referralsFile: '/srv/app/referrals.sample.txt',
+      referralsFile: undefined,
       publicBaseUrl: 'http://localhost:8080',
       logLevel: 'info',
       trustProxy: { kind: 'none' },

@@ -81,8 +81,8 @@ export interface Config {
   contentSource: ContentSourceConfig;
   /** The admin listener, or `undefined` when off. */
   admin: AdminListenerConfig | undefined;
-  /** Path of the referral digests file. */
-  referralsFile: string;
+  /** Path of the referral digests file; `undefined`: no referral source (every check answers `503`). */
+  referralsFile: string | undefined;
   /** Public origin (and optional path prefix) of the service, no trailing slash. */
   publicBaseUrl: string;
   /** Whether `PUBLIC_BASE_URL` was set (otherwise `publicBaseUrl` is the local default, and the OpenAPI

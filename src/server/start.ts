@@ -324,8 +324,20 @@ class IndexUpdates {
   }
 }
 
-/** Step 3: the referral digests, watched (armed before the first read, like the content). */
-async function startReferrals(config: Config, follow: boolean, onReload: (error: Error | undefined, count: number) => void): Promise<ReferralStore> {
+/**
+ * Step 3: the referral digests, watched (armed before the first read, like the content); `undefined` when
+ * `REFERRALS_FILE` is unset: no referral source, so every check answers `503` (never a verdict on an unchecked code).
+ */
+async function startReferrals(
+  config: Config,
+  follow: boolean,
+  onReload: (error: Error | undefined, count: number) => void,
+  logger: Logger,
+): Promise<ReferralStore | undefined> {
+  if (config.referralsFile === undefined) {
+    logger.warn({ referral_source: 'none' }, 'REFERRALS_FILE is not set: referral codes cannot be checked, every check answers 503');
+    return undefined;
+  }
   const referrals = new ReferralStore(config.referralsFile);
   if (follow) await referrals.watch({ onReload });
   try {
@@ -455,6 +467,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     else logger.info({ count }, 'referral digests reloaded');
   };
   let referrals: ReferralStore | undefined;
+  /** Where referral codes come from, named on `/health` and in the 'serving' line. */
+  const referralSource = config.referralsFile === undefined ? 'none' : 'file';
   let store: RateLimitStore | undefined;
   let nonceStore: NonceStore | undefined;
   let host: Host | undefined;
@@ -462,9 +476,10 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   /** From the moment `close()` is called (SIGTERM): `/readyz` says 503 while in-flight requests drain. */
   let draining = false;
   try {
-    referrals = await startReferrals(config, follow, onReferralsReload);
+    referrals = await startReferrals(config, follow, onReferralsReload, logger);
     ({ store, nonceStore } = await openRateLimitStore(config, options, logger, metrics));
     health = createHealth(holder, report, store);
+    health.set({ referral_source: referralSource });
     health.addProvider(() => ({ next_scheduled_change: updates.nextScheduledChange?.toISOString() ?? '' }));
     const app = composeApp(config, {
       getIndex: () => holder.current,
@@ -505,7 +520,8 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       content_source: describeContentSource(config.contentSource),
       revision: holder.current.revision,
       representations: holder.current.representations.size,
-      referral_codes: referrals.size,
+      referral_source: referralSource,
+      ...(referrals && { referral_codes: referrals.size }),
       ...(updates.nextScheduledChange && { next_scheduled_change: updates.nextScheduledChange.toISOString() }),
       startup_ms: Math.round(performance.now() - started),
     },
@@ -516,7 +532,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
   const reload = (reason: string): void => {
     logger.info({ reason }, 'reading content and referral codes again');
     source.refresh(reason);
-    servingReferrals.load().then(
+    servingReferrals?.load().then(
       (count) => onReferralsReload(undefined, count),
       (error: unknown) => onReferralsReload(error instanceof Error ? error : new Error(String(error)), servingReferrals.size),
     );
@@ -530,7 +546,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
     (closing ??= (async () => {
       draining = true;
       await source.close();
-      await servingReferrals.close();
+      await servingReferrals?.close();
       servingUpdates.stop();
       await servingHost.close(config.shutdownTimeoutSeconds * 1000);
       // Last: the probes answer 503 for as long as the public port drains.

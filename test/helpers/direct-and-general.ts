@@ -38,8 +38,8 @@ export async function startDirectAndGeneral(
   if (!loaded.ok) throw new Error(`the content does not load: ${loaded.problems.map((p) => p.message).join('; ')}`);
   const index = await completeCompression(nodeCodec, await indexBuilder(config)(loaded.model));
   const frozen = Date.now();
-  const referrals = new ReferralStore(config.referralsFile);
-  await referrals.load();
+  const referrals = config.referralsFile === undefined ? undefined : new ReferralStore(config.referralsFile);
+  await referrals?.load();
   const referralAnswers = await buildReferralAnswers(nodeCodec);
   const start = async (direct: boolean): Promise<Host> => {
     const { sink, observers } = wiring(direct);
