@@ -4,12 +4,11 @@
  * and says so, a repository that cannot be fetched at all is a SourceError without credentials in it, and a
  * commit without the content folder is an invalid update naming the folder.
  */
-import { execFile } from 'node:child_process';
 import { readdir, rename, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createContentRemote, type ContentRemote } from '../../test/helpers/git-repo.js';
+import { createContentRemote, pushHandMadeEntry, type ContentRemote } from '../../test/helpers/git-repo.js';
 import { eventually } from '../../test/helpers/eventually.js';
 import { MAX_FILE_BYTES } from '../content/loader.js';
 import { GitFollower, type GitFollowerOptions } from './git-follower.js';
@@ -124,19 +123,6 @@ describe('GitFollower', () => {
 });
 
 describe('GitFollower: commits that cannot be served are content problems, not source faults', () => {
-  /** Commits a tree built by hand (`git mktree`): entries a working tree cannot hold. */
-  async function commitTree(r: ContentRemote, entries: string[]): Promise<string> {
-    const base = (await r.git('rev-parse', 'HEAD:content')).trim();
-    const lines = (await r.git('ls-tree', base)).split('\n').filter((l) => l !== '');
-    const content = await gitWithInput(r.work, ['mktree'], [...lines, ...entries].join('\n') + '\n');
-    const top = (await r.git('ls-tree', 'HEAD')).split('\n').filter((l) => l !== '' && !l.endsWith('\tcontent'));
-    const root = await gitWithInput(r.work, ['mktree'], [...top, `040000 tree ${content}\tcontent`].join('\n') + '\n');
-    const commit = (await r.git('commit-tree', root, '-p', 'HEAD', '-m', 'Hand-made tree')).trim();
-    await r.git('update-ref', 'refs/heads/main', commit);
-    await r.git('push', '--quiet', 'origin', 'main');
-    return commit;
-  }
-
   /** Starts a follower, pushes a commit with `entry` added to the content folder, and returns both and the update. */
   async function pushHandMade(entry: (ids: { blob: string; tree: string }) => string) {
     const r = await remote();
@@ -144,9 +130,7 @@ describe('GitFollower: commits that cannot be served are content problems, not s
     const updates: ContentUpdate[] = [];
     const failures: string[] = [];
     await f.start({ ...listen(updates), onSyncFailure: (reason) => void failures.push(reason) });
-    const blob = await gitWithInput(r.work, ['hash-object', '-w', '--stdin'], '# Title\n');
-    const tree = await gitWithInput(r.work, ['mktree'], `100644 blob ${blob}\tcatalog.md\n`);
-    const commit = await commitTree(r, [entry({ blob, tree })]);
+    const commit = await pushHandMadeEntry(r, entry);
     f.refresh('test');
     await eventually(() => updates.some((u) => u.commit === commit), { what: 'the hand-made commit loaded' });
     return { f, failures, commit, update: updates.find((u) => u.commit === commit)! };
@@ -240,15 +224,6 @@ describe('GitFollower: a fresh instance whose branch head is invalid', () => {
     expect(first.result.ok).toBe(false);
   });
 });
-
-function gitWithInput(cwd: string, args: string[], input: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const child = execFile('git', args, { cwd, env: { ...process.env, LC_ALL: 'C' } }, (error, stdout, stderr) =>
-      error ? reject(new Error(`git ${args.join(' ')}: ${stderr}`)) : resolve(stdout.trim()),
-    );
-    child.stdin!.end(input);
-  });
-}
 
 async function slotDir(r: ContentRemote): Promise<string> {
   const key = (await readdir(join(r.root, 'cache'))).find((d) => !d.endsWith('.lock'))!;

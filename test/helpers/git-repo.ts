@@ -70,3 +70,32 @@ export async function createContentRemote(edit?: (files: ContentFiles) => void):
     remove: () => rm(root, { recursive: true, force: true }),
   };
 }
+
+/** Runs `git` in `cwd` with `input` on its standard input; resolves with stdout, trimmed. */
+export function gitWithInput(cwd: string, args: readonly string[], input: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = execFile('git', args, { cwd, env: { ...process.env, LC_ALL: 'C' } }, (error, stdout, stderr) =>
+      error ? reject(new Error(`git ${args.join(' ')}: ${stderr}`)) : resolve(stdout.trim()),
+    );
+    child.stdin!.end(input);
+  });
+}
+
+/**
+ * Pushes a commit on `main` whose `content/` folder is HEAD's plus one entry built by hand (`git mktree`): an entry
+ * no working tree can hold, such as `..` or a name over 255 bytes. `entry` gets a small Markdown blob and a tree
+ * holding it, and returns the `mktree` line. Resolves with the commit id; the working clone's files are unchanged.
+ */
+export async function pushHandMadeEntry(remote: ContentRemote, entry: (ids: { blob: string; tree: string }) => string): Promise<string> {
+  const work = remote.work;
+  const blob = await gitWithInput(work, ['hash-object', '-w', '--stdin'], '# Title\n');
+  const tree = await gitWithInput(work, ['mktree'], `100644 blob ${blob}\tcatalog.md\n`);
+  const lines = async (treeish: string): Promise<string[]> => (await remote.git('ls-tree', treeish)).split('\n').filter((l) => l !== '');
+  const content = await gitWithInput(work, ['mktree'], [...(await lines('HEAD:content')), entry({ blob, tree })].join('\n') + '\n');
+  const top = (await lines('HEAD')).filter((l) => !l.endsWith('\tcontent'));
+  const root = await gitWithInput(work, ['mktree'], [...top, `040000 tree ${content}\tcontent`].join('\n') + '\n');
+  const commit = (await remote.git('commit-tree', root, '-p', 'HEAD', '-m', 'Hand-made tree')).trim();
+  await remote.git('update-ref', 'refs/heads/main', commit);
+  await remote.git('push', '--quiet', 'origin', 'main');
+  return commit;
+}
