@@ -19,8 +19,8 @@ export interface ContentRemote {
   work: string;
   /** Runs git in the working clone; resolves with stdout. */
   git(...args: string[]): Promise<string>;
-  /** Writes files (paths relative to the repository), commits them, pushes `main`; resolves with the commit id. */
-  commit(message: string, files: ContentFiles, options?: { force?: boolean }): Promise<string>;
+  /** Writes files (paths relative to the repository; text or bytes), commits them, pushes `main`; resolves with the commit id. */
+  commit(message: string, files: Readonly<Record<string, string | Uint8Array>>, options?: { force?: boolean }): Promise<string>;
   /** Removes the temporary folder. */
   remove(): Promise<void>;
 }
