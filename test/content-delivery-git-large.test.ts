@@ -7,11 +7,11 @@
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_FILE_BYTES } from '../src/content/loader.js';
 import { eventually } from './helpers/eventually.js';
+import { folderBytes } from './helpers/folder-bytes.js';
 import { createContentRemote, type ContentRemote } from './helpers/git-repo.js';
 import { killServers, servingUrl, spawnServer } from './helpers/server-process.js';
 
@@ -19,14 +19,6 @@ const ROOT = join(import.meta.dirname, '..');
 const LARGE_BYTES = 150 * 1000 * 1000;
 const LESSON = 'content/courses/python-basics/first-steps/hello-world.md';
 const lessonText = (title: string): string => `---\ntitle: ${title}\nlang: python\n---\n\n## One\n`;
-
-async function folderBytes(dir: string): Promise<number> {
-  let total = 0;
-  for (const entry of await readdir(dir, { withFileTypes: true, recursive: true })) {
-    if (entry.isFile()) total += (await stat(join(entry.parentPath, entry.name))).size;
-  }
-  return total;
-}
 
 /** Asks for `url` every 100 ms until stopped; counts the answers and the requests not answered 200 within 5 s. */
 function steadyClient(url: string): { stop(): Promise<{ answered: number; failed: number }> } {

@@ -4,12 +4,13 @@
  * and says so, a repository that cannot be fetched at all is a SourceError without credentials in it, and a
  * commit without the content folder is an invalid update naming the folder.
  */
-import { readdir, rename, stat } from 'node:fs/promises';
+import { readdir, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createContentRemote, pushHandMadeEntry, type ContentRemote } from '../../test/helpers/git-repo.js';
 import { eventually } from '../../test/helpers/eventually.js';
+import { folderBytes } from '../../test/helpers/folder-bytes.js';
 import { MAX_FILE_BYTES } from '../content/loader.js';
 import { GitFollower, type GitFollowerOptions } from './git-follower.js';
 import { SourceError, type ContentUpdate } from './types.js';
@@ -228,12 +229,4 @@ describe('GitFollower: a fresh instance whose branch head is invalid', () => {
 async function slotDir(r: ContentRemote): Promise<string> {
   const key = (await readdir(join(r.root, 'cache'))).find((d) => !d.endsWith('.lock'))!;
   return join(r.root, 'cache', key, 'slot-0');
-}
-
-async function folderBytes(dir: string): Promise<number> {
-  let total = 0;
-  for (const entry of await readdir(dir, { withFileTypes: true, recursive: true })) {
-    if (entry.isFile()) total += (await stat(join(entry.parentPath, entry.name))).size;
-  }
-  return total;
 }
