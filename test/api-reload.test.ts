@@ -3,7 +3,7 @@
  * (the last good revision stays served and `/health` reports the problem), and the referral digests file
  * reloads the same way.
  */
-import { open, readFile, writeFile } from 'node:fs/promises';
+import { open, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { codeDigest } from '../src/referrals/digests.js';
@@ -80,6 +80,23 @@ describe('content hot reload', () => {
     // Fixing it clears the error.
     await writeFile(lessonFile(), text);
     await eventually(async () => (await json('/health')).last_reload_error === '');
+  });
+});
+
+describe('an embargoed changelog entry pushed with a typo', () => {
+  it('shows neither its file name nor its values on the public /health; the log has them', async () => {
+    const entry = join(srv.contentDir, 'changelog/acquisition-of-examplecorp-2099-12-15.md');
+    await writeFile(entry, '---\nkind: acquisiton\ntitle: We acquire ExampleCorp\nblurb: ExampleCorp joins us.\n---\nEmbargoed.\n');
+    try {
+      await eventually(async () => (await json('/health')).last_reload_error !== '');
+      const health = JSON.stringify(await json('/health'));
+      for (const secret of ['acquisition', 'examplecorp', '2099', 'acquisiton', 'ExampleCorp']) expect(health).not.toContain(secret);
+      const rejected = srv.logs.findLast((l) => l.msg === 'content reload rejected; still serving the previous revision')!;
+      expect((rejected.problems as string[])[0]).toMatch(/^changelog\/acquisition-of-examplecorp-2099-12-15\.md:2:\d+: /);
+    } finally {
+      await rm(entry);
+      await eventually(async () => (await json('/health')).last_reload_error === '');
+    }
   });
 });
 
