@@ -36,6 +36,8 @@ const PORT = Number(VARIABLES.PORT.default);
 const SHUTDOWN_TIMEOUT = Number(VARIABLES.SHUTDOWN_TIMEOUT.default);
 /** The admin listener's port in every deployment (ADMIN_PORT has no default: unset, the listener is off). */
 const ADMIN_PORT = 9090;
+/** The address every deployment listens on, both ports (HOST's default is loopback, for a laptop). */
+const ALL_INTERFACES = '0.0.0.0';
 /** The admin listener's probe paths. */
 const LIVEZ = '/livez';
 const READYZ = '/readyz';
@@ -126,8 +128,14 @@ describe('Dockerfile', () => {
     expect(user).toBe('node');
   });
 
-  it('sets the production environment: the public port is the service default, the admin listener on all interfaces', () => {
-    expect(env).toMatchObject({ NODE_ENV: 'production', PORT: String(PORT), ADMIN_PORT: String(ADMIN_PORT), ADMIN_HOST: '0.0.0.0' });
+  it('sets the production environment: the public port is the service default, both listeners on all interfaces', () => {
+    expect(env).toMatchObject({
+      NODE_ENV: 'production',
+      HOST: ALL_INTERFACES,
+      PORT: String(PORT),
+      ADMIN_PORT: String(ADMIN_PORT),
+      ADMIN_HOST: ALL_INTERFACES,
+    });
     expect(env).toMatchObject(PROCESS_ENVIRONMENT);
     expect(variableProblems(env)).toEqual([]);
     expect(inRuntime('EXPOSE').flatMap((args) => args.split(/\s+/))).toEqual([String(PORT), String(ADMIN_PORT)]);
@@ -430,11 +438,11 @@ describe('deploy/kubernetes', () => {
       expect(variableProblems(env)).toEqual([]);
     });
 
-    it('serves the public port (the service default) and the admin listener on all interfaces', () => {
+    it('serves the public port (the service default) and the admin listener, both on all interfaces', () => {
       expect(portNumber(catalog, 'http')).toBe(PORT);
       expect(Number(env.PORT ?? PORT)).toBe(PORT);
       expect(portNumber(catalog, 'admin')).toBe(ADMIN_PORT);
-      expect(env).toMatchObject({ ADMIN_PORT: String(ADMIN_PORT), ADMIN_HOST: '0.0.0.0' });
+      expect(env).toMatchObject({ HOST: ALL_INTERFACES, ADMIN_PORT: String(ADMIN_PORT), ADMIN_HOST: ALL_INTERFACES });
     });
 
     it('probes the admin listener: /readyz for startup and readiness, /livez for liveness', () => {
@@ -553,6 +561,11 @@ describe('deploy/systemd/syllabus.service', () => {
 
   it('does not set MemoryDenyWriteExecute (V8 JIT needs writable and executable memory)', () => {
     expect(values('MemoryDenyWriteExecute')).toEqual([]);
+  });
+
+  it('listens on all interfaces (HOST; the site env file may narrow it)', () => {
+    const env: Env = Object.fromEntries(values('Environment').map((pair) => pair.split('=', 2) as [string, string]));
+    expect(env.HOST).toBe(ALL_INTERFACES);
   });
 
   it('gives the Git follower its cache in CacheDirectory, through XDG_CACHE_HOME (CONTENT_GIT_CACHE needs CONTENT_GIT_URL)', () => {

@@ -6,7 +6,7 @@ describe('loadConfig', () => {
     const c = loadConfig({}, '/srv/app');
     expect(c).toMatchObject({
       port: 8080,
-      host: '0.0.0.0',
+      host: '127.0.0.1',
       contentSource: { kind: 'folder', dir: '/srv/app/content' },
       admin: undefined,
       referralsFile: '/srv/app/referrals.sample.txt',
