@@ -334,7 +334,7 @@ export const VARIABLES = {
     field: 'logFormat',
     default: 'json',
     parse: LOG_FORMAT,
-    meaning: `${either(LOG_FORMAT.choices)}: one JSON object per line (ISO 8601 \`time\`), or coloured lines for people`,
+    meaning: `${either(LOG_FORMAT.choices)}: one JSON object per line (ISO 8601 \`time\`), or for people one coloured line each (time, level, message, then the fields as JSON)`,
   },
   TRUST_PROXY: {
     field: 'trustProxy',

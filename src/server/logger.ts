@@ -1,6 +1,7 @@
 /**
  * The process's structured logger: pino on stdout (`LOG_LEVEL`), one JSON object per line with an ISO 8601
- * `time` (`LOG_FORMAT=json`, for collectors), or pino-pretty's coloured lines (`LOG_FORMAT=pretty`, for people).
+ * `time` (`LOG_FORMAT=json`, for collectors), or pino-pretty's coloured lines (`LOG_FORMAT=pretty`, for people): one
+ * line each too, the fields as JSON after the message; only an error's stack takes more lines.
  * Errors are serialised with their stack into the log (never into a response).
  *
  * Lines are written asynchronously to a non-blocking stdout (sonic-boom), in batches of 32 KiB or every 100 ms: a
@@ -111,7 +112,8 @@ export function createServiceLogger(
     const text = typeof data === 'string' ? data : data.toString('utf8');
     dropped += Math.max(1, text.split('\n').length - 1);
   });
-  const stream = format === 'pretty' ? pretty({ destination, ignore: 'service' }) : destination;
+  // singleLine: pino-pretty's default puts each field on a line of its own, a dozen lines per access-log line.
+  const stream = format === 'pretty' ? pretty({ destination, ignore: 'service', singleLine: true }) : destination;
   const logger = pino(loggerOptions(level), stream);
   const report = setInterval(() => {
     if (dropped === reported) return;
