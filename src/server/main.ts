@@ -2,13 +2,38 @@
  * The service's entry point (`npm start`, `node dist/server.js`): reads the configuration, starts
  * the server (or `WORKERS` worker processes sharing the port), drains on SIGTERM/SIGINT, exiting 0, and reads
  * the content and the referral codes again on SIGHUP.
- * Start-up failures print a clear message (every bad setting, every content problem) and exit non-zero:
- * 2 for bad configuration, 1 for anything else.
+ * Start-up failures are one `fatal` line of the log, in its format (what failed, and every bad setting or content
+ * problem in `problems`), written before the process exits non-zero: 2 for bad configuration, 1 for anything else.
  */
 import cluster from 'node:cluster';
-import { ConfigError, loadConfig, type Config } from './config.js';
-import { createServiceLogger } from './logger.js';
+import type { Logger } from 'pino';
+import { ConfigError, lenientLogSettings, loadConfig, type Config } from './config.js';
+import { createServiceLogger, type LogOutput } from './logger.js';
 import { StartupError, startServer } from './start.js';
+
+/** Exits once the log is written, but never waits on a stalled stdout longer than `timeoutSeconds`. */
+function exitAfterFlush(output: LogOutput, timeoutSeconds: number, code: number): void {
+  void output.drain(timeoutSeconds * 1000).then(() => {
+    output.abandon();
+    process.exit(code);
+  });
+}
+
+/**
+ * Logs why the service cannot start (a `fatal` line: `msg` says what failed, `problems` lists each problem, an
+ * unexpected error comes with its stack), then exits with `code` once the line is written.
+ */
+function failStart(logger: Logger, output: LogOutput, timeoutSeconds: number, error: unknown, code: number): void {
+  if (error instanceof ConfigError || error instanceof StartupError) {
+    // Both messages are a summary line, then the problems (the problems field's items), one a line.
+    const summary = error.message.split('\n', 1)[0]!.replace(/:$/, '');
+    logger.fatal({ problems: error.problems, exit_code: code }, `cannot start: ${summary}`);
+  } else {
+    const err = error instanceof Error ? error : new Error(String(error));
+    logger.fatal({ err, exit_code: code }, `cannot start: ${err.message}`);
+  }
+  exitAfterFlush(output, timeoutSeconds, code);
+}
 
 /** Runs one server in this process until a signal asks it to stop. */
 async function serve(config: Config): Promise<void> {
@@ -26,20 +51,13 @@ async function serve(config: Config): Promise<void> {
   process.on('SIGTERM', stopEarly);
   process.on('SIGINT', stopEarly);
   const { logger, output } = createServiceLogger(config.logLevel, config.logFormat);
-  /** Exits once the log is written, but never waits on a stalled stdout longer than `SHUTDOWN_TIMEOUT`. */
-  const exitAfterFlush = (code: number): void => {
-    void output.drain(config.shutdownTimeoutSeconds * 1000).then(() => {
-      output.abandon();
-      process.exit(code);
-    });
-  };
+  const exit = (code: number): void => exitAfterFlush(output, config.shutdownTimeoutSeconds, code);
   let server;
   try {
     server = await startServer(config, { logger, logOutput: output });
   } catch (error) {
-    if (error instanceof StartupError) process.stderr.write(`syllabus: cannot start: ${error.message}\n`);
-    else process.stderr.write(`syllabus: cannot start: ${error instanceof Error ? error.message : String(error)}\n`);
-    process.exit(1);
+    failStart(logger, output, config.shutdownTimeoutSeconds, error, 1);
+    return;
   }
   const running = server;
   let stopping = false;
@@ -50,11 +68,11 @@ async function serve(config: Config): Promise<void> {
     running.close().then(
       () => {
         running.logger.info({}, 'stopped');
-        exitAfterFlush(0);
+        exit(0);
       },
       (error: unknown) => {
         running.logger.error({ err: error }, 'error while stopping');
-        exitAfterFlush(1);
+        exit(1);
       },
     );
   };
@@ -72,6 +90,7 @@ async function serve(config: Config): Promise<void> {
 
 /** The primary of `WORKERS` > 1: forks workers, forwards signals, exits when they all have. */
 function supervise(config: Config): void {
+  const { logger, output } = createServiceLogger(config.logLevel, config.logFormat);
   for (let i = 0; i < config.workers; i++) cluster.fork();
   let stopping = false;
   let failed = false;
@@ -88,11 +107,15 @@ function supervise(config: Config): void {
     if (!stopping) {
       // A worker that died unasked (start-up failure or crash) takes the service down: a supervisor
       // (systemd, Kubernetes) restarts it whole, with its message in the log.
-      process.stderr.write(`syllabus: worker ${worker.process.pid} exited (${signal ?? `code ${code}`}); stopping\n`);
+      const pid = worker.process.pid;
+      logger.fatal(
+        { worker_pid: pid, ...(signal ? { signal } : { exit_code: code }) },
+        `worker ${pid} exited (${signal ?? `code ${code}`}); stopping the service`,
+      );
       failed = true;
       stop('SIGTERM');
     }
-    if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(failed ? 1 : 0);
+    if (Object.keys(cluster.workers ?? {}).length === 0) exitAfterFlush(output, config.shutdownTimeoutSeconds, failed ? 1 : 0);
   });
 }
 
@@ -101,11 +124,12 @@ function main(): void {
   try {
     config = loadConfig();
   } catch (error) {
-    if (error instanceof ConfigError) {
-      process.stderr.write(`syllabus: ${error.message}\n`);
-      process.exit(2);
-    }
-    throw error;
+    if (!(error instanceof ConfigError)) throw error;
+    // The configuration is bad, maybe LOG_FORMAT too: the log's settings are read alone, a bad one as its default.
+    const settings = lenientLogSettings();
+    const { logger, output } = createServiceLogger(settings.logLevel, settings.logFormat);
+    failStart(logger, output, settings.shutdownTimeoutSeconds, error, 2);
+    return;
   }
   if (config.workers > 1 && cluster.isPrimary) supervise(config);
   else void serve(config);
