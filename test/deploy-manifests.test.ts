@@ -576,6 +576,10 @@ describe('deploy/systemd/syllabus.service', () => {
     expect(variableProblems(env)).toEqual([]);
   });
 
+  it('reloads with SIGHUP to the main process (systemctl reload; with WORKERS the primary passes it on)', () => {
+    expect(value('ExecReload')).toBe('/bin/kill -HUP $MAINPID');
+  });
+
   it('stops with SIGTERM and waits longer than SHUTDOWN_TIMEOUT before killing', () => {
     expect(value('KillSignal')).toBe('SIGTERM');
     expect(seconds(value('TimeoutStopSec') ?? '0')).toBeGreaterThan(SHUTDOWN_TIMEOUT);

@@ -1,7 +1,7 @@
 /**
  * The service's entry point (`npm start`, `node dist/server.js`): reads the configuration, starts
  * the server (or `WORKERS` worker processes sharing the port), drains on SIGTERM/SIGINT, exiting 0, and reads
- * the content and the referral codes again on SIGHUP.
+ * the content and the referral codes again on SIGHUP, sent to the process named {@link PROCESS_NAME}.
  * Start-up failures are one `fatal` line of the log, in its format (what failed, and every bad setting or content
  * problem in `problems`), written before the process exits non-zero: 2 for bad configuration, 1 for anything else.
  */
@@ -10,6 +10,24 @@ import type { Logger } from 'pino';
 import { ConfigError, lenientLogSettings, loadConfig, type Config } from './config.js';
 import { createServiceLogger, type LogOutput } from './logger.js';
 import { StartupError, startServer } from './start.js';
+
+/**
+ * The name of the process to signal (`pkill -HUP -x syllabus`): the server, or with `WORKERS` > 1 their primary,
+ * which passes signals on. Workers are named {@link WORKER_PROCESS_NAME}, so the command never reaches a worker as
+ * well as its primary (a second reload), nor npm (which would die of it), nor tini or a shell, whose command lines
+ * name `dist/server.js` too.
+ */
+const PROCESS_NAME = 'syllabus';
+/** The name of a worker of `WORKERS` > 1 (at most 15 characters: Linux keeps no more of a process's name). */
+const WORKER_PROCESS_NAME = 'syllabus-worker';
+
+/**
+ * Names this process (`process.title`: on Linux its name in `/proc/<pid>/comm`, which `pgrep -x` matches, and its
+ * command line), once it handles SIGHUP: the default action of SIGHUP ends a process.
+ */
+function nameProcess(): void {
+  process.title = cluster.isWorker ? WORKER_PROCESS_NAME : PROCESS_NAME;
+}
 
 /** Exits once the log is written, but never waits on a stalled stdout longer than `timeoutSeconds`. */
 function exitAfterFlush(output: LogOutput, timeoutSeconds: number, code: number): void {
@@ -50,6 +68,7 @@ async function serve(config: Config): Promise<void> {
   process.on('SIGHUP', hupEarly);
   process.on('SIGTERM', stopEarly);
   process.on('SIGINT', stopEarly);
+  nameProcess();
   const { logger, output } = createServiceLogger(config.logLevel, config.logFormat);
   const exit = (code: number): void => exitAfterFlush(output, config.shutdownTimeoutSeconds, code);
   let server;
@@ -103,6 +122,7 @@ function supervise(config: Config): void {
   process.on('SIGHUP', () => {
     for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGHUP');
   });
+  nameProcess();
   cluster.on('exit', (worker, code, signal) => {
     if (!stopping) {
       // A worker that died unasked (start-up failure or crash) takes the service down: a supervisor
