@@ -1,13 +1,15 @@
 /**
  * The admin listener's probes and metrics on the real server: `/livez`, `/readyz` (503 while the content source
  * fails and from the moment shutdown begins), `/metrics` in the Prometheus text format with bounded labels (route
- * templates, never raw paths), and none of them on the public port.
+ * templates, never raw paths), the push webhook's deliveries counted by result, and none of them on the public port.
  */
+import { createHmac } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadConfig, configWarnings } from '../src/server/config.js';
 import { eventually } from './helpers/eventually.js';
+import { createContentRemote } from './helpers/git-repo.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 
 let srv: TestServer;
@@ -125,6 +127,38 @@ describe('/metrics', () => {
     expect(sample(await (await admin('/metrics')).text(), 'syllabus_ratelimit_refusals_total', { client_kind: 'anonymous' })).toBeGreaterThanOrEqual(
       1,
     );
+  });
+});
+
+describe('/metrics of the push webhook', () => {
+  it('counts deliveries by result, each result present from the start', async () => {
+    const secret = 'metrics-webhook-secret-0123456789';
+    const remote = await createContentRemote();
+    const git = await startTestServer({
+      env: { CONTENT_GIT_URL: remote.bare, CONTENT_GIT_CACHE: join(remote.root, 'cache'), ADMIN_PORT: '0', CONTENT_GIT_WEBHOOK_SECRET: secret },
+    });
+    try {
+      const scrape = async (): Promise<string> => (await fetch(`${git.server.adminUrl!}/metrics`)).text();
+      const counts = (text: string) =>
+        Object.fromEntries(
+          ['accepted', 'unauthorized', 'too_large', 'unreadable', 'failed'].map((result) => [
+            result,
+            sample(text, 'syllabus_git_webhook_deliveries_total', { result }),
+          ]),
+        );
+      expect(counts(await scrape())).toEqual({ accepted: 0, unauthorized: 0, too_large: 0, unreadable: 0, failed: 0 });
+      const deliver = (headers: Record<string, string>) =>
+        fetch(`${git.server.adminUrl!}/hooks/git`, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json', ...headers } });
+      for (let i = 0; i < 3; i++) expect((await deliver({ 'x-gitlab-token': 'not the secret' })).status).toBe(401);
+      const signature = `sha256=${createHmac('sha256', secret).update('{}').digest('hex')}`;
+      expect((await deliver({ 'x-hub-signature-256': signature, 'x-github-event': 'push' })).status).toBe(202);
+      expect(counts(await scrape())).toEqual({ accepted: 1, unauthorized: 3, too_large: 0, unreadable: 0, failed: 0 });
+      // Three rejections within a minute: one line.
+      expect(git.logs.filter((l) => l.msg === 'git webhook delivery rejected')).toEqual([expect.objectContaining({ level: 40, suppressed: 0 })]);
+    } finally {
+      await git.close();
+      await remote.remove();
+    }
   });
 });
 

@@ -378,7 +378,7 @@ async function startAdmin(config: Config, parts: AdminParts, logger: Logger): Pr
   const { source } = parts;
   const secret = config.contentSource.kind === 'git' ? config.contentSource.webhookSecret : undefined;
   const routes = [
-    gitWebhookRoute({ secret, logger, onDelivery: () => source.refresh('webhook') }),
+    gitWebhookRoute({ secret, logger, onDelivery: () => source.refresh('webhook'), onResult: parts.metrics.gitWebhookDelivery }),
     livenessRoute(),
     readinessRoute(parts.readiness, parts.warnings),
     metricsRoute(parts.metrics),
