@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Installs what the test suite needs from Debian (Chromium for browser tests, redis-server for the
-# shared rate-limit store, git for the Git follower, nginx for the reverse-proxy recipe, openssl for install.sh). Idempotent: does nothing when all are already present.
+# shared rate-limit store, git for the Git follower, nginx for the reverse-proxy recipe, openssl for install.sh,
+# kubectl for `kubectl kustomize deploy/kubernetes/`). Idempotent: does nothing when all are already present.
+# Any kubectl will do: bookworm's kubernetes-client is 1.20 (kustomize v2), which deploy/kubernetes/ is written for too.
 set -euo pipefail
 need=()
 command -v chromium >/dev/null 2>&1 || need+=(chromium)
@@ -8,6 +10,7 @@ command -v redis-server >/dev/null 2>&1 || need+=(redis-server)
 command -v git >/dev/null 2>&1 || need+=(git)
 [ -x /usr/sbin/nginx ] || command -v nginx >/dev/null 2>&1 || need+=(nginx)
 command -v openssl >/dev/null 2>&1 || need+=(openssl)
+command -v kubectl >/dev/null 2>&1 || need+=(kubernetes-client)
 [ ${#need[@]} -eq 0 ] && exit 0
 sudo=""
 if [ "$(id -u)" -ne 0 ]; then
