@@ -154,6 +154,6 @@ describe('the server process', () => {
     expect(workers.length).toBeGreaterThanOrEqual(1);
     const primary = lines.filter((l) => /^worker \d+ exited \(code 1\); stopping the service$/.test(l.msg));
     expect(primary).toHaveLength(1);
-    expect(primary[0]).toMatchObject({ worker_pid: expect.any(Number), exit_code: 1 });
+    expect(primary[0]).toMatchObject({ worker_pid: expect.any(Number), worker_exit_code: 1 });
   });
 });

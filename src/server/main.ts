@@ -129,7 +129,7 @@ function supervise(config: Config): void {
       // (systemd, Kubernetes) restarts it whole, with its message in the log.
       const pid = worker.process.pid;
       logger.fatal(
-        { worker_pid: pid, ...(signal ? { signal } : { exit_code: code }) },
+        { worker_pid: pid, ...(signal ? { worker_signal: signal } : { worker_exit_code: code }) },
         `worker ${pid} exited (${signal ?? `code ${code}`}); stopping the service`,
       );
       failed = true;
