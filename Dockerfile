@@ -21,9 +21,10 @@ WORKDIR /app
 COPY package.json ./
 COPY content/ content/
 COPY --from=build /src/dist/ dist/
+# HOST: all interfaces (the service's default is loopback, for a laptop).
 # XDG_CACHE_HOME: the Git follower's default cache becomes /tmp/cache/syllabus/content-git, writable on a read-only
 # root filesystem (a tmpfs or emptyDir on /tmp). Not CONTENT_GIT_CACHE: the server rejects it without CONTENT_GIT_URL.
-ENV NODE_ENV=production PORT=8080 ADMIN_PORT=9090 ADMIN_HOST=0.0.0.0 XDG_CACHE_HOME=/tmp/cache
+ENV NODE_ENV=production HOST=0.0.0.0 PORT=8080 ADMIN_PORT=9090 ADMIN_HOST=0.0.0.0 XDG_CACHE_HOME=/tmp/cache
 # The process's own settings (src/server/process-environment.ts says why): glibc's mmap threshold held fixed.
 ENV MALLOC_MMAP_THRESHOLD_=131072
 USER node

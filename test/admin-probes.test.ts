@@ -1,13 +1,15 @@
 /**
  * The admin listener's probes and metrics on the real server: `/livez`, `/readyz` (503 while the content source
  * fails and from the moment shutdown begins), `/metrics` in the Prometheus text format with bounded labels (route
- * templates, never raw paths), and none of them on the public port.
+ * templates, never raw paths), the push webhook's deliveries counted by result, and none of them on the public port.
  */
+import { createHmac } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadConfig, configWarnings } from '../src/server/config.js';
 import { eventually } from './helpers/eventually.js';
+import { createContentRemote } from './helpers/git-repo.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 
 let srv: TestServer;
@@ -132,16 +134,53 @@ describe('/metrics', () => {
   });
 });
 
+describe('/metrics of the push webhook', () => {
+  it('counts deliveries by result, each result present from the start', async () => {
+    const secret = 'metrics-webhook-secret-0123456789';
+    const remote = await createContentRemote();
+    const git = await startTestServer({
+      env: { CONTENT_GIT_URL: remote.bare, CONTENT_GIT_CACHE: join(remote.root, 'cache'), ADMIN_PORT: '0', CONTENT_GIT_WEBHOOK_SECRET: secret },
+    });
+    try {
+      const scrape = async (): Promise<string> => (await fetch(`${git.server.adminUrl!}/metrics`)).text();
+      const counts = (text: string) =>
+        Object.fromEntries(
+          ['accepted', 'unauthorized', 'too_large', 'unreadable', 'failed'].map((result) => [
+            result,
+            sample(text, 'syllabus_git_webhook_deliveries_total', { result }),
+          ]),
+        );
+      expect(counts(await scrape())).toEqual({ accepted: 0, unauthorized: 0, too_large: 0, unreadable: 0, failed: 0 });
+      const deliver = (headers: Record<string, string>) =>
+        fetch(`${git.server.adminUrl!}/hooks/git`, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json', ...headers } });
+      for (let i = 0; i < 3; i++) expect((await deliver({ 'x-gitlab-token': 'not the secret' })).status).toBe(401);
+      const signature = `sha256=${createHmac('sha256', secret).update('{}').digest('hex')}`;
+      expect((await deliver({ 'x-hub-signature-256': signature, 'x-github-event': 'push' })).status).toBe(202);
+      expect(counts(await scrape())).toEqual({ accepted: 1, unauthorized: 3, too_large: 0, unreadable: 0, failed: 0 });
+      // Three rejections within a minute: one line.
+      expect(git.logs.filter((l) => l.msg === 'git webhook delivery rejected')).toEqual([expect.objectContaining({ level: 40, suppressed: 0 })]);
+    } finally {
+      await git.close();
+      await remote.remove();
+    }
+  });
+});
+
 describe('warnings and shutdown', () => {
-  it('warns when PUBLIC_BASE_URL is unset on a public address, not on loopback or when set', () => {
-    expect(configWarnings(loadConfig({ HOST: '0.0.0.0' }, '/srv'))).toEqual([
+  it('warns when PUBLIC_BASE_URL or REFERRALS_FILE is unset on a public address, not on loopback or when set', () => {
+    expect(configWarnings(loadConfig({ HOST: '0.0.0.0', REFERRALS_FILE: 'codes.txt' }, '/srv'))).toEqual([
       'PUBLIC_BASE_URL is not set while listening on 0.0.0.0: pages, the Atom feed and deprecation links point at http://localhost:8080; set it to the URL clients use',
     ]);
-    expect(configWarnings(loadConfig({ HOST: '::' }, '/srv'))).toHaveLength(1);
+    expect(configWarnings(loadConfig({ HOST: '::', REFERRALS_FILE: 'codes.txt' }, '/srv'))).toHaveLength(1);
     expect(configWarnings(loadConfig({ HOST: '127.0.0.1' }, '/srv'))).toEqual([]);
     expect(configWarnings(loadConfig({ HOST: '::1' }, '/srv'))).toEqual([]);
     expect(configWarnings(loadConfig({ HOST: 'localhost' }, '/srv'))).toEqual([]);
-    expect(configWarnings(loadConfig({ HOST: '0.0.0.0', PUBLIC_BASE_URL: 'https://catalog.example.com' }, '/srv'))).toEqual([]);
+    expect(
+      configWarnings(loadConfig({ HOST: '0.0.0.0', PUBLIC_BASE_URL: 'https://catalog.example.com', REFERRALS_FILE: 'codes.txt' }, '/srv')),
+    ).toEqual([]);
+    expect(configWarnings(loadConfig({ HOST: '0.0.0.0', PUBLIC_BASE_URL: 'https://catalog.example.com' }, '/srv'))).toEqual([
+      "REFERRALS_FILE is not set while listening on 0.0.0.0: every referral check answers 503 (cannot check); set it to the file of valid codes' digests",
+    ]);
   });
 
   it('shows the warning on /readyz and in the start-up log', async () => {

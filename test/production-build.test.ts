@@ -21,10 +21,14 @@ const DEV_ONLY = ['esbuild', 'tsx', 'typescript', 'vitest', 'eslint', 'prettier'
 
 let app: string;
 
-/** Processes running `dist/server.js` with `dir` as their working folder (an orphan would be one). */
+/**
+ * Servers with `dir` as their working folder (an orphan would be one): processes running `dist/server.js`, or named
+ * `syllabus` (the name a server takes once it handles SIGHUP replaces its command line).
+ */
 async function serversIn(dir: string): Promise<string[]> {
-  const { stdout } = await run('pgrep', ['-f', 'dist/server.js']).catch(() => ({ stdout: '' }));
-  const pids = stdout.split('\n').filter((p) => p !== '');
+  const pgrep = async (...args: string[]): Promise<string[]> =>
+    (await run('pgrep', args).catch(() => ({ stdout: '' }))).stdout.split('\n').filter((p) => p !== '');
+  const pids = [...new Set([...(await pgrep('-f', 'dist/server.js')), ...(await pgrep('-x', 'syllabus'))])];
   const cwds = await Promise.all(pids.map((pid) => readlink(`/proc/${pid}/cwd`).catch(() => '')));
   return pids.filter((_, i) => cwds[i] === dir);
 }

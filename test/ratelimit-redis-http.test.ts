@@ -56,7 +56,8 @@ async function service(env: Record<string, string>, servingLines = 1): Promise<S
     });
     child.once('exit', (code) => {
       clearTimeout(timer);
-      reject(new Error(`service exited with ${code}:\n${err}`));
+      // A start-up failure is the log's fatal line.
+      reject(new Error(`service exited with ${code}:\n${err}${logs.map((l) => JSON.stringify(l)).join('\n')}`));
     });
   });
   return { child, url, logs, stderr: () => err };
@@ -136,12 +137,18 @@ describe('RATE_LIMIT_STORE=redis://… across processes', () => {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     children.push(child);
-    let err = '';
-    child.stderr.on('data', (c: Buffer) => (err += c.toString()));
+    let out = '';
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    child.stderr.resume();
     const [code] = (await once(child, 'exit')) as [number];
-    expect(code).not.toBe(0);
-    expect(err).toMatch(/WORKERS/);
-    expect(err).toMatch(/RATE_LIMIT_STORE=redis:\/\//);
+    expect(code).toBe(2);
+    // The reason is the log's fatal line (JSON on stdout).
+    const fatal = out
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as { level: number; problems?: string[] })
+      .find((line) => line.level === 60);
+    expect(fatal?.problems).toEqual([expect.stringMatching(/^WORKERS: .*RATE_LIMIT_STORE=redis:\/\//)]);
   });
 
   it('killing Redis mid-traffic loses no request; the outage is logged once, shown on /health, and healed', async () => {

@@ -11,7 +11,7 @@ const CWD = '/srv';
 /** A good value of every variable, none of them its default (a new variable fails to compile until it has one). */
 const GOOD: Record<VariableName, string> = {
   PORT: '9000',
-  HOST: '127.0.0.1',
+  HOST: '0.0.0.0',
   CONTENT_DIR: 'data/content',
   CONTENT_GIT_URL: 'https://git.example.com/org/content.git',
   CONTENT_GIT_REF: 'release/2026',

@@ -246,7 +246,14 @@ const FORWARDING_HEADER = oneOf<ForwardingHeader>(['x-forwarded-for', 'forwarded
 /** Every variable the service reads, in the README's order (which is also the order problems are listed in). */
 export const VARIABLES = {
   PORT: { field: 'port', default: '8080', parse: integer(0, 65535), meaning: 'TCP port to listen on (`0`: any free port)' },
-  HOST: { field: 'host', default: '0.0.0.0', parse: hostName, meaning: 'address to listen on (`127.0.0.1` for local only, `::` for IPv6)' },
+  HOST: {
+    field: 'host',
+    // Loopback, as most development servers: `npm start` on a laptop is reachable from this machine only. The
+    // image, compose, Kubernetes and systemd files set `0.0.0.0` themselves.
+    default: '127.0.0.1',
+    parse: hostName,
+    meaning: 'address to listen on: `0.0.0.0` (or `::` for IPv6 too) to accept other machines, as the image and the deploy files set',
+  },
   CONTENT_DIR: {
     field: 'contentSource.dir',
     default: 'content',
@@ -345,7 +352,7 @@ export const VARIABLES = {
     field: 'logFormat',
     default: 'json',
     parse: LOG_FORMAT,
-    meaning: `${either(LOG_FORMAT.choices)}: one JSON object per line (ISO 8601 \`time\`), or coloured lines for people`,
+    meaning: `${either(LOG_FORMAT.choices)}: one JSON object per line (ISO 8601 \`time\`), or for people one coloured line each (time, level, message, then the fields as JSON)`,
   },
   TRUST_PROXY: {
     field: 'trustProxy',

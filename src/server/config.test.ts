@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './config.js';
+import { ConfigError, lenientLogSettings, loadConfig } from './config.js';
 
 describe('loadConfig', () => {
   it('takes documented defaults from an empty environment', () => {
     const c = loadConfig({}, '/srv/app');
     expect(c).toMatchObject({
       port: 8080,
-      host: '0.0.0.0',
+      host: '127.0.0.1',
       contentSource: { kind: 'folder', dir: '/srv/app/content' },
       admin: undefined,
       referralsFile: undefined,
@@ -160,5 +160,18 @@ describe('loadConfig', () => {
     expect(problems({ CONTENT_GIT_REF: 'main' })).toEqual(['CONTENT_GIT_REF: only used with CONTENT_GIT_URL, which is not set']);
     expect(problems({ PORT: '9000', ADMIN_PORT: '9000' })).toEqual(['ADMIN_PORT: 9000 is also PORT; the admin listener needs a port of its own']);
     expect(problems({ CONTENT_GIT_URL: 'https://user:hunter2@h.example/r', CONTENT_GIT_REF: '-x' }).join('\n')).not.toContain('hunter2');
+  });
+});
+
+describe('lenientLogSettings', () => {
+  it('reads the log settings one by one, a bad value as its default, whatever else is wrong', () => {
+    const env = { PORT: 'eighty', LOG_FORMAT: ' pretty ', LOG_LEVEL: 'loud', SHUTDOWN_TIMEOUT: '3' };
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(lenientLogSettings(env)).toEqual({ logFormat: 'pretty', logLevel: 'info', shutdownTimeoutSeconds: 3 });
+    expect(lenientLogSettings({ LOG_FORMAT: 'xml', LOG_LEVEL: 'warn', SHUTDOWN_TIMEOUT: '' })).toEqual({
+      logFormat: 'json',
+      logLevel: 'warn',
+      shutdownTimeoutSeconds: 10,
+    });
   });
 });

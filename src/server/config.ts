@@ -133,6 +133,11 @@ export class ConfigError extends Error {
 /** Environment variables as read by {@link loadConfig}. */
 export type Env = Readonly<Record<string, string | undefined>>;
 
+/** A variable's text as set (trimmed), or `undefined` when unset or empty: both mean its default. */
+function variableText(env: Env, name: string): string | undefined {
+  return env[name]?.trim() || undefined;
+}
+
 /**
  * Reads and validates the configuration.
  * @param env the environment (default `process.env`); unset and empty values take their defaults.
@@ -142,8 +147,7 @@ export type Env = Readonly<Record<string, string | undefined>>;
 export function loadConfig(env: Env = process.env, cwd: string = process.cwd()): Config {
   const problems: { name: VariableName; message: string }[] = [];
   const report = (name: VariableName, message: string): void => void problems.push({ name, message });
-  /** The variable's text as set (trimmed), or `undefined` when unset or empty. */
-  const text = (name: string): string | undefined => env[name]?.trim() || undefined;
+  const text = (name: string): string | undefined => variableText(env, name);
   const isSet = (name: string): boolean => text(name) !== undefined;
   /**
    * The variable's value (see `readVariable`). A bad value is reported and read as its default (without one, as
@@ -237,6 +241,21 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
   return config;
 }
 
+/** What the log needs: its level and format, and how long to wait for its last lines at exit. */
+export type LogSettings = Pick<Config, 'logLevel' | 'logFormat' | 'shutdownTimeoutSeconds'>;
+
+/**
+ * `LOG_LEVEL`, `LOG_FORMAT` and `SHUTDOWN_TIMEOUT` read one by one, a bad value taken as its default: the settings of
+ * the line reporting a {@link ConfigError}, which {@link loadConfig} throws before any configuration exists.
+ * @param env the environment (default `process.env`).
+ */
+export function lenientLogSettings(env: Env = process.env): LogSettings {
+  const value = <N extends 'LOG_LEVEL' | 'LOG_FORMAT' | 'SHUTDOWN_TIMEOUT'>(name: N): VariableValue<N> =>
+    // None of the three is a path: the folder relative paths are resolved against is never used.
+    readVariable(name, variableText(env, name), '/').value;
+  return { logLevel: value('LOG_LEVEL'), logFormat: value('LOG_FORMAT'), shutdownTimeoutSeconds: value('SHUTDOWN_TIMEOUT') };
+}
+
 /** Whether `host` (a `HOST` value, or a URL's hostname) only accepts connections from this machine. */
 export function isLoopbackHost(host: string): boolean {
   if (host === 'localhost') return true;
@@ -246,14 +265,20 @@ export function isLoopbackHost(host: string): boolean {
 
 /**
  * Settings that work but that an operator should look at: logged at start-up and shown by the admin listener's
- * `/readyz`. Today: `PUBLIC_BASE_URL` unset while listening on an address other machines reach, so pages, the
- * feed and deprecation links point at `http://localhost:<PORT>`.
+ * `/readyz`. Both are about listening on an address other machines reach: with `PUBLIC_BASE_URL` unset, pages, the
+ * feed and deprecation links point at `http://localhost:<PORT>`; with `REFERRALS_FILE` unset, every referral check
+ * answers 503 (the service has no codes to check against).
  */
 export function configWarnings(config: Config): string[] {
   const warnings: string[] = [];
   if (!config.publicBaseUrlSet && !isLoopbackHost(config.host)) {
     warnings.push(
       `PUBLIC_BASE_URL is not set while listening on ${config.host}: pages, the Atom feed and deprecation links point at ${config.publicBaseUrl}; set it to the URL clients use`,
+    );
+  }
+  if (config.referralsFile === undefined && !isLoopbackHost(config.host)) {
+    warnings.push(
+      `REFERRALS_FILE is not set while listening on ${config.host}: every referral check answers 503 (cannot check); set it to the file of valid codes' digests`,
     );
   }
   return warnings;

@@ -3,7 +3,8 @@ import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Host } from './host.js';
 import { startAdminHost } from './admin.js';
-import { gitWebhookRoute, WEBHOOK_MAX_BODY_BYTES, type GitDelivery } from './git-webhook.js';
+import { gitWebhookRoute, WEBHOOK_MAX_BODY_BYTES, type GitDelivery, type WebhookResult } from './git-webhook.js';
+import { WARNING_INTERVAL_MS } from './throttled-warning.js';
 
 const SECRET = "It's a Secret to Everybody";
 const MiB = WEBHOOK_MAX_BODY_BYTES;
@@ -16,6 +17,13 @@ const logger = {
 };
 
 const deliveries: GitDelivery[] = [];
+/** What `onResult` was told, in order. */
+const results: WebhookResult[] = [];
+const onResult = (result: WebhookResult): void => void results.push(result);
+/** The clock of the rejections' log rate, in ms. Each test starts a minute later, so its first rejection is logged. */
+let clockMs = 0;
+const now = (): number => clockMs;
+const nextMinute = (): void => void (clockMs += WARNING_INTERVAL_MS);
 let host: Host;
 let disabledHost: Host;
 let throwingHost: Host;
@@ -25,13 +33,13 @@ beforeAll(async () => {
     host: '127.0.0.1',
     port: 0,
     logger,
-    routes: [gitWebhookRoute({ secret: SECRET, onDelivery: (d) => deliveries.push(d), logger })],
+    routes: [gitWebhookRoute({ secret: SECRET, onDelivery: (d) => deliveries.push(d), onResult, logger, now })],
   });
   disabledHost = await startAdminHost({
     host: '127.0.0.1',
     port: 0,
     logger,
-    routes: [gitWebhookRoute({ secret: undefined, onDelivery: (d) => deliveries.push(d), logger })],
+    routes: [gitWebhookRoute({ secret: undefined, onDelivery: (d) => deliveries.push(d), onResult, logger, now })],
   });
   throwingHost = await startAdminHost({
     host: '127.0.0.1',
@@ -43,7 +51,9 @@ beforeAll(async () => {
         onDelivery: () => {
           throw new Error('refresh failed');
         },
+        onResult,
         logger,
+        now,
       }),
     ],
   });
@@ -55,7 +65,9 @@ afterAll(async () => {
 
 beforeEach(() => {
   deliveries.length = 0;
+  results.length = 0;
   lines.length = 0;
+  nextMinute();
 });
 
 const sign = (body: string | Uint8Array, secret = SECRET): string => `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
@@ -113,6 +125,7 @@ describe('POST /hooks/git from GitHub', () => {
     expect(accepted?.level).toBe('info');
     expect(accepted?.obj).toMatchObject({ provider: 'github', event: 'push', delivery_id: GITHUB_ID, status: 202 });
     expect(accepted?.obj.peer).toMatch(/127\.0\.0\.1$/);
+    expect(results).toEqual(['accepted']);
   });
 
   it('accepts a ping', async () => {
@@ -150,11 +163,13 @@ describe('POST /hooks/git from GitHub', () => {
     expect(deliveries).toEqual([]);
     const rejected = lines.find((l) => l.msg === 'git webhook delivery rejected');
     expect(rejected?.level).toBe('warn');
-    expect(rejected?.obj).toMatchObject({ provider: 'github', event: 'push', status: 401 });
+    expect(rejected?.obj).toMatchObject({ provider: 'github', event: 'push', status: 401, result: 'unauthorized', suppressed: 0 });
+    expect(results).toEqual(['unauthorized']);
   });
 
   it('refuses a delivery without a signature or token with 401', async () => {
     await expectDetail(await post(PUSH, { 'x-github-event': 'push', 'x-github-delivery': GITHUB_ID }), 401, 'Unauthorized');
+    nextMinute();
     await expectDetail(await post(PUSH, {}), 401, 'Unauthorized');
     expect(deliveries).toEqual([]);
     expect(lines.map((l) => l.obj.provider)).toEqual(['github', 'unknown']);
@@ -176,6 +191,7 @@ describe('POST /hooks/git from GitHub', () => {
     await post(PUSH, { 'x-hub-signature-256': sign(PUSH), 'x-github-event': 'push' });
     await post(PUSH, { 'x-hub-signature-256': wrong });
     await post(PUSH, { 'x-gitlab-token': SECRET });
+    nextMinute();
     await post(PUSH, { 'x-gitlab-token': 'a wrong token' });
     const logged = JSON.stringify(lines.map((l) => [l.obj, l.msg]));
     expect(lines).toHaveLength(4);
@@ -209,7 +225,7 @@ describe('POST /hooks/git from GitLab', () => {
       host: '127.0.0.1',
       port: 0,
       logger,
-      routes: [gitWebhookRoute({ secret, onDelivery: (d) => deliveries.push(d), logger })],
+      routes: [gitWebhookRoute({ secret, onDelivery: (d) => deliveries.push(d), onResult, logger })],
     });
     try {
       // A header carries bytes: the UTF-8 of the secret, spelt as a latin1 string so fetch sends them unchanged.
@@ -226,6 +242,7 @@ describe('POST /hooks/git from GitLab', () => {
     const res = await post(new Uint8Array(MiB + 1), { ...gitlabHeaders, 'x-gitlab-token': SECRET });
     await expectDetail(res, 413, 'Payload Too Large');
     expect(deliveries).toEqual([]);
+    expect(results).toEqual(['too_large']);
   });
 });
 
@@ -240,7 +257,7 @@ describe('POST /hooks/git body limit', () => {
     const body = new Uint8Array(MiB + 1).fill(0x61);
     await expectDetail(await post(body, { 'x-hub-signature-256': sign(body) }), 413, 'Payload Too Large');
     expect(deliveries).toEqual([]);
-    expect(lines[0]?.obj).toMatchObject({ status: 413, reason: 'declared body too large' });
+    expect(lines[0]?.obj).toMatchObject({ status: 413, result: 'too_large', reason: 'declared body too large' });
   });
 
   it('accepts a chunked body under the limit, signed across its chunks', async () => {
@@ -284,20 +301,51 @@ describe('GET, unknown paths and a disabled webhook', () => {
     await expectDetail(await fetch(`${host.url}/hooks/git/`, { method: 'POST', body: PUSH }), 404, 'Not Found');
   });
 
-  it('answers every request with 404 when no secret is configured', async () => {
+  it('answers every request with 404 when no secret is configured, counting none', async () => {
     const res = await post(PUSH, { 'x-hub-signature-256': sign(PUSH), 'x-github-event': 'push' }, disabledHost.url);
     await expectDetail(res, 404, 'Not Found');
     await expectDetail(await post(PUSH, { 'x-gitlab-token': SECRET }, disabledHost.url), 404, 'Not Found');
     await expectDetail(await fetch(`${disabledHost.url}/hooks/git`), 404, 'Not Found');
     expect(deliveries).toEqual([]);
+    expect(results).toEqual([]);
   });
 
   it('answers 500 when onDelivery throws, and logs it', async () => {
     await expectDetail(await post(PUSH, { 'x-hub-signature-256': sign(PUSH) }, throwingHost.url), 500, 'Internal Server Error');
     expect(lines.some((l) => l.level === 'error')).toBe(true);
+    expect(results).toEqual(['failed']);
   });
 
   it('refuses an empty secret at construction', () => {
-    expect(() => gitWebhookRoute({ secret: '', onDelivery: () => {}, logger })).toThrow(RangeError);
+    expect(() => gitWebhookRoute({ secret: '', onDelivery: () => {}, onResult, logger })).toThrow(RangeError);
+  });
+});
+
+describe('rejected deliveries in the log and the counts', () => {
+  const rejectedLines = () => lines.filter((l) => l.msg === 'git webhook delivery rejected');
+
+  it('counts every delivery by result, and logs rejections at most once a minute with how many went unwritten', async () => {
+    const wrongSignature = { 'x-hub-signature-256': sign(PUSH, 'not the secret'), 'x-github-event': 'push' };
+    for (let i = 0; i < 50; i++) await expectDetail(await post(PUSH, wrongSignature), 401, 'Unauthorized');
+    await expectDetail(await post(new Uint8Array(MiB + 1), { 'x-gitlab-token': SECRET }), 413, 'Payload Too Large');
+    await expectDetail(await post(PUSH, { 'x-hub-signature-256': sign(PUSH) }), 202, 'Accepted');
+    expect(results).toEqual([...Array<WebhookResult>(50).fill('unauthorized'), 'too_large', 'accepted']);
+    // The first rejection of the minute, alone; the accepted delivery has its own line, never held back.
+    expect(rejectedLines()).toEqual([
+      {
+        level: 'warn',
+        msg: 'git webhook delivery rejected',
+        obj: expect.objectContaining({ status: 401, reason: 'wrong signature', suppressed: 0 }),
+      },
+    ]);
+    expect(lines.filter((l) => l.msg === 'git webhook delivery accepted')).toHaveLength(1);
+
+    // Just under a minute later: still held back. A minute after the line: the next is written, with the count.
+    clockMs += WARNING_INTERVAL_MS - 1;
+    await post(PUSH, { 'x-gitlab-token': 'wrong' });
+    expect(rejectedLines()).toHaveLength(1);
+    clockMs += 1;
+    await post(PUSH, { 'x-gitlab-token': 'wrong' });
+    expect(rejectedLines()[1]?.obj).toMatchObject({ provider: 'gitlab', status: 401, reason: 'wrong token', suppressed: 51 });
   });
 });

@@ -10,12 +10,15 @@
  * - GitLab: `X-Gitlab-Token: <secret>` (https://docs.gitlab.com/user/project/integrations/webhooks/).
  *
  * Bodies are limited to {@link WEBHOOK_MAX_BODY_BYTES}; the HMAC is fed chunk by chunk, so no body is held in
- * memory. Every delivery is logged with its provider, event, delivery id, status and peer address; never the
- * secret, a token or a signature.
+ * memory. Every delivery is counted by its result ({@link WebhookResult}) and logged with its provider, event,
+ * delivery id, status and peer address, never the secret, a token or a signature: an accepted one at `info`, a
+ * rejected one at `warn`, at most one line a minute ({@link ThrottledWarning}), since anyone who reaches the port
+ * can send as many as they like.
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { AppLogger } from '../http/access-log.js';
 import { adminDetail, adminNotFound, type AdminRequestInfo, type AdminRoute } from './admin.js';
+import { ThrottledWarning } from './throttled-warning.js';
 
 /** The path of the webhook on the admin listener. */
 export const WEBHOOK_PATH = '/hooks/git';
@@ -25,6 +28,21 @@ export const WEBHOOK_MAX_BODY_BYTES = 1_048_576;
 
 /** Event names and delivery ids longer than this (characters) are dropped, not truncated. */
 const MAX_FIELD_LENGTH = 128;
+
+/**
+ * How a delivery ended: `accepted` (202, then `onDelivery`), `unauthorized` (401: no, a malformed or a wrong signature
+ * or token), `too_large` (413), `unreadable` (400: the body could not be read), `failed` (500: `onDelivery` threw).
+ */
+export const WEBHOOK_RESULTS = ['accepted', 'unauthorized', 'too_large', 'unreadable', 'failed'] as const;
+/** One of {@link WEBHOOK_RESULTS}. */
+export type WebhookResult = (typeof WEBHOOK_RESULTS)[number];
+
+/** The answer to each kind of rejected delivery. */
+const REJECTIONS = {
+  unauthorized: { status: 401, detail: 'Unauthorized' },
+  too_large: { status: 413, detail: 'Payload Too Large' },
+  unreadable: { status: 400, detail: 'Bad Request' },
+} as const;
 
 /** Where a delivery comes from. */
 export type GitProvider = 'github' | 'gitlab';
@@ -54,7 +72,11 @@ export interface GitWebhookOptions {
    * (the Git source's `refresh()` does). A throw is answered `500`.
    */
   onDelivery: (delivery: GitDelivery) => void;
+  /** Called once per delivery the route answers, with how it ended (the metrics count them). */
+  onResult: (result: WebhookResult) => void;
   logger: AppLogger;
+  /** The clock of the rejections' log rate, in milliseconds (default `Date.now`; tests move their own). */
+  now?: () => number;
 }
 
 /** A header value fit for logs: 1 to 128 printable ASCII characters (space included), else undefined. */
@@ -123,11 +145,12 @@ async function consumeBody(request: Request, limitBytes: number, onChunk: (chunk
  * Answers: `202 {"detail":"Accepted"}` for an authenticated delivery (then `onDelivery`); `401
  * {"detail":"Unauthorized"}` for a missing, malformed or wrong signature or token; `413 {"detail":"Payload Too
  * Large"}` for a body over 1 MiB (a larger `Content-Length` is refused unread); `400 {"detail":"Bad Request"}`
- * when the body cannot be read; `404 {"detail":"Not Found"}` for every request while `secret` is undefined.
+ * when the body cannot be read; `404 {"detail":"Not Found"}` for every request while `secret` is undefined (not
+ * counted: the route is off). Each answer but the 404 is reported to `onResult`.
  * @throws RangeError when `secret` is the empty string (it would authenticate anyone sending an empty token).
  */
 export function gitWebhookRoute(opts: GitWebhookOptions): AdminRoute {
-  const { secret, onDelivery, logger } = opts;
+  const { secret, onDelivery, onResult, logger } = opts;
   if (secret === undefined) {
     return { path: WEBHOOK_PATH, methods: ['POST'], enabled: false, handle: adminNotFound };
   }
@@ -138,6 +161,7 @@ export function gitWebhookRoute(opts: GitWebhookOptions): AdminRoute {
   const tokenKey = randomBytes(32);
   const tokenDigest = (bytes: Buffer): Buffer => createHmac('sha256', tokenKey).update(bytes).digest();
   const secretDigest = tokenDigest(Buffer.from(secret, 'utf8'));
+  const rejections = new ThrottledWarning(logger, 'git webhook delivery rejected', opts.now);
 
   const handle = async (request: Request, info: AdminRequestInfo): Promise<Response> => {
     const { headers } = request;
@@ -150,9 +174,11 @@ export function gitWebhookRoute(opts: GitWebhookOptions): AdminRoute {
       status,
       peer: info.peer,
     });
-    const reject = (status: 400 | 401 | 413, reason: string): Response => {
-      logger.warn({ ...logFields(status), reason }, 'git webhook delivery rejected');
-      return adminDetail(status, status === 401 ? 'Unauthorized' : status === 413 ? 'Payload Too Large' : 'Bad Request');
+    const reject = (result: keyof typeof REJECTIONS, reason: string): Response => {
+      const { status, detail } = REJECTIONS[result];
+      onResult(result);
+      rejections.warn({ ...logFields(status), result, reason });
+      return adminDetail(status, detail);
     };
 
     // Authentication that does not need the body comes first, so an unauthenticated client is refused unread.
@@ -161,28 +187,34 @@ export function gitWebhookRoute(opts: GitWebhookOptions): AdminRoute {
     let signature: Buffer | undefined;
     if (signatureField !== null) {
       signature = parseGithubSignature(signatureField);
-      if (signature === undefined) return reject(401, 'malformed signature');
+      if (signature === undefined) return reject('unauthorized', 'malformed signature');
     } else if (tokenField !== null) {
       // Node hands header values over as latin1: this recovers the bytes the sender wrote.
-      if (!timingSafeEqual(tokenDigest(Buffer.from(tokenField, 'latin1')), secretDigest)) return reject(401, 'wrong token');
+      if (!timingSafeEqual(tokenDigest(Buffer.from(tokenField, 'latin1')), secretDigest)) return reject('unauthorized', 'wrong token');
     } else {
-      return reject(401, 'no signature or token');
+      return reject('unauthorized', 'no signature or token');
     }
 
     const declared = declaredLength(headers);
-    if (declared !== undefined && declared > WEBHOOK_MAX_BODY_BYTES) return reject(413, 'declared body too large');
+    if (declared !== undefined && declared > WEBHOOK_MAX_BODY_BYTES) return reject('too_large', 'declared body too large');
     // The HMAC runs over the raw bytes as they arrive (never a decoded string); a GitLab body is read and dropped.
     const hmac = signature === undefined ? undefined : createHmac('sha256', secret);
     const read = await consumeBody(request, WEBHOOK_MAX_BODY_BYTES, (chunk) => hmac?.update(chunk));
-    if (read === 'too-large') return reject(413, 'body too large');
-    if (read === 'unreadable') return reject(400, 'body unreadable');
+    if (read === 'too-large') return reject('too_large', 'body too large');
+    if (read === 'unreadable') return reject('unreadable', 'body unreadable');
     if (hmac !== undefined && signature !== undefined && !timingSafeEqual(hmac.digest(), signature)) {
-      return reject(401, 'wrong signature');
+      return reject('unauthorized', 'wrong signature');
     }
 
     logger.info(logFields(202), 'git webhook delivery accepted');
-    // A signature or a token was present, so the provider (and with it the delivery) is known.
-    onDelivery(delivery ?? { provider: signature === undefined ? 'gitlab' : 'github' });
+    try {
+      // A signature or a token was present, so the provider (and with it the delivery) is known.
+      onDelivery(delivery ?? { provider: signature === undefined ? 'gitlab' : 'github' });
+    } catch (error) {
+      onResult('failed');
+      throw error; // the admin table logs it and answers 500
+    }
+    onResult('accepted');
     return adminDetail(202, 'Accepted');
   };
   return { path: WEBHOOK_PATH, methods: ['POST'], handle };

@@ -1,6 +1,8 @@
 /**
  * The process's structured logger: pino on stdout (`LOG_LEVEL`), one JSON object per line with an ISO 8601
- * `time` (`LOG_FORMAT=json`, for collectors), or pino-pretty's coloured lines (`LOG_FORMAT=pretty`, for people).
+ * `time` (`LOG_FORMAT=json`, for collectors), or pino-pretty's coloured lines (`LOG_FORMAT=pretty`, for people): one
+ * line each too, the fields as JSON after the message; only an error's stack and a `problems` list (start-up failures,
+ * rejected content) take more lines, a problem on each.
  * Errors are serialised with their stack into the log (never into a response).
  *
  * Lines are written asynchronously to a non-blocking stdout (sonic-boom), in batches of 32 KiB or every 100 ms: a
@@ -14,7 +16,7 @@
  * service's own stops drain first.
  */
 import { pino, type Logger, type LoggerOptions } from 'pino';
-import pretty from 'pino-pretty';
+import pretty, { type PrettyOptions } from 'pino-pretty';
 import type { LogFormat, LogLevel } from './config.js';
 
 /** Most bytes of log lines held while stdout cannot take them; beyond, lines are dropped (16 MiB). */
@@ -30,6 +32,16 @@ const LOG_BATCH_BYTES = 32 * 1024;
 const LOG_FLUSH_INTERVAL_MS = 100;
 /** How often dropped lines are reported in the log (when some were), in milliseconds. */
 const DROP_REPORT_INTERVAL_MS = 10_000;
+
+/** `LOG_FORMAT=pretty`'s options (pino-pretty's). */
+const PRETTY_OPTIONS: PrettyOptions = {
+  ignore: 'service',
+  // pino-pretty's default puts each field on a line of its own: a dozen lines per access-log line.
+  singleLine: true,
+  // Printed below the line like an error's stack (pino-pretty's own `err` and `error`), a problem on each line.
+  errorLikeObjectKeys: ['err', 'error', 'problems'],
+  customPrettifiers: { problems: (list) => (Array.isArray(list) ? list.map((problem) => `\n  ${String(problem)}`).join('') : JSON.stringify(list)) },
+};
 
 /** The logger's output: what it dropped, and a way to stop waiting for it. */
 export interface LogOutput {
@@ -111,7 +123,7 @@ export function createServiceLogger(
     const text = typeof data === 'string' ? data : data.toString('utf8');
     dropped += Math.max(1, text.split('\n').length - 1);
   });
-  const stream = format === 'pretty' ? pretty({ destination, ignore: 'service' }) : destination;
+  const stream = format === 'pretty' ? pretty({ destination, ...PRETTY_OPTIONS }) : destination;
   const logger = pino(loggerOptions(level), stream);
   const report = setInterval(() => {
     if (dropped === reported) return;

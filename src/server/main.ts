@@ -1,14 +1,57 @@
 /**
  * The service's entry point (`npm start`, `node dist/server.js`): reads the configuration, starts
  * the server (or `WORKERS` worker processes sharing the port), drains on SIGTERM/SIGINT, exiting 0, and reads
- * the content and the referral codes again on SIGHUP.
- * Start-up failures print a clear message (every bad setting, every content problem) and exit non-zero:
- * 2 for bad configuration, 1 for anything else.
+ * the content and the referral codes again on SIGHUP, sent to the process named {@link PROCESS_NAME}.
+ * Start-up failures are one `fatal` line of the log, in its format (what failed, and every bad setting or content
+ * problem in `problems`), written before the process exits non-zero: 2 for bad configuration, 1 for anything else.
  */
 import cluster from 'node:cluster';
-import { ConfigError, loadConfig, type Config } from './config.js';
-import { createServiceLogger } from './logger.js';
+import type { Logger } from 'pino';
+import { ConfigError, lenientLogSettings, loadConfig, type Config } from './config.js';
+import { createServiceLogger, type LogOutput } from './logger.js';
 import { StartupError, startServer } from './start.js';
+
+/**
+ * The name of the process to signal (`pkill -HUP -x syllabus`): the server, or with `WORKERS` > 1 their primary,
+ * which passes signals on. Workers are named {@link WORKER_PROCESS_NAME}, so the command never reaches a worker as
+ * well as its primary (a second reload), nor npm (which would die of it), nor tini or a shell, whose command lines
+ * name `dist/server.js` too.
+ */
+const PROCESS_NAME = 'syllabus';
+/** The name of a worker of `WORKERS` > 1 (at most 15 characters: Linux keeps no more of a process's name). */
+const WORKER_PROCESS_NAME = 'syllabus-worker';
+
+/**
+ * Names this process (`process.title`: on Linux its name in `/proc/<pid>/comm`, which `pgrep -x` matches, and its
+ * command line), once it handles SIGHUP: the default action of SIGHUP ends a process.
+ */
+function nameProcess(): void {
+  process.title = cluster.isWorker ? WORKER_PROCESS_NAME : PROCESS_NAME;
+}
+
+/** Exits once the log is written, but never waits on a stalled stdout longer than `timeoutSeconds`. */
+function exitAfterFlush(output: LogOutput, timeoutSeconds: number, code: number): void {
+  void output.drain(timeoutSeconds * 1000).then(() => {
+    output.abandon();
+    process.exit(code);
+  });
+}
+
+/**
+ * Logs why the service cannot start (a `fatal` line: `msg` says what failed, `problems` lists each problem, an
+ * unexpected error comes with its stack), then exits with `code` once the line is written.
+ */
+function failStart(logger: Logger, output: LogOutput, timeoutSeconds: number, error: unknown, code: number): void {
+  if (error instanceof ConfigError || error instanceof StartupError) {
+    // Both messages are a summary line, then the problems (the problems field's items), one a line.
+    const summary = error.message.split('\n', 1)[0]!.replace(/:$/, '');
+    logger.fatal({ problems: error.problems, exit_code: code }, `cannot start: ${summary}`);
+  } else {
+    const err = error instanceof Error ? error : new Error(String(error));
+    logger.fatal({ err, exit_code: code }, `cannot start: ${err.message}`);
+  }
+  exitAfterFlush(output, timeoutSeconds, code);
+}
 
 /** Runs one server in this process until a signal asks it to stop. */
 async function serve(config: Config): Promise<void> {
@@ -25,21 +68,15 @@ async function serve(config: Config): Promise<void> {
   process.on('SIGHUP', hupEarly);
   process.on('SIGTERM', stopEarly);
   process.on('SIGINT', stopEarly);
+  nameProcess();
   const { logger, output } = createServiceLogger(config.logLevel, config.logFormat);
-  /** Exits once the log is written, but never waits on a stalled stdout longer than `SHUTDOWN_TIMEOUT`. */
-  const exitAfterFlush = (code: number): void => {
-    void output.drain(config.shutdownTimeoutSeconds * 1000).then(() => {
-      output.abandon();
-      process.exit(code);
-    });
-  };
+  const exit = (code: number): void => exitAfterFlush(output, config.shutdownTimeoutSeconds, code);
   let server;
   try {
     server = await startServer(config, { logger, logOutput: output });
   } catch (error) {
-    if (error instanceof StartupError) process.stderr.write(`syllabus: cannot start: ${error.message}\n`);
-    else process.stderr.write(`syllabus: cannot start: ${error instanceof Error ? error.message : String(error)}\n`);
-    process.exit(1);
+    failStart(logger, output, config.shutdownTimeoutSeconds, error, 1);
+    return;
   }
   const running = server;
   let stopping = false;
@@ -50,11 +87,11 @@ async function serve(config: Config): Promise<void> {
     running.close().then(
       () => {
         running.logger.info({}, 'stopped');
-        exitAfterFlush(0);
+        exit(0);
       },
       (error: unknown) => {
         running.logger.error({ err: error }, 'error while stopping');
-        exitAfterFlush(1);
+        exit(1);
       },
     );
   };
@@ -72,6 +109,7 @@ async function serve(config: Config): Promise<void> {
 
 /** The primary of `WORKERS` > 1: forks workers, forwards signals, exits when they all have. */
 function supervise(config: Config): void {
+  const { logger, output } = createServiceLogger(config.logLevel, config.logFormat);
   for (let i = 0; i < config.workers; i++) cluster.fork();
   let stopping = false;
   let failed = false;
@@ -84,15 +122,20 @@ function supervise(config: Config): void {
   process.on('SIGHUP', () => {
     for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGHUP');
   });
+  nameProcess();
   cluster.on('exit', (worker, code, signal) => {
     if (!stopping) {
       // A worker that died unasked (start-up failure or crash) takes the service down: a supervisor
       // (systemd, Kubernetes) restarts it whole, with its message in the log.
-      process.stderr.write(`syllabus: worker ${worker.process.pid} exited (${signal ?? `code ${code}`}); stopping\n`);
+      const pid = worker.process.pid;
+      logger.fatal(
+        { worker_pid: pid, ...(signal ? { worker_signal: signal } : { worker_exit_code: code }) },
+        `worker ${pid} exited (${signal ?? `code ${code}`}); stopping the service`,
+      );
       failed = true;
       stop('SIGTERM');
     }
-    if (Object.keys(cluster.workers ?? {}).length === 0) process.exit(failed ? 1 : 0);
+    if (Object.keys(cluster.workers ?? {}).length === 0) exitAfterFlush(output, config.shutdownTimeoutSeconds, failed ? 1 : 0);
   });
 }
 
@@ -101,11 +144,12 @@ function main(): void {
   try {
     config = loadConfig();
   } catch (error) {
-    if (error instanceof ConfigError) {
-      process.stderr.write(`syllabus: ${error.message}\n`);
-      process.exit(2);
-    }
-    throw error;
+    if (!(error instanceof ConfigError)) throw error;
+    // The configuration is bad, maybe LOG_FORMAT too: the log's settings are read alone, a bad one as its default.
+    const settings = lenientLogSettings();
+    const { logger, output } = createServiceLogger(settings.logLevel, settings.logFormat);
+    failStart(logger, output, settings.shutdownTimeoutSeconds, error, 2);
+    return;
   }
   if (config.workers > 1 && cluster.isPrimary) supervise(config);
   else void serve(config);

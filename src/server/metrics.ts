@@ -9,6 +9,7 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 import type { RequestObserver } from '../http/observe.js';
 import { REFUSAL_REASONS, type RefusalReason } from '../signatures/refusals.js';
 import { SYNC_FAILURE_REASONS, type SyncFailureReason } from '../source/types.js';
+import { WEBHOOK_RESULTS, type WebhookResult } from './git-webhook.js';
 
 /** Methods counted by name; any other is `other` (a client chooses the method: it must not create series). */
 const KNOWN_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'POST', 'PUT', 'PATCH', 'DELETE']);
@@ -118,6 +119,12 @@ export class ServiceMetrics {
     help: 'Signature nonces checked and recorded in this process only (a replay to another instance is not detected) because the shared Redis store was unavailable.',
     registers: [this.registry],
   });
+  readonly #webhookDeliveries = new Counter({
+    name: 'syllabus_git_webhook_deliveries_total',
+    help: 'Deliveries to the Git push webhook (POST /hooks/git), by result: accepted, unauthorized, too_large, unreadable, failed.',
+    labelNames: ['result'] as const,
+    registers: [this.registry],
+  });
 
   constructor() {
     // Process and event-loop metrics (CPU, memory, file descriptors, event-loop lag, GC), same prefix.
@@ -127,6 +134,7 @@ export class ServiceMetrics {
     for (const result of ['ok', 'error', 'refused'] as const) this.#directoryFetches.inc({ result }, 0);
     for (const reason of REFUSAL_REASONS) this.#signatureRefusals.inc({ reason }, 0);
     for (const reason of SYNC_FAILURE_REASONS) this.#syncFailures.inc({ reason }, 0);
+    for (const result of WEBHOOK_RESULTS) this.#webhookDeliveries.inc({ result }, 0);
   }
 
   /** Records one failed check of the content source. */
@@ -212,6 +220,11 @@ export class ServiceMetrics {
   /** Records one signature nonce checked locally while Redis was unavailable. */
   readonly nonceStoreFallback = (): void => {
     this.#nonceStoreFallbacks.inc();
+  };
+
+  /** Records how a delivery to the Git push webhook ended. */
+  readonly gitWebhookDelivery = (result: WebhookResult): void => {
+    this.#webhookDeliveries.inc({ result });
   };
 
   /** Reports the log lines a bounded output dropped (`syllabus_log_lines_dropped_total`), read at each scrape. */

@@ -335,7 +335,8 @@ async function startReferrals(
   logger: Logger,
 ): Promise<ReferralStore | undefined> {
   if (config.referralsFile === undefined) {
-    logger.warn({ referral_source: 'none' }, 'REFERRALS_FILE is not set: referral codes cannot be checked, every check answers 503');
+    // A warning only where clients reach the service (configWarnings): local development runs without codes.
+    logger.info({ referral_source: 'none' }, 'REFERRALS_FILE is not set: referral codes cannot be checked, every check answers 503');
     return undefined;
   }
   const referrals = new ReferralStore(config.referralsFile);
@@ -406,7 +407,7 @@ async function startAdmin(config: Config, parts: AdminParts, logger: Logger): Pr
   const { source } = parts;
   const secret = config.contentSource.kind === 'git' ? config.contentSource.webhookSecret : undefined;
   const routes = [
-    gitWebhookRoute({ secret, logger, onDelivery: () => source.refresh('webhook') }),
+    gitWebhookRoute({ secret, logger, onDelivery: () => source.refresh('webhook'), onResult: parts.metrics.gitWebhookDelivery }),
     livenessRoute(),
     readinessRoute(parts.readiness, parts.warnings),
     parts.report.statusRoute(),

@@ -25,12 +25,12 @@ export interface SpawnOptions {
   cwd?: string;
 }
 
-/** Starts the server with `env` on top of a minimal environment (PATH, HOME, HOST=127.0.0.1, PORT=0). */
+/** Starts the server with `env` on top of a minimal environment (PATH, HOME, PORT=0; HOST is loopback by default). */
 export function spawnServer(env: Record<string, string>, options: SpawnOptions = {}): SpawnedServer {
   const [program, ...args] = options.command ?? [process.execPath, '--import', 'tsx', 'src/server/main.ts'];
   const child = spawn(program, args, {
     cwd: options.cwd ?? ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', HOST: '127.0.0.1', PORT: '0', ...env },
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.push(child);
