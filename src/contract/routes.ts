@@ -121,7 +121,21 @@ const SERVICE_HEALTH_SCHEMA: JsonSchemaObject = {
   description:
     'Liveness of this instance. Every value is a string: at least `status`, plus facts such as the content revision served and the last reload error.',
   required: ['status'],
-  properties: { status: { type: 'string', description: '`ok` while the instance serves.' } },
+  properties: {
+    status: { type: 'string', description: '`ok` while the instance serves.' },
+    revision: { type: 'string', description: 'The content revision served (a Git commit id when the content comes from Git).' },
+    last_reload_error: {
+      type: 'string',
+      description:
+        'Empty, or the last content update refused: its commit and its count of problems (never file names or values; operators see those in the log).',
+    },
+    content_watch: {
+      type: 'string',
+      description:
+        '`ok`, or the category of why the content source cannot be checked right now (e.g. `branch-missing`, `network`, `folder-missing`); the instance keeps serving.',
+    },
+    content_in_sync: { type: 'string', enum: ['true', 'false'], description: 'Whether the newest revision of the content source is the one served.' },
+  },
   additionalProperties: { type: 'string' },
 };
 
