@@ -16,7 +16,7 @@
  *   served (or, offline, the one this slot served last), and the head's problems are reported after it.
  *
  * The cache stays bounded: only the current checkout and the one before it are kept, and the repository is
- * replaced by a fresh shallow fetch once it has grown to twice its fresh size.
+ * replaced by a fresh shallow fetch once it holds much more than its branch's head needs.
  */
 import { createHash } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
@@ -84,8 +84,6 @@ export class GitFollower implements ContentSource {
   #lastCommit: string | undefined;
   /** The last valid commit and the one before it: their checkouts are kept. */
   #kept: string[] = [];
-  /** Size of the repository after its last fresh fetch, in KiB (`git count-objects`); it is replaced past twice that. */
-  #freshSizeKiB: number | undefined;
   #syncedAt = '';
   #fault: SourceFault | undefined;
   #timer: NodeJS.Timeout | undefined;
@@ -357,13 +355,14 @@ export class GitFollower implements ContentSource {
   }
 
   /**
-   * A partial clone keeps every object it ever fetched (git's repack keeps promised objects), so the repository
-   * is replaced by a fresh shallow fetch of the branch once it has doubled since its last fresh fetch.
+   * A partial clone keeps every object it ever fetched (git's repack keeps promised objects), so the repository is
+   * replaced by a fresh shallow fetch of the branch once it holds more than half again what the branch's head needs
+   * (and 1 MiB): after a large file is pushed and removed again, or after many moves.
    */
   async #keepRepositorySmall(): Promise<void> {
     const size = await this.#repositorySizeKiB(this.#repo);
-    this.#freshSizeKiB ??= size;
-    if (size <= Math.max(2 * this.#freshSizeKiB, 1024)) return;
+    const needed = await this.#headSizeKiB();
+    if (size <= needed * 1.5 + 1024) return;
     const fresh = `${this.#repo}.fresh`;
     await rm(fresh, { recursive: true, force: true });
     await runGit(['init', '--quiet', '--bare', fresh], { timeoutMs: GIT_TIMEOUTS.localMs });
@@ -373,14 +372,32 @@ export class GitFollower implements ContentSource {
     await rename(this.#repo, old);
     await rename(fresh, this.#repo);
     await rm(old, { recursive: true, force: true });
-    this.#freshSizeKiB = await this.#repositorySizeKiB(this.#repo);
-    this.#opts.logger.info({ before_kib: size, after_kib: this.#freshSizeKiB }, 'Git cache replaced by a fresh shallow fetch');
+    this.#opts.logger.info({ before_kib: size, after_kib: await this.#repositorySizeKiB(this.#repo) }, 'Git cache replaced by a fresh shallow fetch');
   }
 
+  /** What the repository holds, in KiB (`git count-objects`). */
   async #repositorySizeKiB(repo: string): Promise<number> {
     const out = await runGit(['--git-dir', repo, 'count-objects', '-v'], { timeoutMs: GIT_TIMEOUTS.localMs });
     const field = (name: string): number => Number(new RegExp(`^${name}: (\\d+)$`, 'm').exec(out)?.[1] ?? 0);
     return field('size') + field('size-pack') + field('size-garbage');
+  }
+
+  /** What the objects reachable from the fetched branch take on disk, in KiB (`rev-list --disk-usage`, git 2.38+). */
+  async #headSizeKiB(): Promise<number> {
+    const out = await runGit(
+      [
+        '--git-dir',
+        this.#repo,
+        'rev-list',
+        '--objects',
+        '--disk-usage',
+        '--missing=allow-any',
+        '--end-of-options',
+        `refs/remotes/origin/${this.#opts.ref}`,
+      ],
+      { timeoutMs: GIT_TIMEOUTS.localMs },
+    );
+    return Number(out.trim()) / 1024;
   }
 
   #fetchFailed(error: unknown): void {
