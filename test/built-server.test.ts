@@ -1,7 +1,7 @@
 /**
- * The built server started the way the README says (`npm start` in an app folder holding the bundle, a copy of the
+ * The built server started the way the docs say (`npm start` in an app folder holding the bundle, a copy of the
  * bundled content and the sample referral codes), in a clean environment: what an operator sees on its first start,
- * the pretty log, and a reload with the README's command (one process, never npm; with `WORKERS`, each worker once).
+ * the pretty log, and a reload with the documented command (docs/operations.md) (one process, never npm; with `WORKERS`, each worker once).
  */
 import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
@@ -73,10 +73,10 @@ describe('LOG_FORMAT=pretty', () => {
 
 const run = promisify(execFile);
 
-/** The process name the README's reload command signals (`pkill -HUP -x <name>`, the same in each place it is given). */
+/** The process name the documented reload command signals (`pkill -HUP -x <name>`, the same in each place it is given). */
 async function documentedProcessName(): Promise<string> {
-  const readme = await readFile(join(import.meta.dirname, '..', 'README.md'), 'utf8');
-  const names = [...readme.matchAll(/^pkill -HUP -x (\S+)/gm)].map((match) => match[1]!);
+  const operations = await readFile(join(import.meta.dirname, '..', 'docs', 'operations.md'), 'utf8');
+  const names = [...operations.matchAll(/^pkill -HUP -x (\S+)/gm)].map((match) => match[1]!);
   expect(names.length).toBeGreaterThan(0);
   expect(new Set(names).size).toBe(1);
   return names[0]!;
@@ -102,7 +102,7 @@ async function inTree(pid: number, root: number): Promise<boolean> {
   return false;
 }
 
-/** The processes of the README's reload pattern within the tree of `root` (other tests' servers may run meanwhile). */
+/** The processes of the documented reload pattern within the tree of `root` (other tests' servers may run meanwhile). */
 async function matchedUnder(name: string, root: number): Promise<number[]> {
   const matched = await pgrep('-x', name);
   const ours = await Promise.all(matched.map((pid) => inTree(pid, root)));
@@ -112,7 +112,7 @@ async function matchedUnder(name: string, root: number): Promise<number[]> {
 /** The log lines of `server` with message `msg`. */
 const linesOf = (server: SpawnedServer, msg: string): Array<Record<string, unknown>> => logLines(server).filter((l) => l.msg === msg);
 
-describe('reloading with SIGHUP as the README says', () => {
+describe('reloading with SIGHUP as the docs say', () => {
   it('under npm start, the command reaches the server alone (never npm), and it reads everything again', async () => {
     const name = await documentedProcessName();
     const npm = npmStart({ REFERRALS_FILE: 'referrals.sample.txt' });
@@ -123,7 +123,7 @@ describe('reloading with SIGHUP as the README says', () => {
     expect(others).toEqual([]);
     expect(await matchedUnder(name, npmPid)).toEqual([server]);
 
-    // The README's command, limited to this npm's children so that no other test's server is signalled.
+    // The documented command, limited to this npm's children so that no other test's server is signalled.
     await run('pkill', ['-HUP', '-x', name, '-P', String(npmPid)]);
     await eventually(() => linesOf(npm, 'referral digests reloaded').length === 1, { what: 'the reload' });
     expect(linesOf(npm, 'reading content and referral codes again')).toEqual([expect.objectContaining({ reason: 'SIGHUP' })]);

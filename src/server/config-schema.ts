@@ -2,7 +2,7 @@
  * Every environment variable the service reads, stated once ({@link VARIABLES}): the field of `Config` it fills,
  * its default, how its text is parsed and what is allowed, and its meaning. From this table come the defaults
  * `loadConfig` uses, the messages for bad values (`NAME: what is wrong and what is allowed`), the "only used with"
- * rule, the order problems are listed in, and the README's configuration table (`npx tsx scripts/config-table.ts`;
+ * rule, the order problems are listed in, and the configuration table of docs/operations.md (`npx tsx scripts/config-table.ts`;
  * `test/readme-config.test.ts` compares the two). The rules between variables are `loadConfig`'s.
  */
 import { isAbsolute, join, resolve } from 'node:path';
@@ -59,13 +59,13 @@ export interface Variable<T> {
    * then `undefined`, or derived as `shownDefault` says).
    */
   readonly default: string | undefined;
-  /** The README's Default cell, when it is not the default in backquotes (or `unset`). */
+  /** The Default cell of the configuration table, when it is not the default in backquotes (or `unset`). */
   readonly shownDefault?: string;
   /** How the text becomes a value; its problems say what is allowed. */
   readonly parse: Parser<T>;
   /** The variable this one is only used with: set without it, it is reported (and not read). */
   readonly requires?: string;
-  /** The README's Meaning cell (Markdown). */
+  /** The Meaning cell of the configuration table (Markdown). */
   readonly meaning: string;
 }
 
@@ -243,7 +243,7 @@ const LOG_LEVEL = oneOf(LOG_LEVELS);
 const LOG_FORMAT = oneOf(LOG_FORMATS);
 const FORWARDING_HEADER = oneOf<ForwardingHeader>(['x-forwarded-for', 'forwarded'], { lowercase: true });
 
-/** Every variable the service reads, in the README's order (which is also the order problems are listed in). */
+/** Every variable the service reads, in the order of docs/operations.md's table (which is also the order problems are listed in). */
 export const VARIABLES = {
   PORT: { field: 'port', default: '8080', parse: integer(0, 65535), meaning: 'TCP port to listen on (`0`: any free port)' },
   HOST: {
@@ -482,13 +482,13 @@ export function readVariable<N extends VariableName>(name: N, text: string | und
   return { value: (variable.default === undefined ? value : fromDefault()) as VariableValue<N>, problem: `${name}: ${problem}` };
 }
 
-/** The README's Default cell of a variable. */
+/** The Default cell of the configuration table of a variable. */
 function shownDefault(variable: Variable<unknown>): string {
   if (variable.shownDefault !== undefined) return variable.shownDefault;
   return variable.default === undefined ? 'unset' : `\`${variable.default}\``;
 }
 
-/** The README's configuration table (Markdown, a line per variable, with its header). */
+/** The configuration table of docs/operations.md (Markdown, a line per variable, with its header). */
 export function configurationTable(): string {
   const rows = VARIABLE_NAMES.map((name) => {
     const variable: Variable<unknown> = VARIABLES[name];

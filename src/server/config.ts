@@ -1,7 +1,7 @@
 /**
  * The service's configuration: every environment variable it reads, parsed and validated once at start-up.
  * A bad value is reported by name with what was wrong and what is allowed; all bad values are reported together,
- * in the README's order. Which variables exist, their defaults, parsers, ranges, meanings and the field each fills
+ * in the order of docs/operations.md's table. Which variables exist, their defaults, parsers, ranges, meanings and the field each fills
  * are stated once, in `config-schema.ts`; this module declares the {@link Config} type, assembles it from the
  * variables' values and checks the rules between variables.
  */
