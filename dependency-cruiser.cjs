@@ -56,6 +56,7 @@ module.exports = {
     layer('source-below-server', '^src/source/', '^src/(index|http|pages|server|referrals|signatures|cli)/', 'A source delivers content trees.'),
     layer('signatures-standalone', '^src/signatures/', '^src/(?!signatures/|net/)', 'RFC 9421 verification stands alone (with the address bucket).'),
     layer('net-is-a-leaf', '^src/net/', '^src/(?!net/)', 'Address arithmetic depends on nothing of ours.'),
+    layer('git-is-a-leaf', '^src/git/', '^src/(?!git/)', 'Running git (one environment, credentials redacted) depends on nothing of ours.'),
     layer(
       'cli-over-http-only',
       '^src/cli/',

@@ -27,8 +27,8 @@ import { ContentLoader } from '../content/loader.js';
 import type { LoadResult } from '../content/model.js';
 import { claimSlot, type CacheSlot } from './cache-slot.js';
 import { writeCheckout } from './git-checkout.js';
-import { GitError, runGit } from './git-cli.js';
-import { redactUrl } from './redact.js';
+import { GitError, runGit } from '../git/run.js';
+import { redactUrl } from '../git/redact.js';
 import type { ContentSource, ContentSourceListener, ContentSourceStatus, ContentUpdate, SourceFault } from './types.js';
 import { SourceError } from './types.js';
 
