@@ -12,7 +12,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { ContentLoader } from '../src/content/loader.js';
 import type { LoadResult } from '../src/content/model.js';
 import { LINK_PROBLEM } from '../src/content/read-tree.js';
-import { watchContent } from '../src/content/watch.js';
+import { watchContent } from '../src/source/watch.js';
 import { removeTree, writeContentFixture } from './helpers/content-fixture.js';
 import { eventually } from './helpers/eventually.js';
 

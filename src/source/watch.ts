@@ -1,12 +1,12 @@
 /**
  * Watches a content folder (folder-watcher.ts: one `fs.watch` per folder) and reloads it after each burst of changes.
  */
-import type { LoadResult } from './model.js';
-import { ContentLoader } from './loader.js';
-import { byCodePoint } from './order.js';
-import { BurstDebouncer } from './burst.js';
+import type { LoadResult } from '../content/model.js';
+import { ContentLoader } from '../content/loader.js';
+import { byCodePoint } from '../content/order.js';
+import { BurstDebouncer } from '../content/burst.js';
 import { watchFolders } from './folder-watcher.js';
-import type { ContentTree } from './read-tree.js';
+import type { ContentTree } from '../content/read-tree.js';
 
 /** Options of {@link watchContent}. */
 export interface WatchContentOptions {
