@@ -33,6 +33,13 @@ module.exports = {
       from: { path: '^src/(contract|index|http|pages)/', pathNot: TEST },
       to: { dependencyTypes: ['core'] },
     },
+    {
+      name: 'runtime-neutral-content',
+      severity: 'error',
+      comment: 'contract, index, http and pages see the content as types only: its library runs on Node.',
+      from: { path: '^src/(contract|index|http|pages)/', pathNot: TEST },
+      to: { path: '^src/content/', dependencyTypesNot: ['type-only'] },
+    },
     layer('contract-is-the-base', '^src/contract/', '^src/(?!contract/|schemas/)', 'The contract is data: it imports only the schemas.'),
     layer(
       'content-below-index',

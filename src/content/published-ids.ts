@@ -11,7 +11,7 @@
 import type { ChangelogEntry, ChangelogEntryFrontmatter, Course, Klass, Lesson } from '../schemas/types.generated.js';
 import { CATALOG_PATH, changelogPath, classPath, coursePath } from './layout.js';
 import type { ContentModel } from './model.js';
-import { byCodePoint } from './order.js';
+import { byCodePoint } from '../contract/order.js';
 import { publishedAt } from './schedule.js';
 
 /** The kinds of resource whose ids are permanent. */

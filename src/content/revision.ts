@@ -13,7 +13,7 @@ import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { runGit } from '../git/run.js';
-import { sortByCodePoint } from './order.js';
+import { sortByCodePoint } from '../contract/order.js';
 
 const GIT_TIMEOUT_MS = 5_000;
 
@@ -89,7 +89,7 @@ function sameRange(a: readonly DigestedFile[], b: readonly DigestedFile[], start
 
 /**
  * The digest of a set of files: SHA-256 over their relative paths and the SHA-256 of their bytes, each file's
- * line `<path>\0<sha256>\n`, in path order (by code point, order.ts). Returned as `sha256:<hex>`.
+ * line `<path>\0<sha256>\n`, in path order (by code point, src/contract/order.ts). Returned as `sha256:<hex>`.
  */
 export function digestFiles(files: Iterable<DigestedFile>): string {
   return new FolderDigest().of([...files]);

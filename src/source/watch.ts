@@ -3,7 +3,7 @@
  */
 import type { LoadResult } from '../content/model.js';
 import { ContentLoader } from '../content/loader.js';
-import { byCodePoint } from '../content/order.js';
+import { byCodePoint } from '../contract/order.js';
 import { BurstDebouncer } from '../content/burst.js';
 import { watchFolders } from './folder-watcher.js';
 import type { ContentTree } from '../content/read-tree.js';
