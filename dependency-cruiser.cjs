@@ -44,7 +44,7 @@ module.exports = {
     layer(
       'content-below-index',
       '^src/content/',
-      '^src/(index|http|pages|server|source|referrals|signatures|cli)/',
+      '^src/(index|http|pages|server|source|referrals|signatures|cli|preview)/',
       'Content knows nothing of serving.',
     ),
     layer(
@@ -71,18 +71,18 @@ module.exports = {
       'The CLI talks to the service over HTTP only.',
     ),
     layer('server-on-top', '^src/(?!server/|preview/)', '^src/server/', 'Only src/server wires things together (and the preview wraps it).'),
-    {
-      name: 'preview-is-dev-only',
-      severity: 'error',
-      comment: 'The live preview (syllabus-content dev) wraps the production server; nothing in production imports it.',
-      from: { path: '^src/(?!preview/)', pathNot: [TEST, '^src/content/cli\\.ts$'] },
-      to: { path: '^src/preview/' },
-    },
+    layer(
+      'preview-is-dev-only',
+      '^src/(?!preview/|content-cli/)',
+      '^src/preview/',
+      'The live preview wraps the production server; nothing in production imports it.',
+    ),
+    layer('content-cli-on-top', '^src/(?!content-cli/)', '^src/content-cli/', "The writers' CLI is the top layer: nothing imports it."),
     {
       name: 'preview-loaded-on-demand',
       severity: 'error',
-      comment: 'The content CLI declares `dev` with the light options module and imports the preview only when it runs.',
-      from: { path: '^src/content/cli\\.ts$' },
+      comment: "The writers' CLI declares `dev` with the light options module and imports the preview only when it runs.",
+      from: { path: '^src/content-cli/' },
       to: { path: '^src/preview/', pathNot: '^src/preview/options\\.ts$', dynamic: false },
     },
   ],

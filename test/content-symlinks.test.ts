@@ -59,7 +59,7 @@ describe('symbolic links inside the content tree', () => {
     const { code, stdout } = await new Promise<{ code: number; stdout: string }>((resolve) =>
       execFile(
         process.execPath,
-        ['--import', TSX, join(ROOT, 'src/content/cli.ts'), 'validate', dir],
+        ['--import', TSX, join(ROOT, 'src/content-cli/main.ts'), 'validate', dir],
         { env: { ...process.env, GITHUB_ACTIONS: '' } },
         (err, out) => resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout: out }),
       ),

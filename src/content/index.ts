@@ -1,7 +1,7 @@
 /**
  * What the layers above use of the content layer: a folder of Markdown with YAML frontmatter in (`ContentLoader`),
  * a valid {@link ContentModel} or problems out, each formatted `path:line:column: message` ({@link formatProblem}).
- * The watcher (`watch.ts`) is used by `src/source/`; the writers' CLI is `cli.ts`.
+ * The folder watcher is in `src/source/`; the writers' CLI is `src/content-cli/`.
  *
  * ```ts
  * const loaded = await new ContentLoader('content').load();
