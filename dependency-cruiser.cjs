@@ -1,14 +1,16 @@
 /**
  * The layers of docs/architecture.md, enforced (`npm run lint:deps`, part of `npm test`):
  *
- *   schemas → contract → content → index → http | pages → server → preview
- *                              ↘ source ↗         (signatures, referrals: used by server)
+ *   schemas → contract → content → index → http | pages → server → preview → content-cli
+ *                  git ↗       ↘ source ↗                     (signatures, referrals: used by server)
  *
- * The preview (development only) wraps the server; only the content CLI's `dev` command loads it.
+ * git and net are leaves (they import nothing of ours). The preview (development only) wraps the server; the
+ * writers' CLI (`syllabus-content`) sits on top and loads the preview only when `dev` runs.
  *
- * No import goes back up, and contract, index, http and pages import nothing from Node: hashing, compression and
- * files are injected by src/server, so the HatTip handler runs on any Fetch runtime. Tests may reach across layers
- * to build what they check (e.g. a page test uses the server's index builder); they are exempt from the layer rules.
+ * No import goes back up, other layers see src/content only through its index.ts, and contract, index, http and
+ * pages import nothing from Node and see the content as types only: hashing, compression and files are injected by
+ * src/server, so the HatTip handler runs on any Fetch runtime. Tests may reach across layers to build what they
+ * check (e.g. a page test uses the server's index builder); they are exempt from the layer rules.
  */
 const TEST = '\\.test\\.ts$';
 /**
@@ -39,6 +41,13 @@ module.exports = {
       comment: 'contract, index, http and pages see the content as types only: its library runs on Node.',
       from: { path: '^src/(contract|index|http|pages)/', pathNot: TEST },
       to: { path: '^src/content/', dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'content-through-its-index',
+      severity: 'error',
+      comment: 'The content library is what src/content/index.ts exports; no other layer reaches past it.',
+      from: { path: '^src/(?!content/)', pathNot: TEST },
+      to: { path: '^src/content/(?!index\\.ts$)' },
     },
     layer('contract-is-the-base', '^src/contract/', '^src/(?!contract/|schemas/)', 'The contract is data: it imports only the schemas.'),
     layer(

@@ -3,7 +3,7 @@
  * keyed by request path. Producers outside the API (pages, the Atom feed, `/openapi.json`, `/docs`) plug in
  * as renderers or static resources and get the same ETag and compression treatment.
  */
-import type { ContentModel } from '../content/model.js';
+import type { ContentModel } from '../content/index.js';
 import { JSON_TYPE, matchRoute, ROUTES, routePath, type IndexRouteName, type RouteSpec } from '../contract/routes.js';
 import pLimit from 'p-limit';
 import { ROUTE_BODIES } from './bodies.js';

@@ -11,7 +11,7 @@
  */
 import { realpath, stat } from 'node:fs/promises';
 import type { Logger } from 'pino';
-import { ContentLoader } from '../content/loader.js';
+import { ContentLoader } from '../content/index.js';
 import { watchContent, type ContentWatch, type WatchContentOptions } from './watch.js';
 import type { ContentSource, ContentSourceListener, ContentSourceStatus, ContentUpdate, SourceFault, SyncFailureReason } from './types.js';
 import { backoffDelay } from './backoff.js';

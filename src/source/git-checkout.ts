@@ -11,9 +11,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { MAX_FILE_BYTES } from '../content/loader.js';
-import type { Problem } from '../content/model.js';
-import { entryKind } from '../content/read-tree.js';
+import { entryKind, MAX_FILE_BYTES, type Problem } from '../content/index.js';
 import { GitError, runGit } from '../git/run.js';
 
 /** Longest file name component most file systems accept, in bytes. */

@@ -7,7 +7,7 @@
  * source ──► LoadResult (content) ──► index ──► served
  * ```
  */
-import type { LoadResult } from '../content/model.js';
+import type { LoadResult } from '../content/index.js';
 import { GIT_FAILURE_CATEGORIES, type GitFailureCategory } from '../git/run.js';
 
 /** The two ways content reaches the service (`/health`'s `content_source`). */

@@ -1,12 +1,9 @@
 /**
  * Watches a content folder (folder-watcher.ts: one `fs.watch` per folder) and reloads it after each burst of changes.
  */
-import type { LoadResult } from '../content/model.js';
-import { ContentLoader } from '../content/loader.js';
+import { BurstDebouncer, ContentLoader, type ContentTree, type LoadResult } from '../content/index.js';
 import { byCodePoint } from '../contract/order.js';
-import { BurstDebouncer } from '../content/burst.js';
 import { watchFolders } from './folder-watcher.js';
-import type { ContentTree } from '../content/read-tree.js';
 
 /** Options of {@link watchContent}. */
 export interface WatchContentOptions {

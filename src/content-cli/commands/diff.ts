@@ -9,9 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { appendFile, stat } from 'node:fs/promises';
 import { normalize, resolve } from 'node:path';
 import { code, diffModels, renderMarkdown } from '../api-diff.js';
-import { commitPath, GitContentError } from '../../content/git-tree.js';
-import { ContentLoader } from '../../content/loader.js';
-import type { LoadResult, Problem } from '../../content/model.js';
+import { commitPath, ContentLoader, GitContentError, type LoadResult, type Problem } from '../../content/index.js';
 import { ModelIndex, Removals } from '../published-ids.js';
 import {
   brokenIdProblems,

@@ -3,10 +3,16 @@
  * folder, and the broken ids of a change as problems located in the new revision's files.
  */
 import { posix, sep } from 'node:path';
-import { FrontmatterLocator } from '../../content/frontmatter.js';
-import { loadContentAtCommit, locateRepository, resolveCommit, type CommitContent, type ContentRepository } from '../../content/git-tree.js';
-import type { Problem } from '../../content/model.js';
-import type { ParsedFile } from '../../content/parse-file.js';
+import {
+  FrontmatterLocator,
+  loadContentAtCommit,
+  locateRepository,
+  resolveCommit,
+  type CommitContent,
+  type ContentRepository,
+  type ParsedFile,
+  type Problem,
+} from '../../content/index.js';
 import { brokenIdMessage, fixLocation, Removals, type ModelIndex, type PublishedId } from '../published-ids.js';
 
 /** Where a command writes, and its environment (the shape of `CliIo` in `../main.ts`). */
