@@ -1,14 +1,16 @@
 /**
  * The layers of docs/architecture.md, enforced (`npm run lint:deps`, part of `npm test`):
  *
- *   schemas → contract → content → index → http | pages → server → preview
- *                              ↘ source ↗         (signatures, referrals: used by server)
+ *   schemas → contract → content → index → http | pages → server → preview → content-cli
+ *                  git ↗       ↘ source ↗                     (signatures, referrals: used by server)
  *
- * The preview (development only) wraps the server; only the content CLI's `dev` command loads it.
+ * git and net are leaves (they import nothing of ours). The preview (development only) wraps the server; the
+ * writers' CLI (`syllabus-content`) sits on top and loads the preview only when `dev` runs.
  *
- * No import goes back up, and contract, index, http and pages import nothing from Node: hashing, compression and
- * files are injected by src/server, so the HatTip handler runs on any Fetch runtime. Tests may reach across layers
- * to build what they check (e.g. a page test uses the server's index builder); they are exempt from the layer rules.
+ * No import goes back up, other layers see src/content only through its index.ts, and contract, index, http and
+ * pages import nothing from Node and see the content as types only: hashing, compression and files are injected by
+ * src/server, so the HatTip handler runs on any Fetch runtime. Tests may reach across layers to build what they
+ * check (e.g. a page test uses the server's index builder); they are exempt from the layer rules.
  */
 const TEST = '\\.test\\.ts$';
 /**
@@ -33,11 +35,25 @@ module.exports = {
       from: { path: '^src/(contract|index|http|pages)/', pathNot: TEST },
       to: { dependencyTypes: ['core'] },
     },
+    {
+      name: 'runtime-neutral-content',
+      severity: 'error',
+      comment: 'contract, index, http and pages see the content as types only: its library runs on Node.',
+      from: { path: '^src/(contract|index|http|pages)/', pathNot: TEST },
+      to: { path: '^src/content/', dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'content-through-its-index',
+      severity: 'error',
+      comment: 'The content library is what src/content/index.ts exports; no other layer reaches past it.',
+      from: { path: '^src/(?!content/)', pathNot: TEST },
+      to: { path: '^src/content/(?!index\\.ts$)' },
+    },
     layer('contract-is-the-base', '^src/contract/', '^src/(?!contract/|schemas/)', 'The contract is data: it imports only the schemas.'),
     layer(
       'content-below-index',
       '^src/content/',
-      '^src/(index|http|pages|server|source|referrals|signatures|cli)/',
+      '^src/(index|http|pages|server|source|referrals|signatures|cli|preview)/',
       'Content knows nothing of serving.',
     ),
     layer(
@@ -56,6 +72,7 @@ module.exports = {
     layer('source-below-server', '^src/source/', '^src/(index|http|pages|server|referrals|signatures|cli)/', 'A source delivers content trees.'),
     layer('signatures-standalone', '^src/signatures/', '^src/(?!signatures/|net/)', 'RFC 9421 verification stands alone (with the address bucket).'),
     layer('net-is-a-leaf', '^src/net/', '^src/(?!net/)', 'Address arithmetic depends on nothing of ours.'),
+    layer('git-is-a-leaf', '^src/git/', '^src/(?!git/)', 'Running git (one environment, credentials redacted) depends on nothing of ours.'),
     layer(
       'cli-over-http-only',
       '^src/cli/',
@@ -63,18 +80,18 @@ module.exports = {
       'The CLI talks to the service over HTTP only.',
     ),
     layer('server-on-top', '^src/(?!server/|preview/)', '^src/server/', 'Only src/server wires things together (and the preview wraps it).'),
-    {
-      name: 'preview-is-dev-only',
-      severity: 'error',
-      comment: 'The live preview (syllabus-content dev) wraps the production server; nothing in production imports it.',
-      from: { path: '^src/(?!preview/)', pathNot: [TEST, '^src/content/cli\\.ts$'] },
-      to: { path: '^src/preview/' },
-    },
+    layer(
+      'preview-is-dev-only',
+      '^src/(?!preview/|content-cli/)',
+      '^src/preview/',
+      'The live preview wraps the production server; nothing in production imports it.',
+    ),
+    layer('content-cli-on-top', '^src/(?!content-cli/)', '^src/content-cli/', "The writers' CLI is the top layer: nothing imports it."),
     {
       name: 'preview-loaded-on-demand',
       severity: 'error',
-      comment: 'The content CLI declares `dev` with the light options module and imports the preview only when it runs.',
-      from: { path: '^src/content/cli\\.ts$' },
+      comment: "The writers' CLI declares `dev` with the light options module and imports the preview only when it runs.",
+      from: { path: '^src/content-cli/' },
       to: { path: '^src/preview/', pathNot: '^src/preview/options\\.ts$', dynamic: false },
     },
   ],

@@ -1,8 +1,8 @@
 /**
  * `npm run bench:watchers`: the content watcher candidates compared on a generated tree (issue 18, "a lighter
- * watcher"): chokidar 5 configured as `src/content/watch.ts` configured it until it moved to the fourth, Node's
+ * watcher"): chokidar 5 configured as `src/source/watch.ts` configured it until it moved to the fourth, Node's
  * `fs.watch(dir, { recursive: true })` (on Linux in Node 20 a JavaScript walk with one `fs.watch` per file and
- * folder), `@parcel/watcher` (native, one inotify watch per folder), and `per-folder`: src/content/folder-watcher.ts,
+ * folder), `@parcel/watcher` (native, one inotify watch per folder), and `per-folder`: src/source/folder-watcher.ts,
  * one non-recursive `fs.watch` per folder, what the service uses.
  *
  * Each candidate runs in its own Node process on its own copy of the tree (same seed) and reports: time until armed,
@@ -23,7 +23,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import parcel from '@parcel/watcher';
 import { watch as chokidarWatch } from 'chokidar';
-import { watchFolders } from '../src/content/folder-watcher.js';
+import { watchFolders } from '../src/source/folder-watcher.js';
 import { entryKind, isHiddenPath, listContentTree } from '../src/content/read-tree.js';
 import { generateContent } from './generate-content.js';
 import { median, mib, round } from './lib/stats.js';
@@ -61,7 +61,7 @@ async function expandBarePath(dir: string, rel: string, report: OnPaths): Promis
 
 const candidates: Record<Kind, (dir: string, onPaths: OnPaths) => Promise<Candidate>> = {
   async chokidar(dir, onPaths) {
-    // The options src/content/watch.ts gave chokidar before it moved to folder-watcher.ts.
+    // The options src/source/watch.ts gave chokidar before it moved to folder-watcher.ts.
     const watcher = chokidarWatch(dir, {
       ignoreInitial: true,
       atomic: true,
@@ -98,7 +98,7 @@ const candidates: Record<Kind, (dir: string, onPaths: OnPaths) => Promise<Candid
     return { close: () => subscription.unsubscribe() };
   },
   'per-folder'(dir, onPaths) {
-    // What src/content/watch.ts uses.
+    // What src/source/watch.ts uses.
     const watch = watchFolders(dir, { onPaths, onError: (error) => console.error(error) });
     return Promise.resolve({ close: () => Promise.resolve(watch.close()) });
   },

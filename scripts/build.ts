@@ -3,7 +3,7 @@
  * node_modules to fall back on (so `npm prune --omit=dev`, or an image that copies only `dist/`, still runs):
  *
  * - `server.js`, `cli.js`, `content-cli.js`: esbuild bundles (ESM, platform node) of `src/server/main.ts`,
- *   `src/cli/main.ts` and `src/content/cli.ts`, sharing `chunk-*.js`, with linked source maps, and with the
+ *   `src/cli/main.ts` and `src/content-cli/main.ts`, sharing `chunk-*.js`, with linked source maps, and with the
  *   frontmatter validators precompiled from `schemas/` (scripts/standalone-validators.ts);
  * - `schemas/`: the JSON Schemas, which the content validation reads at start-up (found beside the bundle);
  * - `swagger-ui-dist/`: the Swagger UI files `/docs` serves (found beside the bundle).
@@ -55,7 +55,7 @@ export async function buildDist(outdir: string = DIST): Promise<string[]> {
     entryPoints: {
       server: join(repo, 'src/server/main.ts'),
       cli: join(repo, 'src/cli/main.ts'),
-      'content-cli': join(repo, 'src/content/cli.ts'),
+      'content-cli': join(repo, 'src/content-cli/main.ts'),
     },
     outdir,
     // Shared code and lazily imported parts (the Redis client, over a third of the bytes) in chunks beside the

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { removeTree, writeContentFixture } from './helpers/content-fixture.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
-const CLI = join(ROOT, 'src/content/cli.ts');
+const CLI = join(ROOT, 'src/content-cli/main.ts');
 // An absolute loader path, so the CLI can run from any working directory.
 const TSX = pathToFileURL(join(ROOT, 'node_modules/tsx/dist/loader.mjs')).href;
 

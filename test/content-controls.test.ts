@@ -112,7 +112,7 @@ describe('`syllabus-content validate` (the same code path)', () => {
     const { code, stdout } = await new Promise<{ code: number; stdout: string }>((resolve) =>
       execFile(
         process.execPath,
-        ['--import', TSX, join(ROOT, 'src/content/cli.ts'), 'validate', dir],
+        ['--import', TSX, join(ROOT, 'src/content-cli/main.ts'), 'validate', dir],
         { env: { ...process.env, GITHUB_ACTIONS: '' }, timeout: 60_000 },
         (err, out) => resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout: out }),
       ),

@@ -6,11 +6,11 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { code, diffModels, renderMarkdown } from '../src/content/api-diff.js';
-import { runCli } from '../src/content/cli.js';
+import { code, diffModels, renderMarkdown } from '../src/content-cli/api-diff.js';
+import { runCli } from '../src/content-cli/main.js';
 import { loadContent } from '../src/content/loader.js';
 import type { ContentModel } from '../src/content/model.js';
-import { ModelIndex } from '../src/content/published-ids.js';
+import { ModelIndex } from '../src/content-cli/published-ids.js';
 import { removeTree, writeContentFixture, type ContentFiles } from './helpers/content-fixture.js';
 import { createContentRemote, type ContentRemote } from './helpers/git-repo.js';
 

@@ -15,7 +15,7 @@ import { problemStyle } from '../src/content/print-problems.js';
 import { fixtureProblems, removeTree, replaceInFixture, writeContentFixture, type ContentFiles } from './helpers/content-fixture.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
-const CLI = join(ROOT, 'src/content/cli.ts');
+const CLI = join(ROOT, 'src/content-cli/main.ts');
 const TSX = pathToFileURL(join(ROOT, 'node_modules/tsx/dist/loader.mjs')).href;
 const COURSE = 'courses/python-basics/index.md';
 const CLASS = 'courses/python-basics/first-steps/index.md';

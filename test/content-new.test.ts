@@ -9,14 +9,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runCli } from '../src/content/cli.js';
+import { runCli } from '../src/content-cli/main.js';
 import { ContentLoader } from '../src/content/loader.js';
 import type { ContentModel } from '../src/content/model.js';
-import { ContentFolder } from '../src/content/scaffold/folder.js';
-import { NEW_EXAMPLES } from '../src/content/scaffold/command.js';
-import { newChangelog } from '../src/content/scaffold/scaffold.js';
-import { slugify } from '../src/content/scaffold/slug.js';
-import { appendToList, FrontmatterEditError } from '../src/content/scaffold/frontmatter-edit.js';
+import { ContentFolder } from '../src/content-cli/scaffold/folder.js';
+import { NEW_EXAMPLES } from '../src/content-cli/scaffold/command.js';
+import { newChangelog } from '../src/content-cli/scaffold/scaffold.js';
+import { slugify } from '../src/content-cli/scaffold/slug.js';
+import { appendToList, FrontmatterEditError } from '../src/content-cli/scaffold/frontmatter-edit.js';
 import { removeTree, writeContentFixture, type ContentFiles } from './helpers/content-fixture.js';
 
 const BUNDLED = fileURLToPath(new URL('../content', import.meta.url));
@@ -431,7 +431,7 @@ describe('syllabus-content new as a process', () => {
     new Promise((resolve) => {
       execFile(
         process.execPath,
-        ['--import', tsx, join(root, 'src/content/cli.ts'), ...args],
+        ['--import', tsx, join(root, 'src/content-cli/main.ts'), ...args],
         { cwd: root, timeout: 60_000 },
         (err, stdout, stderr) => resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
       );

@@ -6,7 +6,7 @@ import { execFile } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runCli } from '../src/content/cli.js';
+import { runCli } from '../src/content-cli/main.js';
 import { ContentLoader } from '../src/content/loader.js';
 import type { ContentModel } from '../src/content/model.js';
 import { publishedAt, scheduledChanges, scheduledLines } from '../src/content/schedule.js';
@@ -181,7 +181,7 @@ describe('syllabus-content validate', () => {
     const { code, stdout, stderr } = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) =>
       execFile(
         process.execPath,
-        ['--import', tsx, join(root, 'src/content/cli.ts'), 'validate', dir],
+        ['--import', tsx, join(root, 'src/content-cli/main.ts'), 'validate', dir],
         { env: { ...process.env, GITHUB_ACTIONS: '' }, timeout: 60_000 },
         (err, out, errOut) => resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout: out, stderr: errOut }),
       ),

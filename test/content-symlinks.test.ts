@@ -12,7 +12,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { ContentLoader } from '../src/content/loader.js';
 import type { LoadResult } from '../src/content/model.js';
 import { LINK_PROBLEM } from '../src/content/read-tree.js';
-import { watchContent } from '../src/content/watch.js';
+import { watchContent } from '../src/source/watch.js';
 import { removeTree, writeContentFixture } from './helpers/content-fixture.js';
 import { eventually } from './helpers/eventually.js';
 
@@ -59,7 +59,7 @@ describe('symbolic links inside the content tree', () => {
     const { code, stdout } = await new Promise<{ code: number; stdout: string }>((resolve) =>
       execFile(
         process.execPath,
-        ['--import', TSX, join(ROOT, 'src/content/cli.ts'), 'validate', dir],
+        ['--import', TSX, join(ROOT, 'src/content-cli/main.ts'), 'validate', dir],
         { env: { ...process.env, GITHUB_ACTIONS: '' } },
         (err, out) => resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout: out }),
       ),

@@ -7,7 +7,7 @@ import { mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runCli } from '../src/content/cli.js';
+import { runCli } from '../src/content-cli/main.js';
 import { loadContentAtCommit, locateRepository, resolveCommit, GitContentError, SUBMODULE_PROBLEM } from '../src/content/git-tree.js';
 import { loadContent } from '../src/content/loader.js';
 import { LINK_PROBLEM } from '../src/content/read-tree.js';

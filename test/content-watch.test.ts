@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ContentLoader } from '../src/content/loader.js';
 import type { ContentModel, LoadResult } from '../src/content/model.js';
-import { watchContent, type ContentWatch } from '../src/content/watch.js';
+import { watchContent, type ContentWatch } from '../src/source/watch.js';
 import { removeTree, writeContentFixture } from './helpers/content-fixture.js';
 
 interface Reload {

@@ -227,7 +227,7 @@ describe('the preview of invalid content', () => {
 
 describe('syllabus-content dev', () => {
   const TSX = pathToFileURL(join(ROOT, 'node_modules/tsx/dist/loader.mjs')).href;
-  const CLI = join(ROOT, 'src/content/cli.ts');
+  const CLI = join(ROOT, 'src/content-cli/main.ts');
 
   it('prints the URL and each invalid load and reload, serves the preview, and stops on SIGTERM with status 0', async () => {
     const dir = await writeContentFixture(undefined, (files) => {

@@ -6,7 +6,7 @@ import type { Catalog, Changelog, ChangelogEntry, Course, Klass, Lesson, Roadmap
 import { FILE_START, FrontmatterLocator, type LocalProblem } from './frontmatter.js';
 import { CATALOG_PATH, ROADMAP_PATH, changelogPath, classPath, coursePath, lessonPath } from './layout.js';
 import type { ParsedFile } from './parse-file.js';
-import { byCodePoint, sortByCodePoint } from './order.js';
+import { byCodePoint, sortByCodePoint } from '../contract/order.js';
 import { DerivationMemo } from './memo.js';
 import type { AliasTable, RoadmapTimeline } from './model.js';
 import { didYouMean } from './schema-messages.js';

@@ -6,7 +6,7 @@
  * The ref comes from a command line or a pull request: it is resolved with `--end-of-options` (never taken as an
  * option), and what is read is bounded (per file like the loader, and in total).
  */
-import { execFile, spawn } from 'node:child_process';
+import { GitError, runGit, streamGit } from '../git/run.js';
 import { buildModel } from './build-model.js';
 import { MAX_FILE_BYTES } from './loader.js';
 import type { LoadResult, Problem } from './model.js';
@@ -42,8 +42,8 @@ export interface ContentRepository {
  * @throws GitContentError when `dir` is not inside a Git work tree, or `git` is missing.
  */
 export async function locateRepository(dir: string): Promise<ContentRepository> {
-  const out = await git(['-C', dir, 'rev-parse', '--show-toplevel', '--show-prefix']).catch((err: Error) => {
-    throw new GitContentError(`${dir} is not inside a Git work tree (${err.message})`);
+  const out = await git(['-C', dir, 'rev-parse', '--show-toplevel', '--show-prefix']).catch((err: unknown) => {
+    throw new GitContentError(`${dir} is not inside a Git work tree (${complaint(err)})`);
   });
   const [top = '', prefix = ''] = out.split('\n');
   if (top === '') throw new GitContentError(`${dir} is not inside a Git work tree`);
@@ -162,8 +162,8 @@ async function listTree(repo: ContentRepository, commit: string): Promise<TreeEn
   // --literal-pathspecs: the folder's name is a path, never a glob; --full-tree: paths from the top.
   const args = ['--literal-pathspecs', '-C', repo.top, 'ls-tree', '-r', '-z', '--long', '--full-tree', commit];
   if (repo.prefix !== '') args.push('--', repo.prefix);
-  const out = await git(args, MAX_LISTING_BYTES).catch((err: Error) => {
-    throw new GitContentError(`cannot list the tree of ${commit}: ${err.message}`);
+  const out = await git(args, MAX_LISTING_BYTES).catch((err: unknown) => {
+    throw new GitContentError(`cannot list the tree of ${commit}: ${complaint(err)}`);
   });
   const entries: TreeEntry[] = [];
   for (const record of out.split('\0')) {
@@ -182,94 +182,64 @@ async function listTree(repo: ContentRepository, commit: string): Promise<TreeEn
  * Reads the blobs `oids` with one `git cat-file --batch` process and hands each one's bytes to `onBlob` with its
  * index, in order. Each buffer is the blob's own (safe to keep).
  */
-function readBlobs(repo: ContentRepository, oids: readonly string[], onBlob: (index: number, bytes: Uint8Array) => void): Promise<void> {
-  if (oids.length === 0) return Promise.resolve();
-  return new Promise((resolve, reject) => {
-    const child = spawn('git', ['-C', repo.top, 'cat-file', '--batch'], { env: gitEnv(), stdio: ['pipe', 'pipe', 'pipe'] });
-    const timer = setTimeout(() => fail(new GitContentError('git cat-file did not finish in time')), GIT_TIMEOUT_MS);
-    let settled = false;
-    const fail = (err: Error): void => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      child.kill('SIGKILL');
-      reject(err);
-    };
-    let next = 0;
-    // The header being read, or the blob being filled.
-    let header = Buffer.alloc(0);
-    let blob: { bytes: Buffer; filled: number } | undefined;
-    let needNewline = false;
-    child.stdout.on('data', (chunk: Buffer) => {
-      let at = 0;
-      while (at < chunk.length && !settled) {
-        if (blob) {
-          const n = Math.min(blob.bytes.length - blob.filled, chunk.length - at);
-          chunk.copy(blob.bytes, blob.filled, at, at + n);
-          blob.filled += n;
-          at += n;
-          if (blob.filled === blob.bytes.length) {
-            onBlob(next++, blob.bytes);
-            blob = undefined;
-            needNewline = true;
-          }
-        } else if (needNewline) {
-          if (chunk[at] !== 0x0a) return fail(new GitContentError('unexpected git cat-file output'));
-          needNewline = false;
-          at++;
-        } else {
-          const end = chunk.indexOf(0x0a, at);
-          header = Buffer.concat([header, chunk.subarray(at, end === -1 ? chunk.length : end)]);
-          if (header.length > 200) return fail(new GitContentError('unexpected git cat-file output'));
-          if (end === -1) return;
-          at = end + 1;
-          const m = /^([0-9a-f]+) blob (\d+)$/.exec(header.toString('latin1'));
-          header = Buffer.alloc(0);
-          if (!m || m[1] !== oids[next]) return fail(new GitContentError(`git cat-file cannot read ${oids[next]}`));
-          blob = { bytes: Buffer.allocUnsafe(Number(m[2])), filled: 0 };
-          if (blob.bytes.length === 0) {
-            onBlob(next++, blob.bytes);
-            blob = undefined;
-            needNewline = true;
-          }
+async function readBlobs(repo: ContentRepository, oids: readonly string[], onBlob: (index: number, bytes: Uint8Array) => void): Promise<void> {
+  if (oids.length === 0) return;
+  let next = 0;
+  // The header being read, or the blob being filled.
+  let header = Buffer.alloc(0);
+  let blob: { bytes: Buffer; filled: number } | undefined;
+  let needNewline = false;
+  const unexpected = (): GitContentError => new GitContentError('unexpected git cat-file output');
+  const onData = (chunk: Buffer): void => {
+    let at = 0;
+    while (at < chunk.length) {
+      if (blob) {
+        const n = Math.min(blob.bytes.length - blob.filled, chunk.length - at);
+        chunk.copy(blob.bytes, blob.filled, at, at + n);
+        blob.filled += n;
+        at += n;
+        if (blob.filled === blob.bytes.length) {
+          onBlob(next++, blob.bytes);
+          blob = undefined;
+          needNewline = true;
+        }
+      } else if (needNewline) {
+        if (chunk[at] !== 0x0a) throw unexpected();
+        needNewline = false;
+        at++;
+      } else {
+        const end = chunk.indexOf(0x0a, at);
+        header = Buffer.concat([header, chunk.subarray(at, end === -1 ? chunk.length : end)]);
+        if (header.length > 200) throw unexpected();
+        if (end === -1) return;
+        at = end + 1;
+        const m = /^([0-9a-f]+) blob (\d+)$/.exec(header.toString('latin1'));
+        header = Buffer.alloc(0);
+        if (!m || m[1] !== oids[next]) throw new GitContentError(`git cat-file cannot read ${oids[next]}`);
+        blob = { bytes: Buffer.allocUnsafe(Number(m[2])), filled: 0 };
+        if (blob.bytes.length === 0) {
+          onBlob(next++, blob.bytes);
+          blob = undefined;
+          needNewline = true;
         }
       }
-    });
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => {
-      if (stderr.length < 4096) stderr += chunk.toString('utf8');
-    });
-    child.on('error', (err) => fail(new GitContentError(`cannot run git: ${err.message}`)));
-    child.on('close', (code) => {
-      if (settled) return;
-      if (code !== 0 || next !== oids.length) return fail(new GitContentError(`git cat-file failed: ${stderr.trim() || `exit ${code}`}`));
-      settled = true;
-      clearTimeout(timer);
-      resolve();
-    });
-    child.stdin.on('error', () => undefined); // an early exit is reported by 'close'
-    child.stdin.end(`${oids.join('\n')}\n`);
-  });
+    }
+  };
+  try {
+    await streamGit(['-C', repo.top, 'cat-file', '--batch'], { timeoutMs: GIT_TIMEOUT_MS, input: `${oids.join('\n')}\n` }, onData);
+  } catch (err) {
+    throw err instanceof GitContentError ? err : new GitContentError(`git cat-file failed: ${complaint(err)}`);
+  }
+  if (next !== oids.length) throw new GitContentError(`git cat-file failed: it read ${next} of ${oids.length} blobs`);
 }
 
-function gitEnv(): NodeJS.ProcessEnv {
-  return { ...process.env, GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0', LC_ALL: 'C' };
+/** Runs `git <args>` and resolves with stdout. @throws GitError (src/git/run.ts). */
+function git(args: readonly string[], maxOutputBytes = 1024 * 1024): Promise<string> {
+  return runGit(args, { timeoutMs: GIT_TIMEOUT_MS, maxOutputBytes });
 }
 
-/** Runs `git <args>` (no shell) and resolves with stdout; rejects with git's first line of complaint. */
-function git(args: readonly string[], maxBuffer = 1024 * 1024): Promise<string> {
-  return new Promise((resolve, reject) => {
-    execFile('git', args, { timeout: GIT_TIMEOUT_MS, killSignal: 'SIGKILL', maxBuffer, encoding: 'utf8', env: gitEnv() }, (err, stdout, stderr) => {
-      if (!err) return resolve(stdout);
-      const line = stderr.split('\n').find((l) => l.trim() !== '') ?? err.message;
-      reject(
-        new Error(
-          line
-            .trim()
-            .replace(/[\u0000-\u001f\u007f]/g, ' ')
-            .slice(0, 300),
-        ),
-      );
-    });
-  });
+/** What a failed git command said (its first line of complaint, credentials hidden), for a usage error. */
+function complaint(err: unknown): string {
+  if (err instanceof GitError) return err.detail || err.message;
+  return err instanceof Error ? err.message : String(err);
 }

@@ -10,7 +10,7 @@
  */
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { byCodePoint } from './order.js';
+import { byCodePoint } from '../contract/order.js';
 import { TimeSlice } from './time-slice.js';
 
 /** The message of a symbolic link inside the content tree, reported at its path, line 1, column 1. */

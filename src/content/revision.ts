@@ -9,11 +9,11 @@
  *
  * One `git status --porcelain=v2 --branch` call per build answers both "which commit" and "is it dirty".
  */
-import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { sortByCodePoint } from './order.js';
+import { runGit } from '../git/run.js';
+import { sortByCodePoint } from '../contract/order.js';
 
 const GIT_TIMEOUT_MS = 5_000;
 
@@ -89,7 +89,7 @@ function sameRange(a: readonly DigestedFile[], b: readonly DigestedFile[], start
 
 /**
  * The digest of a set of files: SHA-256 over their relative paths and the SHA-256 of their bytes, each file's
- * line `<path>\0<sha256>\n`, in path order (by code point, order.ts). Returned as `sha256:<hex>`.
+ * line `<path>\0<sha256>\n`, in path order (by code point, src/contract/order.ts). Returned as `sha256:<hex>`.
  */
 export function digestFiles(files: Iterable<DigestedFile>): string {
   return new FolderDigest().of([...files]);
@@ -112,14 +112,10 @@ function mayBeInCheckout(dir: string): boolean {
 /** The Git state of a folder, or `undefined` when it is not inside a Git checkout with a commit. */
 export async function gitState(dir: string): Promise<{ commit: string; dirty: boolean } | undefined> {
   if (!mayBeInCheckout(dir)) return undefined;
-  const out = await new Promise<string | undefined>((resolve) => {
-    execFile(
-      'git',
-      ['-C', dir, 'status', '--porcelain=v2', '--branch', '--untracked-files=all', '--ignored=no', '--', '.'],
-      { timeout: GIT_TIMEOUT_MS, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, GIT_OPTIONAL_LOCKS: '0' } },
-      (err, stdout) => resolve(err ? undefined : stdout),
-    );
-  });
+  const out = await runGit(['-C', dir, 'status', '--porcelain=v2', '--branch', '--untracked-files=all', '--ignored=no', '--', '.'], {
+    timeoutMs: GIT_TIMEOUT_MS,
+    maxOutputBytes: 64 * 1024 * 1024,
+  }).catch(() => undefined); // not a checkout after all, or git missing: the digest is the revision
   if (out === undefined) return undefined;
   let commit: string | undefined;
   let dirty = false;

@@ -3,7 +3,7 @@
  * computed from the content model. The compiler asks for one function per such route: adding a route to the
  * table without its body here does not build.
  */
-import type { ContentModel } from '../content/model.js';
+import type { ContentModel } from '../content/index.js';
 import type { IndexRouteName } from '../contract/routes.js';
 
 /**

@@ -3,13 +3,12 @@
  * keyed by request path. Producers outside the API (pages, the Atom feed, `/openapi.json`, `/docs`) plug in
  * as renderers or static resources and get the same ETag and compression treatment.
  */
-import type { ContentModel } from '../content/model.js';
+import type { ContentModel } from '../content/index.js';
 import { JSON_TYPE, matchRoute, ROUTES, routePath, type IndexRouteName, type RouteSpec } from '../contract/routes.js';
 import pLimit from 'p-limit';
 import { ROUTE_BODIES } from './bodies.js';
 import type { IndexCodec } from './codec.js';
 import { routeDeprecations, type RouteDeprecations } from './deprecation.js';
-import { sameItems } from '../content/memo.js';
 import {
   compressesItself,
   buildOrReuse,
@@ -190,6 +189,13 @@ class EarlierPlaces {
 /** Whether `source` may take `previous` (made from `before`) as it is: the same inputs and labels. */
 function unchanged(source: DerivedSource, previous: Representation, before: IndexEntry[1] | DerivedSource): boolean {
   return 'render' in before && sameItems(before.inputs, source.inputs) && sameLabels(previous, source);
+}
+
+/** Whether two lists hold the same objects (`===`) in the same order (as the content's memo judges its inputs). */
+function sameItems(a: readonly unknown[], b: readonly unknown[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /**

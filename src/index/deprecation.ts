@@ -3,7 +3,7 @@
  * `Deprecation` (RFC 9745 §2: `@<unix seconds>` of the announcing entry's date), `Sunset` (RFC 8594: the
  * HTTP-date the route stops being served) and `Link` to the entry (RFC 9745 §3, `rel="deprecation"`).
  */
-import type { ContentModel } from '../content/model.js';
+import type { ContentModel } from '../content/index.js';
 import type { Changelog } from '../schemas/types.generated.js';
 import { isDeprecatablePath } from '../contract/routes.js';
 

@@ -3,7 +3,7 @@
  * `src/contract/routes.ts`) and each old id of its kind in the content's alias table, the `308` answering the old
  * id's path, made once at index build time. Serving one is a map lookup, on the path a 404 would take.
  */
-import type { ContentModel } from '../content/model.js';
+import type { ContentModel } from '../content/index.js';
 import { movedBody } from '../contract/errors.js';
 import { JSON_TYPE, ROUTES, routePath, type RouteSpec } from '../contract/routes.js';
 import type { Redirect, Representation } from './types.js';

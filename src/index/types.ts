@@ -2,7 +2,7 @@
  * What is served: every response body of one content revision, serialised and compressed once at build
  * time (RFC 9110 "selected representation"). Serving is a map lookup; a reload builds a new index.
  */
-import type { ContentModel } from '../content/model.js';
+import type { ContentModel } from '../content/index.js';
 
 /** One precomputed representation of a resource. */
 export interface Representation {

@@ -4,7 +4,7 @@
  * and the sitemap. The index stores them by path, computes ETags and compressed bodies, and serves them like any
  * representation, with the `Cache-Control` the route table gives each route.
  */
-import type { ContentModel } from '../content/model.js';
+import type { ContentModel } from '../content/index.js';
 import type { Course } from '../schemas/types.generated.js';
 import { CHANGELOG_PATH, coursePath, FAVICON_PATH, HOME_PATH, ROADMAP_PATH, ROBOTS_PATH, SITEMAP_PATH } from './paths.js';
 import { ASSET_HEADERS, HTML_TYPE, PAGE_HEADERS } from './headers.js';

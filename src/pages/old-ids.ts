@@ -3,7 +3,7 @@
  * its old links: `/courses/<course>#class-<old id>`, `/changelog#<old id>`. A fragment never reaches the server,
  * so no redirect can help; the page itself holds an empty element with each old id, inside the renamed item.
  */
-import { byCodePoint } from '../content/order.js';
+import { byCodePoint } from '../contract/order.js';
 import { html, type SafeHtml } from './html.js';
 
 /** Current id → the old ids it was published under, in code point order (the same content, the same bytes). */

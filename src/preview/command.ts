@@ -7,7 +7,7 @@
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { isLoopbackHost } from '../server/config.js';
-import { problemLines, problemStyle } from '../content/print-problems.js';
+import { problemLines, problemStyle } from '../content/index.js';
 import type { PreviewEvent } from './state.js';
 import { startPreview } from './preview.js';
 

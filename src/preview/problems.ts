@@ -3,8 +3,7 @@
  * under the column, without colour (the error page escapes it). The files are read when the problems arrive, by the
  * content layer's own reader: only regular files inside the content folder, never through a link, bounded.
  */
-import { codeFrame, readProblemSource } from '../content/code-frame.js';
-import type { Problem } from '../content/model.js';
+import { codeFrame, readProblemSource, type Problem } from '../content/index.js';
 import type { ShownProblem } from './state.js';
 
 /**

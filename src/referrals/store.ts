@@ -5,7 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import { watch, type FSWatcher } from 'chokidar';
 import type { ReferralLookup } from '../http/referrals.js';
-import { BurstDebouncer } from '../content/burst.js';
+import { BurstDebouncer } from '../content/index.js';
 import { codeDigest, DigestFileError, parseDigests } from './digests.js';
 
 /** The referral file's watcher failed. */

@@ -3,7 +3,7 @@
  * builds exactly the same, so it measures what runs.
  */
 import type { Logger } from 'pino';
-import type { ContentModel } from '../content/model.js';
+import type { ContentModel } from '../content/index.js';
 import { ACCESS_LOG_MESSAGE, ACCESS_LOG_SCHEMA } from '../http/access-log.js';
 import { createApp, type AppHandler } from '../http/app.js';
 import { clientAddressStep, compileTrust } from '../http/client-address.js';

@@ -11,7 +11,7 @@ import proxyAddr from 'proxy-addr';
 import type { ForwardingHeader, TrustProxySetting } from '../http/client-address.js';
 import { DEFAULT_LIMITS, READ_WINDOW_SECONDS, REFERRAL_WINDOW_SECONDS } from '../http/ratelimit/budgets.js';
 import { HOST_LIMITS } from './host.js';
-import { redactUrl } from '../source/redact.js';
+import { redactUrl } from '../git/redact.js';
 
 /** pino's levels, plus `silent`. */
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;

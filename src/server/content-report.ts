@@ -5,8 +5,7 @@
  * - the admin listener's `GET /statusz`: every problem as `path:line:column: message` and the source's own words;
  * - the metrics an operator alerts on (`ServiceMetrics.contentSync`).
  */
-import { formatProblem } from '../content/index.js';
-import type { Problem } from '../content/model.js';
+import { formatProblem, type Problem } from '../content/index.js';
 import type { IndexHolder } from '../index/holder.js';
 import type { ContentSource, ContentUpdate } from '../source/types.js';
 import { adminJson, type AdminRoute } from './admin.js';

@@ -4,7 +4,7 @@
  */
 import type { Logger } from 'pino';
 import { FolderSource } from '../source/folder-source.js';
-import { redactUrl } from '../source/redact.js';
+import { redactUrl } from '../git/redact.js';
 import type { ContentSource } from '../source/types.js';
 import type { ContentSourceConfig } from './config.js';
 

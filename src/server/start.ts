@@ -4,8 +4,7 @@
  * concerns (environment, signals, workers) and tests call {@link startServer} directly.
  */
 import type { Logger } from 'pino';
-import { formatProblem, type ContentModel } from '../content/index.js';
-import { publishedAt } from '../content/schedule.js';
+import { formatProblem, publishedAt, type ContentModel } from '../content/index.js';
 import { HealthReport } from '../http/health.js';
 import { MemoryStore, type RateLimitStore } from '../http/ratelimit/index.js';
 import type { SignatureVerifier } from '../http/client-kind.js';

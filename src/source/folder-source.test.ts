@@ -7,7 +7,7 @@ import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import { watchContent, type ContentWatch, type WatchContentOptions } from '../content/watch.js';
+import { watchContent, type ContentWatch, type WatchContentOptions } from './watch.js';
 import { writeContentFixture } from '../../test/helpers/content-fixture.js';
 import { eventually } from '../../test/helpers/eventually.js';
 import { FolderSource } from './folder-source.js';

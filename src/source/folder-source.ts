@@ -2,7 +2,7 @@
  * Folder mode: the content is a folder on this machine (`CONTENT_DIR`), edited in place, replaced by a deploy,
  * or swapped by a symbolic link (git-sync: `ln -s rev2 tmp && mv -T tmp current`).
  *
- * The watcher (content/watch.ts) watches the folder's real path; every `checkIntervalMs` the configured path is
+ * The watcher (watch.ts) watches the folder's real path; every `checkIntervalMs` the configured path is
  * resolved again and its identity (real path, device, inode) compared with the watched one. When it changed (a link retargeted,
  * the folder deleted and recreated, a parent folder replaced) the watcher is armed on the new folder and then
  * the whole tree is loaded, so no change made after the swap is lost. When the folder is missing or watching
@@ -11,8 +11,8 @@
  */
 import { realpath, stat } from 'node:fs/promises';
 import type { Logger } from 'pino';
-import { ContentLoader } from '../content/loader.js';
-import { watchContent, type ContentWatch, type WatchContentOptions } from '../content/watch.js';
+import { ContentLoader } from '../content/index.js';
+import { watchContent, type ContentWatch, type WatchContentOptions } from './watch.js';
 import type { ContentSource, ContentSourceListener, ContentSourceStatus, ContentUpdate, SourceFault, SyncFailureReason } from './types.js';
 import { backoffDelay } from './backoff.js';
 import { SourceError } from './types.js';

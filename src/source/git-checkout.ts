@@ -11,10 +11,8 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { MAX_FILE_BYTES } from '../content/loader.js';
-import type { Problem } from '../content/model.js';
-import { entryKind } from '../content/read-tree.js';
-import { GitError, runGit } from './git-cli.js';
+import { entryKind, MAX_FILE_BYTES, type Problem } from '../content/index.js';
+import { GitError, runGit } from '../git/run.js';
 
 /** Longest file name component most file systems accept, in bytes. */
 const MAX_NAME_BYTES = 255;

@@ -22,13 +22,11 @@ import { createHash } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
-import { MAX_FILE_BYTES } from '../content/loader.js';
-import { ContentLoader } from '../content/loader.js';
-import type { LoadResult } from '../content/model.js';
+import { ContentLoader, MAX_FILE_BYTES, type LoadResult } from '../content/index.js';
 import { claimSlot, type CacheSlot } from './cache-slot.js';
 import { writeCheckout } from './git-checkout.js';
-import { GitError, runGit } from './git-cli.js';
-import { redactUrl } from './redact.js';
+import { GitError, runGit } from '../git/run.js';
+import { redactUrl } from '../git/redact.js';
 import type { ContentSource, ContentSourceListener, ContentSourceStatus, ContentUpdate, SourceFault } from './types.js';
 import { SourceError } from './types.js';
 

@@ -7,8 +7,8 @@
  * source ──► LoadResult (content) ──► index ──► served
  * ```
  */
-import type { LoadResult } from '../content/model.js';
-import { GIT_FAILURE_CATEGORIES, type GitFailureCategory } from './git-cli.js';
+import type { LoadResult } from '../content/index.js';
+import { GIT_FAILURE_CATEGORIES, type GitFailureCategory } from '../git/run.js';
 
 /** The two ways content reaches the service (`/health`'s `content_source`). */
 export type ContentSourceKind = 'folder' | 'git';
@@ -29,7 +29,7 @@ export interface ContentUpdate {
 
 /**
  * Why a source cannot check for changes right now: a bounded set of categories, each a `/health` value and a
- * metric label (`syllabus_content_sync_failures_total{reason}`). Git's come from `git-cli.ts`; a folder is
+ * metric label (`syllabus_content_sync_failures_total{reason}`). Git's come from `src/git/run.ts`; a folder is
  * `folder-missing` (the path leads nowhere, or not to a folder) or `watch-failed` (the watcher broke, e.g. inotify
  * limits).
  */

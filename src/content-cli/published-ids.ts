@@ -9,10 +9,8 @@
  * in the course `c` leads to now — `c` itself, or the course that declares `c` as an alias.
  */
 import type { ChangelogEntry, ChangelogEntryFrontmatter, Course, Klass, Lesson } from '../schemas/types.generated.js';
-import { CATALOG_PATH, changelogPath, classPath, coursePath } from './layout.js';
-import type { ContentModel } from './model.js';
-import { byCodePoint } from './order.js';
-import { publishedAt } from './schedule.js';
+import { CATALOG_PATH, changelogPath, classPath, coursePath, publishedAt, type ContentModel } from '../content/index.js';
+import { byCodePoint } from '../contract/order.js';
 
 /** The kinds of resource whose ids are permanent. */
 export type IdKind = 'course' | 'class' | 'lesson' | 'changelog entry';

@@ -9,9 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { appendFile, stat } from 'node:fs/promises';
 import { normalize, resolve } from 'node:path';
 import { code, diffModels, renderMarkdown } from '../api-diff.js';
-import { commitPath, GitContentError } from '../git-tree.js';
-import { ContentLoader } from '../loader.js';
-import type { LoadResult, Problem } from '../model.js';
+import { commitPath, ContentLoader, GitContentError, type LoadResult, type Problem } from '../../content/index.js';
 import { ModelIndex, Removals } from '../published-ids.js';
 import {
   brokenIdProblems,
@@ -49,7 +47,7 @@ export interface DiffArgs {
   format: (typeof DIFF_FORMATS)[number];
 }
 
-/** How the command line prints problems, given by `cli.ts` so both commands print them one way. */
+/** How the command line prints problems, given by `main.ts` so both commands print them one way. */
 export interface ProblemOutput {
   /** Prints problems as `validate` does (`path:line:column: message`, annotations under GitHub Actions). */
   report(problems: readonly Problem[]): void;

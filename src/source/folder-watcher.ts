@@ -16,7 +16,7 @@
  */
 import { lstatSync, readdirSync, watch, type FSWatcher, type Stats } from 'node:fs';
 import { join } from 'node:path';
-import { ContentTreeListing, entryKind, isHiddenPath, type ContentTree } from './read-tree.js';
+import { ContentTreeListing, entryKind, isHiddenPath, type ContentTree } from '../content/index.js';
 
 /** Options of {@link watchFolders}. */
 export interface FolderWatchOptions {

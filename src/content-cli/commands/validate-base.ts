@@ -3,11 +3,9 @@
  * published at `ref` (courses, classes, lessons, changelog entries, live or as aliases) must still lead to a
  * resource ({@link brokenIds}); each one that does not is a problem like the others.
  */
-import { GitContentError } from '../git-tree.js';
-import type { ContentModel, Problem } from '../model.js';
+import { GitContentError, type ContentModel, type ParsedFile, type Problem } from '../../content/index.js';
 import { brokenIds, ModelIndex } from '../published-ids.js';
 import { brokenIdProblems, folderDisplay, frontmatterOf, loadRef, removalsOf, resolveRef, type CommandIo } from './published-at.js';
-import type { ParsedFile } from '../parse-file.js';
 
 /** The check of the working folder's model against the base, once the base is loaded. */
 export interface BaseCheck {

@@ -6,7 +6,7 @@
  */
 import type { RoadmapItem } from '../schemas/types.generated.js';
 import { brokenIds, classKey, ModelIndex, publishedIds, type IdKind, type PublishedId } from './published-ids.js';
-import { byCodePoint } from './order.js';
+import { byCodePoint } from '../contract/order.js';
 
 /** A scalar field of an API shape (or a list of strings) whose value differs. */
 export interface FieldChange {

@@ -1,6 +1,6 @@
 /**
  * `syllabus-content validate [dir]`: checks a content folder and prints every problem as
- * `path:line:column: message` (in a terminal followed by its code frame: print-problems.ts); under GitHub Actions
+ * `path:line:column: message` (in a terminal followed by its code frame: src/content/print-problems.ts); under GitHub Actions
  * also as `::error` workflow commands (annotations). With `--base <ref>`, an id published at that Git ref that leads
  * nowhere now is a problem too.
  * `syllabus-content diff <base-ref> [head-ref]`: the change to the public API, in Markdown (commands/diff.ts).
@@ -11,12 +11,8 @@ import { normalize, relative, resolve, sep } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
 import { Command, CommanderError, Option } from 'commander';
-import { ContentLoader } from './loader.js';
-import type { Problem } from './model.js';
+import { ContentLoader, printable, problemLines, problemStyle, scheduledLines, type Problem, type ProblemFolder } from '../content/index.js';
 import { addNewCommand } from './scaffold/command.js';
-import { scheduledLines } from './schedule.js';
-import { printable, problemLines, problemStyle } from './print-problems.js';
-import type { ProblemFolder } from './code-frame.js';
 import { parsePort, PREVIEW_DEFAULTS } from '../preview/options.js';
 import { prepareBaseCheck } from './commands/validate-base.js';
 import { DIFF_FORMATS, DIFF_HELP, runDiff, type DiffArgs } from './commands/diff.js';

@@ -3,13 +3,19 @@
  * folder, and the broken ids of a change as problems located in the new revision's files.
  */
 import { posix, sep } from 'node:path';
-import { FrontmatterLocator } from '../frontmatter.js';
-import { loadContentAtCommit, locateRepository, resolveCommit, type CommitContent, type ContentRepository } from '../git-tree.js';
-import type { Problem } from '../model.js';
-import type { ParsedFile } from '../parse-file.js';
+import {
+  FrontmatterLocator,
+  loadContentAtCommit,
+  locateRepository,
+  resolveCommit,
+  type CommitContent,
+  type ContentRepository,
+  type ParsedFile,
+  type Problem,
+} from '../../content/index.js';
 import { brokenIdMessage, fixLocation, Removals, type ModelIndex, type PublishedId } from '../published-ids.js';
 
-/** Where a command writes, and its environment (the shape of `CliIo` in `../cli.ts`). */
+/** Where a command writes, and its environment (the shape of `CliIo` in `../main.ts`). */
 export interface CommandIo {
   stdout(line: string): void;
   stderr(line: string): void;

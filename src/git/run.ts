@@ -1,12 +1,14 @@
 /**
- * Runs the `git` command line: fixed argument arrays through `execFile` (no shell), bounded in time and output,
- * never prompting, in the C locale so failures can be sorted into categories, at a lower scheduling priority than
- * the service (Git's work is background work: serving comes first). Credentials come from Git's own mechanisms
+ * Runs the `git` command line for every part of the project (the Git follower, the content revision, the writers'
+ * tools): fixed argument arrays through `execFile` or `spawn` (no shell), bounded in time and output, never
+ * prompting, in the C locale so failures can be sorted into categories, with every URL's credentials hidden in
+ * errors, at a lower scheduling priority than the service (Git's work is background work: serving comes first).
+ * Credentials come from Git's own mechanisms
  * (SSH keys, credential helpers, `GIT_ASKPASS`), which the inherited environment keeps working, or from a URL
  * handed to git in its environment ({@link GitRunOptions.remoteUrl}): never on a command line, where any user of
  * the machine can read it (`/proc/<pid>/cmdline`).
  */
-import { execFile } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { setPriority } from 'node:os';
 import { redactUrl } from './redact.js';
 
@@ -81,21 +83,7 @@ export function runGit(args: readonly string[], options: GitRunOptions): Promise
         killSignal: 'SIGKILL',
         maxBuffer: options.maxOutputBytes ?? 1024 * 1024,
         encoding: 'utf8',
-        // LC_ALL=C: messages in English, so they can be categorised; no prompt can ever hang the service.
-        // GIT_NO_LAZY_FETCH: a partial clone never downloads a missing object unasked (git 2.45+; older gits have
-        // no remote URL to fetch from outside `fetch` anyway).
-        env: {
-          ...process.env,
-          ...options.env,
-          ...(options.remoteUrl !== undefined && {
-            GIT_CONFIG_COUNT: '1',
-            GIT_CONFIG_KEY_0: 'remote.origin.url',
-            GIT_CONFIG_VALUE_0: options.remoteUrl,
-          }),
-          GIT_TERMINAL_PROMPT: '0',
-          GIT_NO_LAZY_FETCH: '1',
-          LC_ALL: 'C',
-        },
+        env: gitEnvironment(options),
       },
       (error, stdout, stderr) => {
         if (!error) return resolve(stdout);
@@ -106,16 +94,100 @@ export function runGit(args: readonly string[], options: GitRunOptions): Promise
         reject(new GitError(categorise(stderr), detail, typeof error.code === 'number' ? error.code : undefined));
       },
     );
-    if (child.pid !== undefined) {
-      try {
-        setPriority(child.pid, GIT_NICENESS);
-      } catch {
-        // Not permitted here (or git already exited): it runs at the service's priority.
-      }
-    }
+    lowerPriority(child);
     child.stdin?.on('error', () => undefined); // git may exit before reading all of its input
     child.stdin?.end(options.input);
   });
+}
+
+/** Options of {@link streamGit}. */
+export interface GitStreamOptions {
+  /** Longest run, in milliseconds; the process is killed after it. */
+  timeoutMs: number;
+  /** Written to git's standard input (then closed). */
+  input?: string;
+}
+
+/** The most of git's stderr kept for its error, in characters. */
+const MAX_STREAM_STDERR = 64 * 1024;
+
+/**
+ * Runs `git <args>` and hands its stdout to `onData` chunk by chunk as it arrives, for output read as a stream
+ * (`cat-file --batch`): the caller bounds what it keeps. Resolves when git exits with 0.
+ * @throws GitError with a category when git is missing, times out, or exits non-zero; or what `onData` threw (git
+ * is killed then).
+ */
+export function streamGit(args: readonly string[], options: GitStreamOptions, onData: (chunk: Buffer) => void): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('git', args, { env: gitEnvironment({}), stdio: ['pipe', 'pipe', 'pipe'] });
+    lowerPriority(child);
+    let settled = false;
+    const settle = (error?: Error): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      if (error === undefined) return resolve();
+      child.kill('SIGKILL');
+      reject(error);
+    };
+    let stderr = '';
+    const timer = setTimeout(() => settle(new GitError('timeout', firstComplaint(stderr))), options.timeoutMs);
+    child.stdout.on('data', (chunk: Buffer) => {
+      if (settled) return;
+      try {
+        onData(chunk);
+      } catch (error) {
+        settle(error instanceof Error ? error : new Error(String(error)));
+      }
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      if (stderr.length < MAX_STREAM_STDERR) stderr += chunk.toString('utf8');
+    });
+    child.on('error', (error: NodeJS.ErrnoException) => {
+      settle(error.code === 'ENOENT' ? new GitError('git-missing', '') : new GitError('failed', redactUrl(error.message)));
+    });
+    child.on('close', (code) => {
+      if (code === 0) settle();
+      else settle(new GitError(categorise(stderr), firstComplaint(stderr), code ?? undefined));
+    });
+    child.stdin.on('error', () => undefined); // git may exit before reading all of its input
+    child.stdin.end(options.input);
+  });
+}
+
+/**
+ * The environment of every git command: the service's own (so SSH keys and credential helpers keep working), the
+ * command's extra variables, and the project's fixed rules, which no caller can change.
+ */
+function gitEnvironment(options: Pick<GitRunOptions, 'env' | 'remoteUrl'>): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    ...options.env,
+    ...(options.remoteUrl !== undefined && {
+      GIT_CONFIG_COUNT: '1',
+      GIT_CONFIG_KEY_0: 'remote.origin.url',
+      GIT_CONFIG_VALUE_0: options.remoteUrl,
+    }),
+    // No prompt can ever hang the service.
+    GIT_TERMINAL_PROMPT: '0',
+    // A partial clone never downloads a missing object unasked (git 2.45+; older gits have no remote URL to fetch
+    // from outside `fetch` anyway).
+    GIT_NO_LAZY_FETCH: '1',
+    // Reading a writer's checkout (`status`) never takes the index lock their own git may be waiting for.
+    GIT_OPTIONAL_LOCKS: '0',
+    // Messages in English, so they can be categorised.
+    LC_ALL: 'C',
+  };
+}
+
+/** Puts git below the service's scheduling priority, where the system allows it. */
+function lowerPriority(child: ChildProcess): void {
+  if (child.pid === undefined) return;
+  try {
+    setPriority(child.pid, GIT_NICENESS);
+  } catch {
+    // Not permitted here (or git already exited): it runs at the service's priority.
+  }
 }
 
 /** Sorts git's stderr into a category (messages of git 2.x in the C locale). */

@@ -1,12 +1,9 @@
 /**
  * Watches a content folder (folder-watcher.ts: one `fs.watch` per folder) and reloads it after each burst of changes.
  */
-import type { LoadResult } from './model.js';
-import { ContentLoader } from './loader.js';
-import { byCodePoint } from './order.js';
-import { BurstDebouncer } from './burst.js';
+import { BurstDebouncer, ContentLoader, type ContentTree, type LoadResult } from '../content/index.js';
+import { byCodePoint } from '../contract/order.js';
 import { watchFolders } from './folder-watcher.js';
-import type { ContentTree } from './read-tree.js';
 
 /** Options of {@link watchContent}. */
 export interface WatchContentOptions {

@@ -5,11 +5,18 @@
 import { stringify } from 'yaml';
 import defs from '../../../schemas/defs.schema.json' with { type: 'json' };
 import { ID_MAX_LENGTH } from '../../contract/params.js';
-import { dayNumber } from '../calendar.js';
-import { idProblem } from '../ids.js';
-import { CATALOG_PATH, ROADMAP_PATH, changelogPath, classPath, coursePath, lessonPath } from '../layout.js';
-import { STAGE_ORDER } from '../parse-file.js';
-import { closest } from '../schema-messages.js';
+import {
+  CATALOG_PATH,
+  changelogPath,
+  classPath,
+  closest,
+  coursePath,
+  dayNumber,
+  idProblem,
+  lessonPath,
+  ROADMAP_PATH,
+  STAGE_ORDER,
+} from '../../content/index.js';
 import type { Course, Klass } from '../../schemas/types.generated.js';
 import { appendToList, FrontmatterEditError, setScalar } from './frontmatter-edit.js';
 import { ContentFolder, NEW_EXIT, ScaffoldError, type FileChange } from './folder.js';

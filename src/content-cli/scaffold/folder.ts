@@ -7,11 +7,17 @@ import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
 import { mkdir, open, readFile, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import { dirname, join, posix } from 'node:path';
-import { buildModel, type DerivedModel, type RelProblem } from '../build-model.js';
-import { MAX_FILE_BYTES } from '../loader.js';
-import { formatProblem } from '../model.js';
-import { parseFile, type ParsedFile } from '../parse-file.js';
-import { LINK_PROBLEM, listContentTree } from '../read-tree.js';
+import {
+  buildModel,
+  formatProblem,
+  LINK_PROBLEM,
+  listContentTree,
+  MAX_FILE_BYTES,
+  parseFile,
+  type DerivedModel,
+  type ParsedFile,
+  type RelProblem,
+} from '../../content/index.js';
 
 /** Exit statuses of `new`: written; refused because of the content; refused because of the command line. */
 export const NEW_EXIT = { written: 0, refused: 1, usage: 2 } as const;
