@@ -2,8 +2,9 @@
  * The set of valid referral digests, read from `REFERRALS_FILE` at start-up and reloaded when the file
  * changes (like content). A reload that fails keeps the previous set and is reported (logs, `/health`).
  */
+import { watch, type FSWatcher } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { watch, type FSWatcher } from 'chokidar';
+import { basename, dirname } from 'node:path';
 import type { ReferralLookup } from '../http/referrals.js';
 import { BurstDebouncer } from '../content/burst.js';
 import { codeDigest, DigestFileError, parseDigests } from './digests.js';
@@ -23,16 +24,17 @@ export function publicReloadError(error: Error): string {
   return 'unreadable file, previous set kept';
 }
 
-/** How long the file's size must stay unchanged before it is read, in milliseconds. */
+/**
+ * How long the file must go without a change before it is read, in milliseconds: a file rewritten in place
+ * (truncated, then written) is read only once written, so valid codes never answer false from a half-written file.
+ */
 const STABLE_FOR_MS = 300;
+/** The longest a file written without a pause of {@link STABLE_FOR_MS} waits to be read, in milliseconds. */
+const MAX_WAIT_MS = 10_000;
 
 /** Options of {@link ReferralStore.watch}. */
 export interface ReferralWatchOptions {
-  /**
-   * Quiet period after the last change before reloading, in milliseconds (default 100, at least 60):
-   * chokidar drops a change event that follows another within 50 ms, so the reload must read the file after
-   * that window to see the dropped change.
-   */
+  /** Quiet period after the last change before reloading, in milliseconds (default and least: 300). */
   debounceMs?: number;
   /**
    * Called after each reload attempt: `undefined` on success, otherwise what went wrong. The error's message is
@@ -81,15 +83,18 @@ export class ReferralStore implements ReferralLookup {
   }
 
   /**
-   * Reloads on every change of the file (also when it is replaced by a rename), debounced.
-   * @returns a promise that resolves once the watcher is ready (changes before that may be missed).
+   * Reloads on every change of the file, debounced: written in place, or replaced by a rename (editors, `mv`,
+   * configuration management). The watch is on the file's folder, so a replaced file is followed.
+   * @returns once the watch is armed (a change from then on is seen). A folder that cannot be watched is reported
+   *   to `onReload` as a watch failure.
    */
   watch(opts: ReferralWatchOptions = {}): Promise<void> {
     if (this.#watcher) return Promise.resolve();
+    const failed = (error: unknown): void => opts.onReload?.(new WatchError(`watching ${this.path}: ${String(error)}`), this.size);
     // Loads never overlap; a burst of writes (truncate, then write) gives one load after the quiet time.
-    this.#burst = new BurstDebouncer<string>({
-      quietMs: Math.max(60, opts.debounceMs ?? 100),
-      maxWaitMs: 2_000,
+    const burst = new BurstDebouncer<string>({
+      quietMs: Math.max(STABLE_FOR_MS, opts.debounceMs ?? 0),
+      maxWaitMs: MAX_WAIT_MS,
       run: async () => {
         try {
           opts.onReload?.(undefined, await this.load());
@@ -99,23 +104,23 @@ export class ReferralStore implements ReferralLookup {
       },
       onError: (error) => opts.onReload?.(error instanceof Error ? error : new Error(String(error)), this.size),
     });
-    const burst = this.#burst;
-    this.#watcher = watch(this.path, {
-      ignoreInitial: true,
-      atomic: true,
-      // A file rewritten in place (truncated, then written) is read only once its size has stopped changing, so
-      // valid codes never answer false from a half-written file (chokidar polls its size until it is stable).
-      awaitWriteFinish: { stabilityThreshold: STABLE_FOR_MS, pollInterval: 50 },
-    });
-    this.#watcher.on('all', (_event, path) => burst.add(path));
-    this.#watcher.on('error', (error: unknown) => opts.onReload?.(new WatchError(`watching ${this.path}: ${String(error)}`), this.size));
-    const watcher = this.#watcher;
-    return new Promise((resolve) => watcher.once('ready', () => resolve()));
+    this.#burst = burst;
+    const name = basename(this.path);
+    try {
+      // Events name a child of the folder; one without a name (some platforms) may be the file.
+      this.#watcher = watch(dirname(this.path), (_event, child) => {
+        if (child === null || child === name) burst.add(name);
+      });
+      this.#watcher.on('error', failed);
+    } catch (error) {
+      failed(error);
+    }
+    return Promise.resolve();
   }
 
   /** Stops watching. */
   async close(): Promise<void> {
-    await this.#watcher?.close();
+    this.#watcher?.close();
     await this.#burst?.close();
     this.#watcher = undefined;
   }
