@@ -396,7 +396,7 @@ export function readVariable<T>(variable: Variable<T>, text: string | undefined,
 
 /** A problem of the configuration, under the variable it is listed with. */
 export interface ConfigProblem {
-  readonly name: string;
+  readonly name: VariableName;
   readonly message: string;
 }
 
@@ -406,18 +406,17 @@ export interface ConfigProblem {
  */
 export function readTable(env: Env, cwd: string): { config: ValueOf<typeof CONFIG_TABLE>; problems: ConfigProblem[] } {
   const problems: ConfigProblem[] = [];
+  const report = (name: string, message: string): void => void problems.push({ name: name as VariableName, message });
   const isSet = (name: string): boolean => variableText(env, name) !== undefined;
   for (const { name, requires, excludedBy } of ROWS) {
     if (!isSet(name)) continue;
-    if (requires !== undefined && !isSet(requires)) problems.push({ name, message: `${name}: only used with ${requires}, which is not set` });
-    if (excludedBy !== undefined && isSet(excludedBy.selector)) {
-      problems.push({ name, message: `${name} and ${excludedBy.selector}: ${excludedBy.conflict}` });
-    }
+    if (requires !== undefined && !isSet(requires)) report(name, `${name}: only used with ${requires}, which is not set`);
+    if (excludedBy !== undefined && isSet(excludedBy.selector)) report(name, `${name} and ${excludedBy.selector}: ${excludedBy.conflict}`);
   }
   const read = (part: unknown): unknown => {
     if (isNode(part, 'variable')) {
       const { value, problem } = readVariable(part, variableText(env, part.name), cwd);
-      if (problem !== undefined) problems.push({ name: part.name, message: problem });
+      if (problem !== undefined) report(part.name, problem);
       return value;
     }
     if (isNode(part, 'whenSet')) return isSet(part.on) ? read(part.group) : undefined;

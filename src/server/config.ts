@@ -16,6 +16,7 @@ import {
   type Env,
   type ValueOf,
   type Variable,
+  type VariableName,
 } from './config-schema.js';
 
 export type { LogFormat, LogLevel } from './config-schema.js';
@@ -60,7 +61,7 @@ export class ConfigError extends Error {
  */
 export function loadConfig(env: Env = process.env, cwd: string = process.cwd()): Config {
   const { config: values, problems } = readTable(env, cwd);
-  const report = (name: string, message: string): void => void problems.push({ name, message });
+  const report = (name: VariableName, message: string): void => void problems.push({ name, message });
   const { port, admin, contentSource, workers, rateLimitStore } = values;
 
   if (admin !== undefined && admin.port !== 0 && admin.port === port) {
@@ -83,8 +84,7 @@ export function loadConfig(env: Env = process.env, cwd: string = process.cwd()):
 
 /** Problems in the table's order (a stable sort keeps a variable's own problems in the order found). */
 function inTableOrder(problems: ConfigProblem[]): ConfigProblem[] {
-  const at = (name: string): number => VARIABLE_NAMES.indexOf(name as (typeof VARIABLE_NAMES)[number]);
-  return problems.sort((a, b) => at(a.name) - at(b.name));
+  return problems.sort((a, b) => VARIABLE_NAMES.indexOf(a.name) - VARIABLE_NAMES.indexOf(b.name));
 }
 
 /** What the log needs: its level and format, and how long to wait for its last lines at exit. */
