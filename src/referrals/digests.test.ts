@@ -1,4 +1,4 @@
-import { mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -91,6 +91,31 @@ describe('referral digests', () => {
       await writeFile(file, `${codeDigest('EDITED-CODE')}\n`);
       await eventually(() => store.isValid('EDITED-CODE'), { what: 'the replacement edited' });
       expect(reloads).toEqual([undefined, undefined]);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('follows a Kubernetes Secret volume update (the ..data link swapped)', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'referrals-'));
+    dirs.push(dir);
+    const version = async (name: string, code: string): Promise<void> => {
+      await mkdir(join(dir, name));
+      await writeFile(join(dir, name, 'codes.txt'), `${codeDigest(code)}\n`);
+    };
+    await version('..2026_11_29_a', 'FIRST-CODE');
+    await symlink('..2026_11_29_a', join(dir, '..data'));
+    await symlink('..data/codes.txt', join(dir, 'codes.txt'));
+    const store = new ReferralStore(join(dir, 'codes.txt'));
+    await store.load();
+    await store.watch();
+    try {
+      await version('..2026_11_29_b', 'SECOND-CODE');
+      await symlink('..2026_11_29_b', join(dir, '..data_tmp'));
+      await rename(join(dir, '..data_tmp'), join(dir, '..data'));
+      await rm(join(dir, '..2026_11_29_a'), { recursive: true });
+      await eventually(() => store.isValid('SECOND-CODE'), { what: 'the new Secret version loaded' });
+      expect(store.isValid('FIRST-CODE')).toBe(false);
     } finally {
       await store.close();
     }

@@ -2,12 +2,11 @@
  * The set of valid referral digests, read from `REFERRALS_FILE` at start-up and reloaded when the file
  * changes (like content). A reload that fails keeps the previous set and is reported (logs, `/health`).
  */
-import { watch, type FSWatcher } from 'node:fs';
-import { readFile } from 'node:fs/promises';
-import { basename, dirname } from 'node:path';
+import { readFile, stat } from 'node:fs/promises';
 import type { ReferralLookup } from '../http/referrals.js';
 import { BurstDebouncer } from '../content/burst.js';
 import { codeDigest, DigestFileError, parseDigests } from './digests.js';
+import { fileVersion, watchFile, type FileWatch } from './file-watch.js';
 
 /** The referral file's watcher failed. */
 class WatchError extends Error {
@@ -47,7 +46,9 @@ export interface ReferralWatchOptions {
 export class ReferralStore implements ReferralLookup {
   readonly path: string;
   #digests: ReadonlySet<string> = new Set();
-  #watcher: FSWatcher | undefined;
+  /** The {@link fileVersion} of the file the set was read from. */
+  #version: string | undefined;
+  #watch: FileWatch | undefined;
   #burst: BurstDebouncer<string> | undefined;
 
   constructor(path: string) {
@@ -61,7 +62,10 @@ export class ReferralStore implements ReferralLookup {
    */
   async load(): Promise<number> {
     let text: string;
+    let version: string;
     try {
+      // Stated before reading: a change in between gives a new version, so the next event reads it again.
+      version = fileVersion(await stat(this.path));
       text = await readFile(this.path, 'utf8');
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code ?? String(error);
@@ -69,6 +73,7 @@ export class ReferralStore implements ReferralLookup {
     }
     const digests = parseDigests(text, this.path);
     this.#digests = digests;
+    this.#version = version;
     return digests.size;
   }
 
@@ -83,35 +88,37 @@ export class ReferralStore implements ReferralLookup {
   }
 
   /**
-   * Reloads on every change of the file, debounced: written in place, or replaced by a rename (editors, `mv`,
-   * configuration management). The watch is on the file's folder, so a replaced file is followed.
+   * Reloads on every change of the file, debounced: written in place, or replaced (a rename over it, a swapped link;
+   * see `file-watch.ts`). Events that leave the file as it was read (a sibling's) load nothing.
    * @returns once the watch is armed (a change from then on is seen). A folder that cannot be watched is reported
    *   to `onReload` as a watch failure.
    */
   watch(opts: ReferralWatchOptions = {}): Promise<void> {
-    if (this.#watcher) return Promise.resolve();
+    if (this.#burst) return Promise.resolve();
     const failed = (error: unknown): void => opts.onReload?.(new WatchError(`watching ${this.path}: ${String(error)}`), this.size);
+    const reloaded = (error: unknown): void => opts.onReload?.(error instanceof Error ? error : new Error(String(error)), this.size);
     // Loads never overlap; a burst of writes (truncate, then write) gives one load after the quiet time.
     const burst = new BurstDebouncer<string>({
       quietMs: Math.max(STABLE_FOR_MS, opts.debounceMs ?? 0),
       maxWaitMs: MAX_WAIT_MS,
       run: async () => {
+        const now = await stat(this.path).then(fileVersion, () => undefined);
+        if (now !== undefined && now === this.#version) return;
+        // A file that failed to load is not read again until it changes.
+        this.#version = now;
         try {
-          opts.onReload?.(undefined, await this.load());
+          // Loaded first: `onReload?.(…)` would not evaluate its arguments without a callback.
+          const count = await this.load();
+          opts.onReload?.(undefined, count);
         } catch (error) {
-          opts.onReload?.(error instanceof Error ? error : new Error(String(error)), this.size);
+          reloaded(error);
         }
       },
-      onError: (error) => opts.onReload?.(error instanceof Error ? error : new Error(String(error)), this.size),
+      onError: reloaded,
     });
     this.#burst = burst;
-    const name = basename(this.path);
     try {
-      // Events name a child of the folder; one without a name (some platforms) may be the file.
-      this.#watcher = watch(dirname(this.path), (_event, child) => {
-        if (child === null || child === name) burst.add(name);
-      });
-      this.#watcher.on('error', failed);
+      this.#watch = watchFile(this.path, () => burst.add(this.path), failed);
     } catch (error) {
       failed(error);
     }
@@ -120,8 +127,8 @@ export class ReferralStore implements ReferralLookup {
 
   /** Stops watching. */
   async close(): Promise<void> {
-    this.#watcher?.close();
+    this.#watch?.close();
+    this.#watch = undefined;
     await this.#burst?.close();
-    this.#watcher = undefined;
   }
 }
