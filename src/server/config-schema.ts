@@ -354,8 +354,9 @@ function rowsOf(part: unknown, path: readonly string[], within: Pick<VariableRow
     const { selector, conflict } = part;
     return [
       ...rowsOf(part.unset.group, path, { ...within, excludedBy: { selector, conflict } }),
-      ...rowsOf(part.set.group, path, { ...within, requires: selector }).map(({ requires, ...row }) =>
-        row.name === selector ? row : { ...row, requires },
+      // The selector itself is what the others require.
+      ...rowsOf(part.set.group, path, { ...within, requires: selector }).map((row) =>
+        row.name === selector ? { ...row, requires: within.requires } : row,
       ),
     ];
   }
