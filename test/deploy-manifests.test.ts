@@ -31,7 +31,7 @@ import { ConfigMap } from 'kubernetes-models/v1/ConfigMap';
 import { Service } from 'kubernetes-models/v1/Service';
 import { parse, parseAllDocuments, stringify } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { VARIABLES, type Variable } from '../src/server/config-schema.js';
+import { VARIABLES, type VariableRow } from '../src/server/config-schema.js';
 import { ServiceMetrics } from '../src/server/metrics.js';
 import { PROCESS_ENVIRONMENT } from '../src/server/process-environment.js';
 
@@ -60,7 +60,7 @@ type Env = Record<string, string>;
  * one set without the variable it requires (the server refuses to start: `NAME: only used with …`).
  */
 function variableProblems(env: Env): string[] {
-  const known: Record<string, Variable<unknown>> = VARIABLES;
+  const known: Record<string, VariableRow> = VARIABLES;
   return Object.keys(env).flatMap((name) => {
     if (OTHER_VARIABLES.has(name)) return [];
     const variable = known[name];

@@ -12,6 +12,7 @@ import type { Changelog, Roadmap, RoadmapItem, RoadmapStage } from '../schemas/t
 import { dayNumber } from './calendar.js';
 import { changelogPath, roadmapItemPath } from './layout.js';
 import { sameItems } from './memo.js';
+import { byCodePoint } from '../contract/order.js';
 import type { AliasTable, ContentModel, RoadmapTimeline } from './model.js';
 
 /** The content as published at one instant, and when that changes. */
@@ -155,7 +156,7 @@ export function scheduledChanges(model: ContentModel, at: Date): ScheduledChange
     const date = item.shipped === undefined ? undefined : dates.get(item.shipped);
     if (date !== undefined) out.push({ date, path: roadmapItemPath(item.id), what: `moves from ${stage} to shipped` });
   }
-  return out.sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return out.sort((a, b) => byCodePoint(a.date, b.date) || byCodePoint(a.path, b.path));
 }
 
 /**

@@ -17,7 +17,10 @@ describe('Accept-Encoding negotiation (RFC 9110 §12.5.3)', () => {
     ['GZIP;Q=1', 'gzip'],
     ['identity;q=1, gzip;q=0.5', 'identity'],
     ['gzip;q=0.8, br;q=0.9', 'br'],
-    ['br;q=2, gzip', 'gzip'],
+    // negotiator reads q as a number: an unreadable one drops its member, one above 1 ranks first.
+    ['gzip;q=abc, br', 'br'],
+    ['br;q=2, gzip;q=0.9', 'br'],
+    ['identity;q=0.5, gzip;q=0.4', 'identity'],
     ['deflate, compress', 'identity'],
   ])('%s → %s', (field, expected) => {
     expect(chooseCoding(encodingPreference(field), BIG)).toBe(expected);
@@ -31,5 +34,12 @@ describe('Accept-Encoding negotiation (RFC 9110 §12.5.3)', () => {
     expect(parseAcceptEncoding('gzip, identity;q=0').identityAcceptable).toBe(false);
     expect(chooseCoding(encodingPreference('gzip, identity;q=0'), { identity: 14, br: 18, gzip: 34 })).toBe('gzip');
     expect(chooseCoding(encodingPreference('*;q=0'), BIG)).toBe('identity');
+  });
+
+  it('reads malformed fields without throwing, as if the unreadable parts were absent', () => {
+    for (const field of ['"', ';', '=', '\u0000', 'gzip;q="0', 'br;q=', 'gzip,,br;;q=0.1', 'ü']) {
+      expect(() => chooseCoding(encodingPreference(field), BIG), field).not.toThrow();
+    }
+    expect(parseAcceptEncoding(';')).toEqual({ compressed: [], identityAcceptable: true });
   });
 });

@@ -1,9 +1,11 @@
 /**
  * Content-coding negotiation (RFC 9110 §12.5.3): which of br, gzip and identity to send for an
  * `Accept-Encoding` field, by q-value (`q=0` refuses a coding; `*` stands for codings not listed; identity is
- * acceptable unless refused by `identity;q=0` or `*;q=0`). Ties prefer br, then gzip, then identity.
- * Results are cached per distinct field value: clients send few distinct values, so the hot path is one lookup.
+ * acceptable unless refused by `identity;q=0` or `*;q=0`). Ties prefer br, then gzip, then identity. The field is
+ * read by `negotiator`; results are cached per distinct field value: clients send few distinct values, so the hot
+ * path is one lookup.
  */
+import Negotiator from 'negotiator';
 
 /** A content coding the index holds a body for. */
 export type Coding = 'br' | 'gzip' | 'identity';
@@ -18,46 +20,29 @@ export interface EncodingPreference {
 
 const NONE: EncodingPreference = Object.freeze({ compressed: [], identityAcceptable: true });
 
-/** A qvalue (RFC 9110 §12.4.2): `0`–`1` with at most three decimals; anything else is invalid. */
-const QVALUE = /^(?:0(?:\.\d{0,3})?|1(?:\.0{0,3})?)$/;
+/** The codings offered, in the order that breaks ties; `x-gzip` is gzip (RFC 9110 §8.4.1.3). */
+const OFFERED = ['br', 'gzip', 'x-gzip', 'identity'] as const;
 
-/** Parses a field value; invalid members are ignored (the client's intent is unknowable). */
+/** negotiator's `encodings` with its documented `preferred` option (which `@types/negotiator` 0.6 does not declare). */
+type Encodings = (available: readonly string[], options: { preferred: readonly string[] }) => string[];
+
+/**
+ * Parses a field value. Identity ranks after every compressed coding the field does not rank below it (negotiator
+ * gives an unlisted identity the lowest q listed); a field negotiator cannot read counts as absent.
+ */
 export function parseAcceptEncoding(field: string): EncodingPreference {
-  let br: number | undefined;
-  let gzip: number | undefined;
-  let identity: number | undefined;
-  let star: number | undefined;
-  for (const member of field.split(',')) {
-    const [rawName, ...params] = member.split(';');
-    const name = rawName!.trim().toLowerCase();
-    if (name === '') continue;
-    let q = 1;
-    let valid = true;
-    for (const p of params) {
-      const eq = p.indexOf('=');
-      if (eq < 0) continue;
-      if (p.slice(0, eq).trim().toLowerCase() !== 'q') continue;
-      const v = p.slice(eq + 1).trim();
-      if (QVALUE.test(v)) q = Number(v);
-      else valid = false;
-    }
-    if (!valid) continue;
-    if (name === 'br') br = q;
-    else if (name === 'gzip' || name === 'x-gzip') gzip = Math.max(gzip ?? 0, q);
-    else if (name === 'identity') identity = q;
-    else if (name === '*') star = q;
+  const negotiator = new Negotiator({ headers: { 'accept-encoding': field } });
+  const encodings: Encodings = negotiator.encodings.bind(negotiator);
+  let ranked: string[];
+  try {
+    ranked = encodings(OFFERED, { preferred: OFFERED });
+  } catch {
+    return NONE;
   }
-  const qBr = br ?? star ?? 0;
-  const qGzip = gzip ?? star ?? 0;
-  const qIdentity = identity ?? star ?? 1;
-  const ranked: Array<[Exclude<Coding, 'identity'>, number]> = [];
-  if (qBr > 0) ranked.push(['br', qBr]);
-  if (qGzip > 0) ranked.push(['gzip', qGzip]);
-  // Stable sort keeps br before gzip on equal q.
-  ranked.sort((a, b) => b[1] - a[1]);
-  // Only an explicit `identity;q=…` ranked above a compressed coding beats it; an implied identity ranks last.
-  const compressed = ranked.filter(([, q]) => identity === undefined || q >= identity).map(([c]) => c);
-  return Object.freeze({ compressed, identityAcceptable: qIdentity > 0 });
+  const identity = ranked.indexOf('identity');
+  const compressed = new Set<Exclude<Coding, 'identity'>>();
+  for (const coding of identity === -1 ? ranked : ranked.slice(0, identity)) compressed.add(coding === 'br' ? 'br' : 'gzip');
+  return Object.freeze({ compressed: [...compressed], identityAcceptable: identity !== -1 });
 }
 
 const MAX_CACHED = 512;

@@ -1,7 +1,8 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rename, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { eventually } from '../../test/helpers/eventually.js';
 import { codeDigest, DigestFileError, parseDigests } from './digests.js';
 import { publicReloadError, ReferralStore } from './store.js';
 
@@ -71,6 +72,53 @@ describe('referral digests', () => {
     expect(publicReloadError(events.at(-1)!)).toBe('invalid file, previous set kept');
     expect(store.isValid('SECOND-CODE')).toBe(true);
     await store.close();
+  });
+
+  it('follows a file replaced by a rename, and the edits of the new file', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'referrals-'));
+    dirs.push(dir);
+    const file = join(dir, 'codes.txt');
+    await writeFile(file, `${codeDigest('FIRST-CODE')}\n`);
+    const store = new ReferralStore(file);
+    await store.load();
+    const reloads: Array<Error | undefined> = [];
+    await store.watch({ onReload: (error) => void reloads.push(error) });
+    try {
+      await writeFile(join(dir, 'codes.txt.tmp'), `${codeDigest('RENAMED-CODE')}\n`);
+      await rename(join(dir, 'codes.txt.tmp'), file);
+      await eventually(() => store.isValid('RENAMED-CODE'), { what: 'the renamed file loaded' });
+      // The watch is on the folder: the new file's own edits are seen too.
+      await writeFile(file, `${codeDigest('EDITED-CODE')}\n`);
+      await eventually(() => store.isValid('EDITED-CODE'), { what: 'the replacement edited' });
+      expect(reloads).toEqual([undefined, undefined]);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('follows a Kubernetes Secret volume update (the ..data link swapped)', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'referrals-'));
+    dirs.push(dir);
+    const version = async (name: string, code: string): Promise<void> => {
+      await mkdir(join(dir, name));
+      await writeFile(join(dir, name, 'codes.txt'), `${codeDigest(code)}\n`);
+    };
+    await version('..2026_11_29_a', 'FIRST-CODE');
+    await symlink('..2026_11_29_a', join(dir, '..data'));
+    await symlink('..data/codes.txt', join(dir, 'codes.txt'));
+    const store = new ReferralStore(join(dir, 'codes.txt'));
+    await store.load();
+    await store.watch();
+    try {
+      await version('..2026_11_29_b', 'SECOND-CODE');
+      await symlink('..2026_11_29_b', join(dir, '..data_tmp'));
+      await rename(join(dir, '..data_tmp'), join(dir, '..data'));
+      await rm(join(dir, '..2026_11_29_a'), { recursive: true });
+      await eventually(() => store.isValid('SECOND-CODE'), { what: 'the new Secret version loaded' });
+      expect(store.isValid('FIRST-CODE')).toBe(false);
+    } finally {
+      await store.close();
+    }
   });
 
   it('says which file it could not read (for the log), and only a category for the public /health', async () => {

@@ -2,11 +2,11 @@
  * The set of valid referral digests, read from `REFERRALS_FILE` at start-up and reloaded when the file
  * changes (like content). A reload that fails keeps the previous set and is reported (logs, `/health`).
  */
-import { readFile } from 'node:fs/promises';
-import { watch, type FSWatcher } from 'chokidar';
+import { readFile, stat } from 'node:fs/promises';
 import type { ReferralLookup } from '../http/referrals.js';
 import { BurstDebouncer } from '../content/index.js';
 import { codeDigest, DigestFileError, parseDigests } from './digests.js';
+import { fileVersion, watchFile, type FileWatch } from './file-watch.js';
 
 /** The referral file's watcher failed. */
 class WatchError extends Error {
@@ -23,16 +23,17 @@ export function publicReloadError(error: Error): string {
   return 'unreadable file, previous set kept';
 }
 
-/** How long the file's size must stay unchanged before it is read, in milliseconds. */
+/**
+ * How long the file must go without a change before it is read, in milliseconds: a file rewritten in place
+ * (truncated, then written) is read only once written, so valid codes never answer false from a half-written file.
+ */
 const STABLE_FOR_MS = 300;
+/** The longest a file written without a pause of {@link STABLE_FOR_MS} waits to be read, in milliseconds. */
+const MAX_WAIT_MS = 10_000;
 
 /** Options of {@link ReferralStore.watch}. */
 export interface ReferralWatchOptions {
-  /**
-   * Quiet period after the last change before reloading, in milliseconds (default 100, at least 60):
-   * chokidar drops a change event that follows another within 50 ms, so the reload must read the file after
-   * that window to see the dropped change.
-   */
+  /** Quiet period after the last change before reloading, in milliseconds (default and least: 300). */
   debounceMs?: number;
   /**
    * Called after each reload attempt: `undefined` on success, otherwise what went wrong. The error's message is
@@ -45,7 +46,9 @@ export interface ReferralWatchOptions {
 export class ReferralStore implements ReferralLookup {
   readonly path: string;
   #digests: ReadonlySet<string> = new Set();
-  #watcher: FSWatcher | undefined;
+  /** The {@link fileVersion} of the file the set was read from. */
+  #version: string | undefined;
+  #watch: FileWatch | undefined;
   #burst: BurstDebouncer<string> | undefined;
 
   constructor(path: string) {
@@ -59,7 +62,10 @@ export class ReferralStore implements ReferralLookup {
    */
   async load(): Promise<number> {
     let text: string;
+    let version: string;
     try {
+      // Stated before reading: a change in between gives a new version, so the next event reads it again.
+      version = fileVersion(await stat(this.path));
       text = await readFile(this.path, 'utf8');
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code ?? String(error);
@@ -67,6 +73,7 @@ export class ReferralStore implements ReferralLookup {
     }
     const digests = parseDigests(text, this.path);
     this.#digests = digests;
+    this.#version = version;
     return digests.size;
   }
 
@@ -81,42 +88,47 @@ export class ReferralStore implements ReferralLookup {
   }
 
   /**
-   * Reloads on every change of the file (also when it is replaced by a rename), debounced.
-   * @returns a promise that resolves once the watcher is ready (changes before that may be missed).
+   * Reloads on every change of the file, debounced: written in place, or replaced (a rename over it, a swapped link;
+   * see `file-watch.ts`). Events that leave the file as it was read (a sibling's) load nothing.
+   * @returns once the watch is armed (a change from then on is seen). A folder that cannot be watched is reported
+   *   to `onReload` as a watch failure.
    */
   watch(opts: ReferralWatchOptions = {}): Promise<void> {
-    if (this.#watcher) return Promise.resolve();
+    if (this.#burst) return Promise.resolve();
+    const failed = (error: unknown): void => opts.onReload?.(new WatchError(`watching ${this.path}: ${String(error)}`), this.size);
+    const reloaded = (error: unknown): void => opts.onReload?.(error instanceof Error ? error : new Error(String(error)), this.size);
     // Loads never overlap; a burst of writes (truncate, then write) gives one load after the quiet time.
-    this.#burst = new BurstDebouncer<string>({
-      quietMs: Math.max(60, opts.debounceMs ?? 100),
-      maxWaitMs: 2_000,
+    const burst = new BurstDebouncer<string>({
+      quietMs: Math.max(STABLE_FOR_MS, opts.debounceMs ?? 0),
+      maxWaitMs: MAX_WAIT_MS,
       run: async () => {
+        const now = await stat(this.path).then(fileVersion, () => undefined);
+        if (now !== undefined && now === this.#version) return;
+        // A file that failed to load is not read again until it changes.
+        this.#version = now;
         try {
-          opts.onReload?.(undefined, await this.load());
+          // Loaded first: `onReload?.(…)` would not evaluate its arguments without a callback.
+          const count = await this.load();
+          opts.onReload?.(undefined, count);
         } catch (error) {
-          opts.onReload?.(error instanceof Error ? error : new Error(String(error)), this.size);
+          reloaded(error);
         }
       },
-      onError: (error) => opts.onReload?.(error instanceof Error ? error : new Error(String(error)), this.size),
+      onError: reloaded,
     });
-    const burst = this.#burst;
-    this.#watcher = watch(this.path, {
-      ignoreInitial: true,
-      atomic: true,
-      // A file rewritten in place (truncated, then written) is read only once its size has stopped changing, so
-      // valid codes never answer false from a half-written file (chokidar polls its size until it is stable).
-      awaitWriteFinish: { stabilityThreshold: STABLE_FOR_MS, pollInterval: 50 },
-    });
-    this.#watcher.on('all', (_event, path) => burst.add(path));
-    this.#watcher.on('error', (error: unknown) => opts.onReload?.(new WatchError(`watching ${this.path}: ${String(error)}`), this.size));
-    const watcher = this.#watcher;
-    return new Promise((resolve) => watcher.once('ready', () => resolve()));
+    this.#burst = burst;
+    try {
+      this.#watch = watchFile(this.path, () => burst.add(this.path), failed);
+    } catch (error) {
+      failed(error);
+    }
+    return Promise.resolve();
   }
 
   /** Stops watching. */
   async close(): Promise<void> {
-    await this.#watcher?.close();
+    this.#watch?.close();
+    this.#watch = undefined;
     await this.#burst?.close();
-    this.#watcher = undefined;
   }
 }

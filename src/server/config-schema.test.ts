@@ -3,7 +3,7 @@
  * default when unset, and a bad value is reported by its name with what is allowed, in the table's order.
  */
 import { describe, expect, it } from 'vitest';
-import { readVariable, VARIABLE_NAMES, VARIABLES, type Variable, type VariableName } from './config-schema.js';
+import { readVariable, VARIABLE_NAMES, VARIABLES, type VariableName, type VariableRow } from './config-schema.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 
 const CWD = '/srv';
@@ -74,7 +74,7 @@ const BAD: Partial<Record<VariableName, [string, string]>> = {
   SHUTDOWN_TIMEOUT: ['ten', '"ten" is not a whole number from 0 to 3600'],
 };
 
-const variable = (name: VariableName): Variable<unknown> => VARIABLES[name];
+const variable = (name: VariableName): VariableRow => VARIABLES[name];
 /** Whether the variable belongs to the Git follower (read only with `CONTENT_GIT_URL`). */
 const gitOnly = (name: VariableName): boolean => name === 'CONTENT_GIT_URL' || variable(name).requires === 'CONTENT_GIT_URL';
 /** An environment in which `name` is read: the folder or the Git mode, with the admin listener. */
@@ -95,6 +95,7 @@ const problemsOf = (env: Record<string, string>): readonly string[] => {
 
 describe('the configuration schema', () => {
   it('lists each variable once, with a default that is a good value and a "requires" that is a variable', () => {
+    expect(new Set(VARIABLE_NAMES).size).toBe(VARIABLE_NAMES.length);
     for (const name of VARIABLE_NAMES) {
       const { default: dflt, requires } = variable(name);
       if (dflt !== undefined) expect(variable(name).parse(dflt, CWD).problem, name).toBeUndefined();
@@ -115,7 +116,7 @@ describe('the configuration schema', () => {
 
   it.each(Object.entries(BAD))('a bad %s is reported by its name with what is allowed', (name, [text, message]) => {
     expect(problemsOf({ ...around(name as VariableName), [name]: text })).toEqual([`${name}: ${message}`]);
-    expect(readVariable(name as VariableName, text, CWD).problem).toBe(`${name}: ${message}`);
+    expect(readVariable(variable(name as VariableName), text, CWD).problem).toBe(`${name}: ${message}`);
   });
 
   it('reports the variables of the Git follower set without CONTENT_GIT_URL, without reading them', () => {
@@ -123,6 +124,11 @@ describe('the configuration schema', () => {
       'CONTENT_GIT_POLL: only used with CONTENT_GIT_URL, which is not set',
       'CONTENT_GIT_WEBHOOK_SECRET: only used with CONTENT_GIT_URL, which is not set',
     ]);
+  });
+
+  it('reads a switched group only with its switch, ignoring its other variables without it (the image sets ADMIN_HOST)', () => {
+    expect(loadConfig({ ADMIN_HOST: '0.0.0.0' }, CWD).admin).toBeUndefined();
+    expect(loadConfig({ ADMIN_PORT: '9090', ADMIN_HOST: '0.0.0.0' }, CWD).admin).toEqual({ port: 9090, host: '0.0.0.0' });
   });
 
   it("lists problems in the table's order, rules between variables with the variable they name", () => {

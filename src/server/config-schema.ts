@@ -1,17 +1,34 @@
 /**
- * Every environment variable the service reads, stated once ({@link VARIABLES}): the field of `Config` it fills,
- * its default, how its text is parsed and what is allowed, and its meaning. From this table come the defaults
- * `loadConfig` uses, the messages for bad values (`NAME: what is wrong and what is allowed`), the "only used with"
- * rule, the order problems are listed in, and the configuration table of docs/operations.md (`npx tsx scripts/config-table.ts`;
- * `test/readme-config.test.ts` compares the two). The rules between variables are `loadConfig`'s.
+ * Every environment variable the service reads, stated once in {@link CONFIG_TABLE}: a tree in the shape of the
+ * configuration whose leaves are the variables, each with its name, default, parser (what is allowed, and the message
+ * for a bad value) and meaning. From this table come the `Config` type (`ValueOf`), the values `loadConfig` reads
+ * (`readTable`), the "only used with" and "set one or the other" rules of its groups, the order problems are listed
+ * in, and the configuration table of docs/operations.md (`npx tsx scripts/config-table.ts`; `test/config-docs.test.ts` compares
+ * the two). A new variable is one row. The rules between single variables are `loadConfig`'s.
  */
-import { isAbsolute, join, resolve } from 'node:path';
+import { join } from 'node:path';
 import envPaths from 'env-paths';
-import proxyAddr from 'proxy-addr';
-import type { ForwardingHeader, TrustProxySetting } from '../http/client-address.js';
+import type { ForwardingHeader } from '../http/client-address.js';
 import { DEFAULT_LIMITS, READ_WINDOW_SECONDS, REFERRAL_WINDOW_SECONDS } from '../http/ratelimit/budgets.js';
+import {
+  authorityList,
+  baseUrl,
+  boolean,
+  branch,
+  choiceList,
+  hostName,
+  integer,
+  MIN_WEBHOOK_SECRET_LENGTH,
+  oneOf,
+  path,
+  rateLimitStore,
+  repositoryFolder,
+  repositoryUrl,
+  sharedSecret,
+  trustProxy,
+  type Parser,
+} from './config-parsers.js';
 import { HOST_LIMITS } from './host.js';
-import { redactUrl } from '../git/redact.js';
 
 /** pino's levels, plus `silent`. */
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -23,213 +40,64 @@ export const LOG_FORMATS = ['json', 'pretty'] as const;
 /** One of {@link LOG_FORMATS}. */
 export type LogFormat = (typeof LOG_FORMATS)[number];
 
-/** Where rate-limit buckets live (`RATE_LIMIT_STORE`). */
-export type RateLimitStoreConfig = { kind: 'memory' } | { kind: 'redis'; url: string };
-
-/** The shortest webhook secret accepted, in characters: a guessable secret would let anyone trigger fetches. */
-const MIN_WEBHOOK_SECRET_LENGTH = 16;
-/** The most trusted proxy hops. */
-const MAX_HOPS = 32;
 /** Budgets per window are at most this many requests. */
 const MAX_BUDGET = 1_000_000_000;
 
-/**
- * What a parser reads from a variable's text: the value and, when the text is bad, what is wrong with it and what
- * is allowed (the message after `NAME: `). With a problem, `value` is only a stand-in that lets the other variables
- * be checked; `loadConfig` then throws.
- */
-export interface Parsed<T> {
-  readonly value: T;
-  readonly problem?: string;
-}
-
-/**
- * How a variable's text becomes a value.
- * @param text the text as set (trimmed, not empty), or the default.
- * @param cwd the folder relative paths are resolved against.
- */
-export type Parser<T> = (text: string, cwd: string) => Parsed<T>;
-
-/** One environment variable: a row of {@link VARIABLES}. */
-export interface Variable<T> {
-  /** The field of `Config` its value fills, as a dotted path (`rateLimits.verified`). */
-  readonly field: string;
+/** What a variable states besides its name. */
+interface Row<T> {
   /**
-   * The text used when the variable is unset or empty, parsed like a set value; `undefined`: none (the field is
-   * then `undefined`, or derived as `shownDefault` says).
+   * The text used when the variable is unset or empty, parsed like a set value; absent: none (the value is then
+   * `undefined`, or derived as `shownDefault` says).
    */
-  readonly default: string | undefined;
+  readonly default?: string;
   /** The Default cell of the configuration table, when it is not the default in backquotes (or `unset`). */
   readonly shownDefault?: string;
   /** How the text becomes a value; its problems say what is allowed. */
   readonly parse: Parser<T>;
-  /** The variable this one is only used with: set without it, it is reported (and not read). */
-  readonly requires?: string;
   /** The Meaning cell of the configuration table (Markdown). */
   readonly meaning: string;
 }
 
-const quote = JSON.stringify;
-const good = <T>(value: T): Parsed<T> => ({ value });
-const bad = <T>(value: T, problem: string): Parsed<T> => ({ value, problem });
-
-/** A whole number from `min` to `max`, digits only (stand-in: `NaN`); `min` and `max` are kept for the meanings that quote them. */
-function integer(min: number, max: number): Parser<number> & { readonly min: number; readonly max: number } {
-  const parse: Parser<number> = (text) =>
-    /^\d+$/.test(text) && Number(text) >= min && Number(text) <= max
-      ? good(Number(text))
-      : bad(NaN, `${quote(text)} is not a whole number from ${min} to ${max}`);
-  return Object.assign(parse, { min, max });
+/** One environment variable, a leaf of the table; `T` is its value, `undefined` included when it has no default. */
+export interface Variable<T = unknown, N extends string = string> extends Row<T> {
+  readonly node: 'variable';
+  readonly name: N;
 }
-
-/** One of `choices` (compared in lower case when `lowercase`); `choices` are kept for the meanings that list them. */
-function oneOf<const C extends string>(choices: readonly [C, ...C[]], { lowercase = false } = {}): Parser<C> & { readonly choices: readonly C[] } {
-  const isChoice = (text: string): text is C => (choices as readonly string[]).includes(text);
-  const allowed = choices.length === 2 ? `neither ${choices.join(' nor ')}` : `not one of ${choices.join(', ')}`;
-  const parse: Parser<C> = (text) => {
-    const v = lowercase ? text.toLowerCase() : text;
-    return isChoice(v) ? good(v) : bad(choices[0], `${quote(v)} is ${allowed}`);
-  };
-  return Object.assign(parse, { choices });
-}
-
-/** `a`, `b` or `c`, in Markdown. */
-const either = (choices: readonly string[]): string =>
-  choices
-    .map((c) => `\`${c}\``)
-    .join(', ')
-    .replace(/, ([^,]*)$/, ' or $1');
-
-/** The words of a boolean, true then false. */
-const BOOLEAN_WORDS = [
-  ['1', '0'],
-  ['true', 'false'],
-  ['yes', 'no'],
-  ['on', 'off'],
-] as const;
-/** A boolean: one of {@link BOOLEAN_WORDS}, in any case. */
-const boolean: Parser<boolean> = (text) => {
-  const pair = BOOLEAN_WORDS.find((words) => (words as readonly string[]).includes(text.toLowerCase()));
-  if (pair !== undefined) return good(pair[0] === text.toLowerCase());
-  return bad(false, `${quote(text)} is not a boolean (${BOOLEAN_WORDS.map((words) => words.join('/')).join(', ')})`);
-};
-
-/** A host name or IP address to listen on (no spaces or slashes). */
-const hostName: Parser<string> = (text) => (/\s|\//.test(text) ? bad(text, `${quote(text)} is not a host name or IP address`) : good(text));
-
-/** A path, resolved against the working directory. */
-const path: Parser<string> = (text, cwd) => good(resolve(cwd, text));
-
-/** `host[:port]` values, comma-separated, normalised as URLs write them (lower case, no default port). */
-const authorityList: Parser<string[]> = (text) => {
-  const items = text
-    .split(',')
-    .map((t) => t.trim())
-    .filter((t) => t !== '');
-  const hostOf = (item: string): string | undefined => {
-    try {
-      const url = new URL(`https://${item}/`);
-      return url.username === '' && url.pathname === '/' && !item.includes('/') ? url.host : undefined;
-    } catch {
-      return undefined;
-    }
-  };
-  const invalid = items.filter((item) => hostOf(item) === undefined);
-  if (invalid.length > 0) return bad([], `not a host[:port]: ${invalid.join(', ')}`);
-  return good(items.map((item) => hostOf(item)!));
-};
-
-/** An absolute http(s) URL without query, fragment or credentials; a trailing slash is dropped. */
-const baseUrl: Parser<string> = (text) => {
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    return bad(text, `${quote(text)} is not an absolute URL (e.g. https://catalog.example.com)`);
-  }
-  const base = `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return bad(base, `${quote(text)} must use http or https`);
-  if (url.search !== '' || url.hash !== '' || url.username !== '' || url.password !== '') {
-    return bad(base, `${quote(text)} must not have a query, fragment or credentials`);
-  }
-  return good(base);
-};
-
-/** `false`/`0` (none), a hop count, or a comma-separated list `proxy-addr` accepts. */
-const trustProxy: Parser<TrustProxySetting> = (text) => {
-  if (text === 'false' || text === '0') return good({ kind: 'none' });
-  if (/^\d+$/.test(text)) {
-    const hops = Number(text);
-    if (hops <= MAX_HOPS) return good({ kind: 'hops', hops });
-    return bad(
-      { kind: 'hops', hops },
-      `${hops} hops is more than ${MAX_HOPS}; give a proxy count from 0 to ${MAX_HOPS} or a list of addresses/CIDRs`,
-    );
-  }
-  const entries = text
-    .split(',')
-    .map((s) => s.trim())
-    .filter((s) => s !== '');
-  try {
-    proxyAddr.compile(entries);
-  } catch (error) {
-    return bad(
-      { kind: 'list', entries },
-      `${quote(text)} is not a hop count or a comma-separated list of IP addresses, CIDRs, loopback, linklocal or uniquelocal (${(error as Error).message})`,
-    );
-  }
-  return good({ kind: 'list', entries });
-};
-
-/** `memory`, or a `redis://`/`rediss://` URL (never shown with its password). */
-const rateLimitStore: Parser<RateLimitStoreConfig> = (text) => {
-  if (text === 'memory') return good({ kind: 'memory' });
-  if (URL.canParse(text) && ['redis:', 'rediss:'].includes(new URL(text).protocol)) return good({ kind: 'redis', url: text });
-  return bad({ kind: 'memory' }, `${quote(redactUrl(text))} is neither "memory" nor a redis:// or rediss:// URL`);
-};
-
-/** What `git clone` accepts, and cannot be taken for an option (never shown with its credentials). */
-const repositoryUrl: Parser<string> = (text) =>
-  text.startsWith('-') || /[\u0000-\u001f\u007f]/.test(text) ? bad(text, `${quote(redactUrl(text))} is not a repository URL or path`) : good(text);
 
 /**
- * Why `name` is not a branch name git accepts (the rules of `git check-ref-format --branch`, plus no leading
- * `-` so it can never be read as an option), or `undefined` when it is one.
+ * A group read only when the variable `on` is set (its value is `undefined` otherwise; inside it, `on`'s value is
+ * never `undefined`). Its other variables set without `on` are ignored: an image may set them for every deployment.
  */
-export function branchNameProblem(name: string): string | undefined {
-  if (name.startsWith('-')) return 'must not start with "-"';
-  if (name.startsWith('refs/')) return 'is a branch name such as main, not a full ref';
-  if (/[\u0000-\u0020\u007f~^:?*[\\]/.test(name)) return 'has a character git does not allow in a branch name (space, control, ~ ^ : ? * [ \\)';
-  if (name.includes('..') || name.includes('@{') || name === '@') return 'has ".." or "@{", which git does not allow';
-  if (name.split('/').some((part) => part === '' || part.startsWith('.') || part.endsWith('.lock'))) {
-    return 'has an empty part, a part starting with "." or ending with ".lock"';
-  }
-  if (name.endsWith('.')) return 'must not end with "."';
-  return undefined;
+export interface WhenSet<G, On extends string = string> {
+  readonly node: 'whenSet';
+  readonly on: On;
+  readonly group: G;
 }
 
-/** A branch name git accepts. */
-const branch: Parser<string> = (text) => {
-  const problem = branchNameProblem(text);
-  return problem === undefined ? good(text) : bad(text, `${quote(text)} ${problem}`);
-};
+/**
+ * One of two groups, tagged by `kind`: `set` when the variable `selector` (one of `set`'s) is set, else `unset`.
+ * A variable of `set` given without `selector` is refused (`NAME: only used with SELECTOR, which is not set`), and
+ * one of `unset` given with it (`NAME and SELECTOR: <conflict>`).
+ */
+export interface Either<UK extends string, U, SK extends string, S, Sel extends string = string> {
+  readonly node: 'either';
+  readonly selector: Sel;
+  readonly conflict: string;
+  readonly unset: { readonly kind: UK; readonly group: U };
+  readonly set: { readonly kind: SK; readonly group: S };
+}
 
-/** A folder inside the repository: relative, `/`-separated, without `..`; trailing slashes dropped, `.` for the root. */
-const repositoryFolder: Parser<string> = (text) => {
-  const folder = text.replace(/\/+$/, '') || '.';
-  const outside =
-    isAbsolute(folder) ||
-    folder.split('/').some((part) => part === '..' || part === '') ||
-    folder.startsWith('-') ||
-    /[\u0000-\u001f\u007f\\]/.test(folder);
-  return outside ? bad(folder, `${quote(folder)} must be a folder inside the repository, relative, without ".." (e.g. content)`) : good(folder);
-};
+function variable<const N extends string, T>(name: N, row: Row<T> & { readonly default: string }): Variable<T, N>;
+function variable<const N extends string, T>(name: N, row: Row<T>): Variable<T | undefined, N>;
+function variable(name: string, row: Row<unknown>): Variable {
+  return { node: 'variable', name, ...row };
+}
 
-/** A shared secret of at least {@link MIN_WEBHOOK_SECRET_LENGTH} characters. */
-const sharedSecret: Parser<string> = (text) =>
-  text.length < MIN_WEBHOOK_SECRET_LENGTH
-    ? bad(text, `use at least ${MIN_WEBHOOK_SECRET_LENGTH} random characters (e.g. openssl rand -hex 32)`)
-    : good(text);
+const whenSet = <const On extends string, G>(on: On, group: G): WhenSet<G, On> => ({ node: 'whenSet', on, group });
+
+const either = <const UK extends string, U, const SK extends string, S, const Sel extends string>(
+  spec: Omit<Either<UK, U, SK, S, Sel>, 'node'>,
+): Either<UK, U, SK, S, Sel> => ({ node: 'either', ...spec });
 
 // The whole-number variables whose meaning quotes their range.
 const GIT_POLL = integer(1, 86_400);
@@ -243,256 +111,333 @@ const LOG_LEVEL = oneOf(LOG_LEVELS);
 const LOG_FORMAT = oneOf(LOG_FORMATS);
 const FORWARDING_HEADER = oneOf<ForwardingHeader>(['x-forwarded-for', 'forwarded'], { lowercase: true });
 
-/** Every variable the service reads, in the order of docs/operations.md's table (which is also the order problems are listed in). */
-export const VARIABLES = {
-  PORT: { field: 'port', default: '8080', parse: integer(0, 65535), meaning: 'TCP port to listen on (`0`: any free port)' },
-  HOST: {
-    field: 'host',
+/**
+ * Every variable the service reads, in the shape of the configuration; depth first, in the order of docs/operations.md's table (which is
+ * also the order problems are listed in).
+ */
+export const CONFIG_TABLE = {
+  port: variable('PORT', { default: '8080', parse: integer(0, 65535), meaning: 'TCP port to listen on (`0`: any free port)' }),
+  host: variable('HOST', {
     // Loopback, as most development servers: `npm start` on a laptop is reachable from this machine only. The
     // image, compose, Kubernetes and systemd files set `0.0.0.0` themselves.
     default: '127.0.0.1',
     parse: hostName,
     meaning: 'address to listen on: `0.0.0.0` (or `::` for IPv6 too) to accept other machines, as the image and the deploy files set',
-  },
-  CONTENT_DIR: {
-    field: 'contentSource.dir',
-    default: 'content',
-    parse: path,
-    meaning:
-      'the content folder (relative to the working directory); watched and reloaded on change. It, or a folder above it, may be a symbolic link swapped atomically (git-sync)',
-  },
-  CONTENT_GIT_URL: {
-    field: 'contentSource.url',
-    default: undefined,
-    parse: repositoryUrl,
-    meaning:
-      'follow a Git branch instead of a folder: anything `git clone` accepts (`https://…`, `ssh://…`, `git@host:org/repo.git`, a local path, `file://…`). Not together with `CONTENT_DIR` (exit 2)',
-  },
-  CONTENT_GIT_REF: { field: 'contentSource.ref', default: 'main', parse: branch, requires: 'CONTENT_GIT_URL', meaning: 'the branch followed' },
-  CONTENT_GIT_PATH: {
-    field: 'contentSource.path',
-    default: 'content',
-    parse: repositoryFolder,
-    requires: 'CONTENT_GIT_URL',
-    meaning: 'the content folder inside the repository (`.` for its root)',
-  },
-  CONTENT_GIT_POLL: {
-    field: 'contentSource.pollSeconds',
-    default: '30',
-    parse: GIT_POLL,
-    requires: 'CONTENT_GIT_URL',
-    meaning: `seconds between fetches (${range(GIT_POLL)}); the webhook and SIGHUP fetch at once`,
-  },
-  CONTENT_GIT_CACHE: {
-    field: 'contentSource.cacheDir',
-    // Under the OS cache folder (`$XDG_CACHE_HOME/syllabus` on Linux).
-    default: join(envPaths('syllabus', { suffix: '' }).cache, 'content-git'),
-    shownDefault: '`~/.cache/syllabus/content-git`',
-    parse: path,
-    requires: 'CONTENT_GIT_URL',
-    meaning: 'working folder for the clone and the checkouts (`$XDG_CACHE_HOME/syllabus/…` when set)',
-  },
-  CONTENT_GIT_HISTORY_DEPTH: {
-    field: 'contentSource.historyDepth',
-    default: '20',
-    parse: GIT_HISTORY_DEPTH,
-    requires: 'CONTENT_GIT_URL',
-    meaning: `commits before an invalid branch head looked through at start for the newest valid one, when nothing valid is cached (${range(GIT_HISTORY_DEPTH)})`,
-  },
-  CONTENT_GIT_MAX_MIB: {
-    field: 'contentSource.maxContentMiB',
-    default: '64',
-    parse: GIT_MAX_MIB,
-    requires: 'CONTENT_GIT_URL',
-    meaning: `largest size of a commit's Markdown, in MiB (${range(GIT_MAX_MIB)}); a larger commit is refused as invalid content and the previous one stays served`,
-  },
-  CONTENT_GIT_WEBHOOK_SECRET: {
-    field: 'contentSource.webhookSecret',
-    default: undefined,
-    parse: sharedSecret,
-    requires: 'CONTENT_GIT_URL',
-    meaning: `shared secret of the push webhook \`POST /hooks/git\` on the admin listener (at least ${MIN_WEBHOOK_SECRET_LENGTH} characters; needs \`ADMIN_PORT\`)`,
-  },
-  ADMIN_PORT: {
-    field: 'admin.port',
-    default: undefined,
-    shownDefault: 'unset (off)',
-    parse: integer(0, 65535),
-    meaning: "port of the admin listener (operators' endpoints: the push webhook); never the public port",
-  },
-  ADMIN_HOST: {
-    field: 'admin.host',
-    default: '127.0.0.1',
-    parse: hostName,
-    meaning: 'address of the admin listener; route only your ingress for webhooks to it',
-  },
-  REFERRALS_FILE: {
-    field: 'referralsFile',
-    default: undefined,
+  }),
+  contentSource: either({
+    selector: 'CONTENT_GIT_URL',
+    conflict: 'set one or the other (a watched folder, or a Git branch this service follows)',
+    unset: {
+      kind: 'folder',
+      group: {
+        dir: variable('CONTENT_DIR', {
+          default: 'content',
+          parse: path,
+          meaning:
+            'the content folder (relative to the working directory); watched and reloaded on change. It, or a folder above it, may be a symbolic link swapped atomically (git-sync)',
+        }),
+      },
+    },
+    set: {
+      kind: 'git',
+      group: {
+        url: variable('CONTENT_GIT_URL', {
+          parse: repositoryUrl,
+          meaning:
+            'follow a Git branch instead of a folder: anything `git clone` accepts (`https://…`, `ssh://…`, `git@host:org/repo.git`, a local path, `file://…`). Not together with `CONTENT_DIR` (exit 2)',
+        }),
+        ref: variable('CONTENT_GIT_REF', { default: 'main', parse: branch, meaning: 'the branch followed' }),
+        path: variable('CONTENT_GIT_PATH', {
+          default: 'content',
+          parse: repositoryFolder,
+          meaning: 'the content folder inside the repository (`.` for its root)',
+        }),
+        pollSeconds: variable('CONTENT_GIT_POLL', {
+          default: '30',
+          parse: GIT_POLL,
+          meaning: `seconds between fetches (${range(GIT_POLL)}); the webhook and SIGHUP fetch at once`,
+        }),
+        cacheDir: variable('CONTENT_GIT_CACHE', {
+          // Under the OS cache folder (`$XDG_CACHE_HOME/syllabus` on Linux).
+          default: join(envPaths('syllabus', { suffix: '' }).cache, 'content-git'),
+          shownDefault: '`~/.cache/syllabus/content-git`',
+          parse: path,
+          meaning: 'working folder for the clone and the checkouts (`$XDG_CACHE_HOME/syllabus/…` when set)',
+        }),
+        historyDepth: variable('CONTENT_GIT_HISTORY_DEPTH', {
+          default: '20',
+          parse: GIT_HISTORY_DEPTH,
+          meaning: `commits before an invalid branch head looked through at start for the newest valid one, when nothing valid is cached (${range(GIT_HISTORY_DEPTH)})`,
+        }),
+        maxContentMiB: variable('CONTENT_GIT_MAX_MIB', {
+          default: '64',
+          parse: GIT_MAX_MIB,
+          meaning: `largest size of a commit's Markdown, in MiB (${range(GIT_MAX_MIB)}); a larger commit is refused as invalid content and the previous one stays served`,
+        }),
+        webhookSecret: variable('CONTENT_GIT_WEBHOOK_SECRET', {
+          parse: sharedSecret,
+          meaning: `shared secret of the push webhook \`POST /hooks/git\` on the admin listener (at least ${MIN_WEBHOOK_SECRET_LENGTH} characters; needs \`ADMIN_PORT\`)`,
+        }),
+      },
+    },
+  }),
+  admin: whenSet('ADMIN_PORT', {
+    port: variable('ADMIN_PORT', {
+      shownDefault: 'unset (off)',
+      parse: integer(0, 65535),
+      meaning: "port of the admin listener (operators' endpoints: the push webhook); never the public port",
+    }),
+    host: variable('ADMIN_HOST', {
+      default: '127.0.0.1',
+      parse: hostName,
+      meaning: 'address of the admin listener; route only your ingress for webhooks to it',
+    }),
+  }),
+  referralsFile: variable('REFERRALS_FILE', {
     shownDefault: 'unset (no referral source)',
     parse: path,
     meaning:
       'file of SHA-256 hex digests of valid referral codes, one per line; watched. Unset: codes cannot be checked, and every `/v1/referrals/{code}` answers `503` (`referrals.sample.txt` holds published sample codes: local development only)',
-  },
-  PUBLIC_BASE_URL: {
-    field: 'publicBaseUrl',
-    default: undefined,
+  }),
+  publicBaseUrl: variable('PUBLIC_BASE_URL', {
     shownDefault: '`http://localhost:<PORT>`',
     parse: baseUrl,
     meaning:
       'public URL of the service (`https://catalog.example.com`): deprecation `Link` targets, page links, the feed; when set, also the OpenAPI `servers` URL (otherwise `/`)',
-  },
-  LOG_LEVEL: {
-    field: 'logLevel',
+  }),
+  logLevel: variable('LOG_LEVEL', {
     default: 'info',
     parse: LOG_LEVEL,
-    meaning: `${either(LOG_LEVEL.choices)}; \`info\` writes one access-log line per request`,
-  },
-  LOG_FORMAT: {
-    field: 'logFormat',
+    meaning: `${choiceList(LOG_LEVEL.choices)}; \`info\` writes one access-log line per request`,
+  }),
+  logFormat: variable('LOG_FORMAT', {
     default: 'json',
     parse: LOG_FORMAT,
-    meaning: `${either(LOG_FORMAT.choices)}: one JSON object per line (ISO 8601 \`time\`), or for people one coloured line each (time, level, message, then the fields as JSON)`,
-  },
-  TRUST_PROXY: {
-    field: 'trustProxy',
+    meaning: `${choiceList(LOG_FORMAT.choices)}: one JSON object per line (ISO 8601 \`time\`), or for people one coloured line each (time, level, message, then the fields as JSON)`,
+  }),
+  trustProxy: variable('TRUST_PROXY', {
     default: '0',
     shownDefault: 'none',
     parse: trustProxy,
     meaning: 'trusted proxies: addresses/CIDRs, `loopback`/`linklocal`/`uniquelocal`, or a hop count (see *Deployment*)',
-  },
-  TRUST_PROXY_HEADER: {
-    field: 'trustProxyHeader',
+  }),
+  trustProxyHeader: variable('TRUST_PROXY_HEADER', {
     default: 'x-forwarded-for',
     parse: FORWARDING_HEADER,
-    meaning: `header the trusted proxies write: ${either(FORWARDING_HEADER.choices)}`,
+    meaning: `header the trusted proxies write: ${choiceList(FORWARDING_HEADER.choices)}`,
+  }),
+  rateLimits: {
+    verified: variable('RATE_LIMIT_VERIFIED', {
+      default: `${DEFAULT_LIMITS.verified}`,
+      parse: integer(1, MAX_BUDGET),
+      meaning: `reads per ${READ_WINDOW_SECONDS} s per IP address for verified agents`,
+    }),
+    declared: variable('RATE_LIMIT_DECLARED', {
+      default: `${DEFAULT_LIMITS.declared}`,
+      parse: integer(1, MAX_BUDGET),
+      meaning: `reads per ${READ_WINDOW_SECONDS} s for declared agents`,
+    }),
+    browser: variable('RATE_LIMIT_BROWSER', {
+      default: `${DEFAULT_LIMITS.browser}`,
+      parse: integer(1, MAX_BUDGET),
+      meaning: `reads per ${READ_WINDOW_SECONDS} s for browsers`,
+    }),
+    anonymous: variable('RATE_LIMIT_ANONYMOUS', {
+      default: `${DEFAULT_LIMITS.anonymous}`,
+      parse: integer(1, MAX_BUDGET),
+      meaning: `reads per ${READ_WINDOW_SECONDS} s for anything else`,
+    }),
+    referrals: variable('RATE_LIMIT_REFERRALS', {
+      default: `${DEFAULT_LIMITS.referrals}`,
+      parse: integer(1, MAX_BUDGET),
+      meaning: `referral lookups per ${REFERRAL_WINDOW_SECONDS} s per IP address`,
+    }),
   },
-  RATE_LIMIT_VERIFIED: {
-    field: 'rateLimits.verified',
-    default: `${DEFAULT_LIMITS.verified}`,
-    parse: integer(1, MAX_BUDGET),
-    meaning: `reads per ${READ_WINDOW_SECONDS} s per IP address for verified agents`,
-  },
-  RATE_LIMIT_DECLARED: {
-    field: 'rateLimits.declared',
-    default: `${DEFAULT_LIMITS.declared}`,
-    parse: integer(1, MAX_BUDGET),
-    meaning: `reads per ${READ_WINDOW_SECONDS} s for declared agents`,
-  },
-  RATE_LIMIT_BROWSER: {
-    field: 'rateLimits.browser',
-    default: `${DEFAULT_LIMITS.browser}`,
-    parse: integer(1, MAX_BUDGET),
-    meaning: `reads per ${READ_WINDOW_SECONDS} s for browsers`,
-  },
-  RATE_LIMIT_ANONYMOUS: {
-    field: 'rateLimits.anonymous',
-    default: `${DEFAULT_LIMITS.anonymous}`,
-    parse: integer(1, MAX_BUDGET),
-    meaning: `reads per ${READ_WINDOW_SECONDS} s for anything else`,
-  },
-  RATE_LIMIT_REFERRALS: {
-    field: 'rateLimits.referrals',
-    default: `${DEFAULT_LIMITS.referrals}`,
-    parse: integer(1, MAX_BUDGET),
-    meaning: `referral lookups per ${REFERRAL_WINDOW_SECONDS} s per IP address`,
-  },
-  RATE_LIMIT_STORE: {
-    field: 'rateLimitStore',
+  rateLimitStore: variable('RATE_LIMIT_STORE', {
     default: 'memory',
     parse: rateLimitStore,
     meaning: '`memory`, or `redis://…`/`rediss://…` to share budgets between instances',
-  },
-  RATE_LIMIT_STORE_TIMEOUT_MS: {
-    field: 'rateLimitStoreTimeoutMs',
+  }),
+  rateLimitStoreTimeoutMs: variable('RATE_LIMIT_STORE_TIMEOUT_MS', {
     default: '200',
     parse: STORE_TIMEOUT,
     meaning: `longest wait for a Redis reply before counting in this process instead (${range(STORE_TIMEOUT)})`,
-  },
-  WORKERS: {
-    field: 'workers',
+  }),
+  workers: variable('WORKERS', {
     default: '1',
     parse: integer(1, 256),
     meaning: 'server processes sharing the port (`node:cluster`); more than 1 requires the Redis store',
-  },
-  KEY_DIRECTORY_ALLOW_INSECURE: {
-    field: 'keyDirectoryAllowInsecure',
+  }),
+  keyDirectoryAllowInsecure: variable('KEY_DIRECTORY_ALLOW_INSECURE', {
     default: 'off',
     parse: boolean,
     meaning: '`1`/`true`: allow `http://` and loopback key directories. **Tests and local development only**',
-  },
-  SIGNATURE_AUTHORITIES: {
-    field: 'signatureAuthorities',
+  }),
+  signatureAuthorities: variable('SIGNATURE_AUTHORITIES', {
     default: '',
     shownDefault: 'none',
     parse: authorityList,
     meaning:
       "authorities (`host[:port]`, comma-separated) a verified agent's signature may name besides `PUBLIC_BASE_URL`'s host; a signature for any other site is not accepted",
-  },
-  SIGNATURE_CLOCK_SKEW: {
-    field: 'signatureClockSkewSeconds',
+  }),
+  signatureClockSkewSeconds: variable('SIGNATURE_CLOCK_SKEW', {
     default: '30',
     parse: CLOCK_SKEW,
     meaning: `seconds of clock difference tolerated on signature \`created\`/\`expires\` (${range(CLOCK_SKEW)})`,
-  },
-  RELEASES_DIR: { field: 'releasesDir', default: undefined, parse: path, meaning: "a folder served at `/releases/` (the CLI's release files)" },
-  MAX_CONNECTIONS: {
-    field: 'maxConnections',
+  }),
+  releasesDir: variable('RELEASES_DIR', { parse: path, meaning: "a folder served at `/releases/` (the CLI's release files)" }),
+  maxConnections: variable('MAX_CONNECTIONS', {
     default: String(HOST_LIMITS.maxConnections),
     parse: integer(1, 1_000_000),
     meaning: 'open connections on the public port at most; more are closed as they arrive (keep it below the descriptor limit, `ulimit -n`)',
-  },
-  MAX_CONNECTIONS_PER_ADDRESS: {
-    field: 'maxConnectionsPerAddress',
+  }),
+  maxConnectionsPerAddress: variable('MAX_CONNECTIONS_PER_ADDRESS', {
     default: String(HOST_LIMITS.maxConnectionsPerAddress),
     parse: integer(1, 1_000_000),
     meaning: 'open connections from one peer address at most; trusted proxies (`TRUST_PROXY`) are exempt',
-  },
-  SHUTDOWN_TIMEOUT: {
-    field: 'shutdownTimeoutSeconds',
+  }),
+  shutdownTimeoutSeconds: variable('SHUTDOWN_TIMEOUT', {
     default: '10',
     parse: integer(0, 3600),
     meaning: 'seconds SIGTERM/SIGINT waits for in-flight requests before closing connections',
-  },
-} as const satisfies Record<string, Variable<unknown>>;
+  }),
+} as const;
+
+/** The value a part of the table gives; inside a group switched on by the variable `On`, that one is never `undefined`. */
+export type ValueOf<S, On extends string = never> =
+  S extends Variable<infer T, infer N>
+    ? [N] extends [On]
+      ? NonNullable<T>
+      : T
+    : S extends WhenSet<infer G, infer W>
+      ? ValueOf<G, On | W> | undefined
+      : S extends Either<infer UK, infer U, infer SK, infer G, infer Sel>
+        ? Tagged<UK, ValueOf<U, On>> | Tagged<SK, ValueOf<G, On | Sel>>
+        : { -readonly [K in keyof S]: ValueOf<S[K], On> };
+
+/** A group's value with its `kind`. */
+type Tagged<K extends string, V> = { kind: K } & V;
+
+/** The variables of a part of the table. */
+type Leaves<S> = S extends Variable
+  ? S
+  : S extends WhenSet<infer G>
+    ? Leaves<G>
+    : S extends Either<string, infer U, string, infer G>
+      ? Leaves<U> | Leaves<G>
+      : { [K in keyof S]: Leaves<S[K]> }[keyof S];
 
 /** The name of a variable the service reads. */
-export type VariableName = keyof typeof VARIABLES;
+export type VariableName = Leaves<typeof CONFIG_TABLE>['name'];
+
+/** A variable with its place in the table. */
+export interface VariableRow extends Variable {
+  /** The field its value fills, as a dotted path (`rateLimits.verified`). */
+  readonly field: string;
+  /** The variable it is only used with (a member of an {@link Either}'s `set` group). */
+  readonly requires?: string;
+  /** The variable it cannot be set with, and why (a member of an {@link Either}'s `unset` group). */
+  readonly excludedBy?: { readonly selector: string; readonly conflict: string };
+}
+
+/** Whether a part of the table is a leaf, a switched group, a choice of two groups, or a plain group. */
+type Part = Variable | WhenSet<unknown> | Either<string, unknown, string, unknown> | { readonly [key: string]: unknown };
+
+const isNode = <K extends 'variable' | 'whenSet' | 'either'>(part: unknown, node: K): part is Extract<Part, { node: K }> =>
+  (part as { node?: unknown }).node === node;
+
+/** The variables of `part`, depth first, with their fields and the rules of the groups they are in. */
+function rowsOf(part: unknown, path: readonly string[], within: Pick<VariableRow, 'requires' | 'excludedBy'>): VariableRow[] {
+  if (isNode(part, 'variable')) return [{ ...part, field: path.join('.'), ...within }];
+  if (isNode(part, 'whenSet')) return rowsOf(part.group, path, within);
+  if (isNode(part, 'either')) {
+    const { selector, conflict } = part;
+    return [
+      ...rowsOf(part.unset.group, path, { ...within, excludedBy: { selector, conflict } }),
+      // The selector itself is what the others require.
+      ...rowsOf(part.set.group, path, { ...within, requires: selector }).map((row) =>
+        row.name === selector ? { ...row, requires: within.requires } : row,
+      ),
+    ];
+  }
+  return Object.entries(part as Record<string, unknown>).flatMap(([key, child]) => rowsOf(child, [...path, key], within));
+}
+
+const ROWS = rowsOf(CONFIG_TABLE, [], {});
+
+/** Every variable by name, in the table's order. */
+export const VARIABLES = Object.fromEntries(ROWS.map((row) => [row.name, row])) as Readonly<Record<VariableName, VariableRow>>;
 
 /** The names of {@link VARIABLES}, in its order. */
-export const VARIABLE_NAMES = Object.keys(VARIABLES) as VariableName[];
+export const VARIABLE_NAMES = ROWS.map((row) => row.name) as VariableName[];
 
-/** The value a variable gives: its parser's type, and `undefined` too when it has no default. */
-export type VariableValue<N extends VariableName> =
-  (typeof VARIABLES)[N] extends Variable<infer T> ? ((typeof VARIABLES)[N]['default'] extends string ? T : T | undefined) : never;
+/** Environment variables as read by `loadConfig`. */
+export type Env = Readonly<Record<string, string | undefined>>;
+
+/** A variable's text as set (trimmed), or `undefined` when unset or empty: both mean its default. */
+export function variableText(env: Env, name: string): string | undefined {
+  return env[name]?.trim() || undefined;
+}
 
 /**
  * Reads one variable.
  * @param text its text as set (trimmed, not empty), or `undefined` when unset.
  * @param cwd the folder relative paths are resolved against.
- * @returns its value (its default's when unset, and when the text is bad and there is a default) and, when the
- *   text is bad, the problem, starting with the variable's name.
+ * @returns its value (its default's when unset, and when the text is bad and there is a default; without a default,
+ *   the parser's stand-in, so a set variable always has a value) and, when the text is bad, the problem, starting
+ *   with the variable's name.
  */
-export function readVariable<N extends VariableName>(name: N, text: string | undefined, cwd: string): { value: VariableValue<N>; problem?: string } {
-  const variable: Variable<unknown> = VARIABLES[name];
-  const fromDefault = (): unknown => (variable.default === undefined ? undefined : variable.parse(variable.default, cwd).value);
-  if (text === undefined) return { value: fromDefault() as VariableValue<N> };
+export function readVariable<T>(variable: Variable<T>, text: string | undefined, cwd: string): { value: T; problem?: string } {
+  const fromDefault = (): T => (variable.default === undefined ? undefined : variable.parse(variable.default, cwd).value) as T;
+  if (text === undefined) return { value: fromDefault() };
   const { value, problem } = variable.parse(text, cwd);
-  if (problem === undefined) return { value: value as VariableValue<N> };
-  return { value: (variable.default === undefined ? value : fromDefault()) as VariableValue<N>, problem: `${name}: ${problem}` };
+  if (problem === undefined) return { value };
+  return { value: variable.default === undefined ? value : fromDefault(), problem: `${variable.name}: ${problem}` };
+}
+
+/** A problem of the configuration, under the variable it is listed with. */
+export interface ConfigProblem {
+  readonly name: VariableName;
+  readonly message: string;
+}
+
+/**
+ * Reads the table's values from `env`: each group as its switch or selector says, every variable read as
+ * {@link readVariable} does. Problems: each bad value, and each variable set where its group does not read it.
+ */
+export function readTable(env: Env, cwd: string): { config: ValueOf<typeof CONFIG_TABLE>; problems: ConfigProblem[] } {
+  const problems: ConfigProblem[] = [];
+  const report = (name: string, message: string): void => void problems.push({ name: name as VariableName, message });
+  const isSet = (name: string): boolean => variableText(env, name) !== undefined;
+  for (const { name, requires, excludedBy } of ROWS) {
+    if (!isSet(name)) continue;
+    if (requires !== undefined && !isSet(requires)) report(name, `${name}: only used with ${requires}, which is not set`);
+    if (excludedBy !== undefined && isSet(excludedBy.selector)) report(name, `${name} and ${excludedBy.selector}: ${excludedBy.conflict}`);
+  }
+  const read = (part: unknown): unknown => {
+    if (isNode(part, 'variable')) {
+      const { value, problem } = readVariable(part, variableText(env, part.name), cwd);
+      if (problem !== undefined) report(part.name, problem);
+      return value;
+    }
+    if (isNode(part, 'whenSet')) return isSet(part.on) ? read(part.group) : undefined;
+    if (isNode(part, 'either')) {
+      const { kind, group } = isSet(part.selector) ? part.set : part.unset;
+      return { kind, ...(read(group) as object) };
+    }
+    return Object.fromEntries(Object.entries(part as Record<string, unknown>).map(([key, child]) => [key, read(child)]));
+  };
+  return { config: read(CONFIG_TABLE) as ValueOf<typeof CONFIG_TABLE>, problems };
 }
 
 /** The Default cell of the configuration table of a variable. */
-function shownDefault(variable: Variable<unknown>): string {
+function shownDefault(variable: Variable): string {
   if (variable.shownDefault !== undefined) return variable.shownDefault;
   return variable.default === undefined ? 'unset' : `\`${variable.default}\``;
 }
 
 /** The configuration table of docs/operations.md (Markdown, a line per variable, with its header). */
 export function configurationTable(): string {
-  const rows = VARIABLE_NAMES.map((name) => {
-    const variable: Variable<unknown> = VARIABLES[name];
-    return `| \`${name}\` | ${shownDefault(variable)} | ${variable.meaning} |`;
-  });
+  const rows = ROWS.map((variable) => `| \`${variable.name}\` | ${shownDefault(variable)} | ${variable.meaning} |`);
   return ['| Variable | Default | Meaning |', '|---|---|---|', ...rows].join('\n');
 }

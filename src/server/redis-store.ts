@@ -294,14 +294,3 @@ export class RedisStore implements RateLimitStore {
     this.#onHealthChange?.(this.health());
   }
 }
-
-/**
- * The `/health` fields describing a store: `rate_limit_store` (`memory` or `redis`) and
- * `rate_limit_store_status` (`ok`, or `unavailable since <ISO time>`).
- */
-export function storeHealthFields(health: StoreHealth): Record<string, string> {
-  return {
-    rate_limit_store: health.store,
-    rate_limit_store_status: health.status === 'ok' ? 'ok' : `unavailable since ${health.since ?? 'unknown'}`,
-  };
-}

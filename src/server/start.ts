@@ -9,9 +9,7 @@ import { HealthReport } from '../http/health.js';
 import { MemoryStore, type RateLimitStore } from '../http/ratelimit/index.js';
 import type { SignatureVerifier } from '../http/client-kind.js';
 import type { NonceStore } from '../signatures/nonce-store.js';
-import { completeCompression } from '../index/build.js';
 import { IndexHolder } from '../index/holder.js';
-import type { CatalogIndex } from '../index/types.js';
 import { buildReferralAnswers } from '../referrals/answers.js';
 import { publicReloadError, ReferralStore } from '../referrals/store.js';
 import { SourceError, type ContentSource, type ContentSourceListener, type ContentUpdate } from '../source/types.js';
@@ -19,6 +17,7 @@ import { startAdminHost } from './admin.js';
 import { composeApp, indexBuilder, publicHostOptions } from './app.js';
 import { configWarnings, type Config } from './config.js';
 import { ContentReport } from './content-report.js';
+import { IndexUpdates } from './index-updates.js';
 import { createContentSource, describeContentSource } from './content-source.js';
 import { gitWebhookRoute } from './git-webhook.js';
 import { startHost, type Host } from './host.js';
@@ -26,8 +25,7 @@ import { createLogger, type LogOutput } from './logger.js';
 import { ServiceMetrics } from './metrics.js';
 import { livenessRoute, metricsRoute, readinessRoute, type Readiness } from './probes.js';
 import { nodeCodec } from './node-codec.js';
-import { PublishTimer, REAL_TIMERS, type Timers } from './publish-timer.js';
-import { MAX_REPORTED_PROBLEMS } from './problems.js';
+import { REAL_TIMERS, type Timers } from './publish-timer.js';
 import { serviceVersion } from './version.js';
 
 /** Thrown when the service cannot start: bad content, unreadable referral file, port in use… */
@@ -144,183 +142,6 @@ async function armContent(
     throw new StartupError(`content in ${at} is invalid${history} (${problems.length} problem(s)):`, problems.map(formatProblem));
   }
   return { source, first: first.result.model, firstUpdate: first };
-}
-
-/** What {@link IndexUpdates} builds with. */
-interface IndexWork {
-  build: (model: ContentModel, previous?: CatalogIndex) => Promise<CatalogIndex>;
-  logger: Logger;
-  metrics: ServiceMetrics;
-  report: ContentReport;
-  now: () => Date;
-  timers: Timers;
-}
-
-/** How long a failed scheduled publication waits before it is tried again, in milliseconds. */
-const PUBLISH_RETRY_MS = 60_000;
-
-/**
- * Serial index work: reload builds, scheduled publications and compression, in the order they were asked for;
- * opens once serving starts. What is served is always the latest valid model as published at the clock's
- * instant (`publishedAt`), and one timer is armed for the next instant that changes it.
- */
-class IndexUpdates {
-  #open!: () => void;
-  #chain = new Promise<void>((resolve) => (this.#open = resolve));
-  /** Set on shutdown or a failed start: queued work is dropped. */
-  #dropped = false;
-  readonly #holder: IndexHolder;
-  readonly #work: IndexWork;
-  readonly #timer: PublishTimer;
-  /** The full model the served index was published from. */
-  #model: ContentModel;
-  #stopped = false;
-
-  /** @param model the full model `holder`'s index was published from, at `next` the next change of its view */
-  constructor(holder: IndexHolder, model: ContentModel, next: Date | undefined, work: IndexWork) {
-    this.#holder = holder;
-    this.#model = model;
-    this.#work = work;
-    this.#timer = new PublishTimer(work.now, () => this.#enqueue(() => this.#publishScheduled()), work.timers);
-    this.#timer.arm(next);
-  }
-
-  /** The instant the served content changes next by its dates, or `undefined`. */
-  get nextScheduledChange(): Date | undefined {
-    return this.#timer.at;
-  }
-
-  /** Queues an update (runs after the ones before it). */
-  push(update: ContentUpdate): void {
-    this.#enqueue(() => this.#applyUpdate(update));
-  }
-
-  #enqueue(job: () => Promise<void>): void {
-    this.#chain = this.#chain.then(() => (this.#dropped ? undefined : job()));
-  }
-
-  /** Starts the queued work, then compresses the served index; resolves when both are done. */
-  open(): Promise<void> {
-    this.#open();
-    this.#chain = this.#chain.then(() => this.#compressServed(this.#holder.current));
-    return this.#chain;
-  }
-
-  /** Resolves when the queued work is done (after {@link open}: it never resolves before). */
-  settled(): Promise<void> {
-    return this.#chain;
-  }
-
-  /**
-   * Stops for shutdown: queued updates are dropped, and a compression or build in progress finishes unobserved
-   * (nothing is served any more), so a SIGTERM never waits for the index to be compressed.
-   */
-  stop(): void {
-    this.#stopped = true;
-    this.#dropped = true;
-    this.#timer.clear();
-  }
-
-  /** Opens and drops what is queued without applying it (a failed start). */
-  abandon(): void {
-    this.#dropped = true;
-    this.#timer.clear();
-    this.#open();
-  }
-
-  /** Compresses a served index's new bodies and serves the compressed index, unless a newer one was swapped in. */
-  async #compressServed(index: CatalogIndex): Promise<void> {
-    const t0 = performance.now();
-    try {
-      const compressed = await completeCompression(nodeCodec, index);
-      if (this.#stopped) return;
-      if (compressed !== index && this.#holder.upgrade(index, compressed)) {
-        this.#work.logger.debug({ revision: index.revision, compress_ms: Math.round(performance.now() - t0) }, 'index compressed');
-      }
-    } catch (error) {
-      // Identity bodies stay served: slower for clients, never wrong.
-      this.#work.logger.error({ err: error }, 'index compression failed; serving identity bodies');
-    }
-  }
-
-  /** One update: rejected content is recorded, valid content built and swapped in, then compressed. */
-  async #applyUpdate(update: ContentUpdate): Promise<void> {
-    const { result, reason, commit, changedFiles } = update;
-    const t0 = performance.now();
-    const seconds = (): number => (performance.now() - t0) / 1000;
-    const { report } = this.#work;
-    report.noteUpdate(update);
-    if (!result.ok) {
-      this.#work.metrics.contentReload('rejected', seconds());
-      const problems = result.problems.map(formatProblem);
-      const at = this.#work.now();
-      this.#holder.recordReloadError(report.reject(update, result.problems, at), at);
-      this.#work.logger.warn(
-        { problem_count: problems.length, problems: problems.slice(0, MAX_REPORTED_PROBLEMS), commit, reason },
-        'content reload rejected; still serving the previous revision',
-      );
-      return;
-    }
-    let next: CatalogIndex;
-    const at = this.#work.now();
-    const view = publishedAt(result.model, at);
-    try {
-      // Each build waits for the previous index's compression, so unchanged bodies are reused compressed.
-      next = await this.#work.build(view.model, this.#holder.current);
-    } catch (error) {
-      this.#work.metrics.contentReload('failed', seconds());
-      this.#holder.recordReloadError(report.reject(update, [], this.#work.now()));
-      this.#work.logger.error({ err: error, revision: result.model.revision }, 'index build failed; still serving the previous revision');
-      return;
-    }
-    report.accepted();
-    this.#holder.swap(next, at);
-    this.#model = result.model;
-    this.#timer.arm(view.next);
-    this.#work.metrics.contentReload('applied', seconds());
-    this.#work.logger.info(
-      {
-        revision: result.model.revision,
-        reason,
-        changed_files: changedFiles,
-        build_ms: Math.round(performance.now() - t0),
-        ...(view.next && { next_scheduled_change: view.next.toISOString() }),
-      },
-      'content reloaded',
-    );
-    await this.#compressServed(next);
-  }
-
-  /**
-   * The timer's work: the served model as published now, swapped in like a reload (unchanged bodies reused by
-   * identity) but keeping the reload status; the timer is armed for the change after.
-   */
-  async #publishScheduled(): Promise<void> {
-    const t0 = performance.now();
-    const served = this.#holder.current;
-    const view = publishedAt(this.#model, this.#work.now());
-    if (view.model === served.model) return this.#timer.arm(view.next);
-    let next: CatalogIndex;
-    try {
-      next = await this.#work.build(view.model, served);
-    } catch (error) {
-      this.#work.logger.error({ err: error, revision: served.revision }, 'scheduled content could not be published; trying again in a minute');
-      return this.#timer.arm(new Date(this.#work.now().getTime() + PUBLISH_RETRY_MS));
-    }
-    this.#holder.publish(next);
-    this.#timer.arm(view.next);
-    const before = new Set(served.model.changelog.entries.map((e) => e.id));
-    this.#work.logger.info(
-      {
-        revision: served.revision,
-        published: view.model.changelog.entries.filter((e) => !before.has(e.id)).map((e) => e.id),
-        next_scheduled_change: view.next?.toISOString() ?? null,
-        build_ms: Math.round(performance.now() - t0),
-      },
-      'scheduled content published',
-    );
-    await this.#compressServed(next);
-  }
 }
 
 /**
