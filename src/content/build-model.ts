@@ -85,7 +85,7 @@ class Tree {
     let inClass: { courseId: string; classId: string; lessons: Map<string, Of<'lesson'>> } | undefined;
     // Stores by index, not `push`: each tree's arrays start empty (V8 gives them small-integer elements), and the
     // first file pushed into one threw the optimised constructor back to the interpreter on every reload ("not a
-    // Smi"), which then spent 20-40 ms of the reload compiling it again.
+    // Smi"), which then spent part of every reload compiling it again.
     const { all, classList, lessonList, items } = this;
     for (const file of files) {
       all[all.length] = file;

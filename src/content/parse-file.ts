@@ -65,7 +65,7 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
 export interface ParseOptions {
   /**
    * Whether to hash the file for the folder digest (`sha256`). Default true; a caller that knows the revision (a
-   * Git commit) makes no digest, and hashing every byte of a 10,000-lesson tree cost about 5 % of a start.
+   * Git commit) makes no digest: hashing every byte of a large tree is a visible share of a start.
    */
   digest?: boolean;
 }
@@ -181,7 +181,7 @@ type Report = (path: readonly (string | number)[], message: string) => void;
 
 /**
  * The parsed file: `role` (made by roleOf for this file alone) with the common fields, and no steps yet for a
- * lesson. Assigned, not spread: spreading the six shapes of a role goes through V8's slow path, about 4 µs a file.
+ * lesson. Assigned, not spread: spreading the six shapes of a role goes through V8's slow path for every file.
  */
 function fileOf(role: FileRole, rel: string, sha256: string | undefined, yaml: string, problems: LocalProblem[]): ParsedFile {
   const file = role as ParsedFile;

@@ -1,13 +1,11 @@
 /**
  * Files read ahead of their parsing: a full load reads a run of files into one buffer, then parses the run, instead
  * of reading and parsing each file in turn. The work is the same, but it costs less in runs (most likely because the
- * system calls' code and the parser's each stay in the processor's caches for a run): cold loads in process,
- * 10,000 generated lessons 941 → 893 ms, 50,000 3,031 → 2,910 ms (medians of 8–10 alternating loads); a server's
- * cold start on 50,000, 3,776 → 3,661 ms (bench/analysis.md). Reloads after a watcher's events read and parse file
- * by file.
+ * system calls' code and the parser's each stay in the processor's caches for a run; bench/analysis.md has the
+ * decision). Reloads after a watcher's events read and parse file by file.
  */
 
-/** Most files in a run: 64 lessons of a few KiB (runs of 16 and of 256 files gained less). */
+/** Most files in a run: 64 lessons of a few KiB (shorter and longer runs gained less). */
 const RUN_FILES = 64;
 /** Most bytes in a run; a larger file is parsed on its own. */
 const RUN_BYTES = 1024 * 1024;

@@ -98,8 +98,8 @@ export function digestFiles(files: Iterable<DigestedFile>): string {
 /**
  * Whether `git` could find a work tree for `dir`: a `.git` entry (a folder, or the file of a linked worktree or
  * submodule) in `dir` or a folder above it, or a repository named by the environment (`GIT_DIR`, `GIT_WORK_TREE`).
- * Without one, `git status` can only fail; spawning it costs about 10 ms of the main thread on every reload of a
- * large process, so it is not spawned.
+ * Without one, `git status` can only fail, and spawning it blocks the main thread of a large process on
+ * every reload, so it is not spawned.
  */
 function mayBeInCheckout(dir: string): boolean {
   if (process.env.GIT_DIR !== undefined || process.env.GIT_WORK_TREE !== undefined) return true;

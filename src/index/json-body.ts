@@ -1,8 +1,8 @@
 /**
  * The JSON bytes of an API body, kept per body object: a body that is made of other bodies (the catalog of its
  * courses) is put together from their bytes instead of being serialised again whole. The model shares unchanged
- * objects between reloads (`DerivationMemo`), so after a one-lesson edit the 2 MB catalog of 10,000 lessons
- * costs one course's `JSON.stringify`, not the whole tree's.
+ * objects between reloads (`DerivationMemo`), so after a one-lesson edit the catalog costs one course's
+ * `JSON.stringify`, not the whole tree's.
  */
 
 const encoder = new TextEncoder();

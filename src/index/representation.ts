@@ -75,9 +75,8 @@ export function deferredRepresentation(codec: IndexCodec, source: DeferredSource
 }
 
 /**
- * {@link deferredRepresentation}'s objects. A class, not an object literal with accessors: such a literal took
- * about 1.1 KB and several microseconds each (its own getters and their closures), and an index defers one per
- * lesson. The body, tags and compressed forms are accessors of the prototype, so a spread (`{ ...rep }`) copies
+ * {@link deferredRepresentation}'s objects. A class, not an object literal with accessors: such a literal carries
+ * its own getters and their closures, and an index defers one per lesson. The body, tags and compressed forms are accessors of the prototype, so a spread (`{ ...rep }`) copies
  * the labels only: {@link compressRepresentation} leaves a deferred representation alone, and nothing else copies one.
  */
 class DeferredRepresentation implements Representation {

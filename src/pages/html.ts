@@ -62,7 +62,7 @@ let formats: DateFormats | undefined;
 
 /**
  * The readers' date formats. Made on first use, not when the module loads: a process's first `Intl.DateTimeFormat`
- * loads ICU's locale data (12–14 ms here), and every start loaded it although only a page renders a date.
+ * loads ICU's locale data, and every start loaded it although only a page renders a date.
  */
 function dateFormats(): DateFormats {
   return (formats ??= {

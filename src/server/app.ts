@@ -154,8 +154,8 @@ function staticEntries(config: Config): IndexEntry[] {
 
 /**
  * `/openapi.json`, `/docs` and its assets of this configuration, built once per process on first need, off the
- * start-up path: reading, hashing and compressing the Swagger UI files (about 1.5 MB) cost a CPU profile of the
- * start about 60 ms before the first request could be served, and no content reload needs them again.
+ * start-up path: reading, hashing and compressing the Swagger UI files delayed the first request a start could
+ * serve, and no content reload needs them again.
  * @throws Error when `swagger-ui-dist` is not installed (found now, not on the first request for `/docs`).
  */
 export function staticRepresentations(config: Config): StaticRepresentations {

@@ -38,7 +38,7 @@ const SOURCE_MAP_MARKER = new TextEncoder().encode('sourceMappingURL=');
 
 /**
  * `bytes` (UTF-8) without {@link SOURCE_MAP_COMMENT}, replaced by a line break: decoding only the line holding the
- * last `sourceMappingURL=`, not 1.7 MB of script twice. A match lies there: its `[^\n]*\s*$` cannot cross a line
+ * last `sourceMappingURL=`, not the whole script twice. A match lies there: its `[^\n]*\s*$` cannot cross a line
  * break before that marker, and cannot start on an earlier line as what follows the marker is not all blank.
  */
 export function withoutSourceMapComment(bytes: Uint8Array): Uint8Array {

@@ -20,9 +20,9 @@ const SYNC_COMPRESSION_MAX_BYTES = 4 * 1024;
 /**
  * The brotli window (RFC 7932 §9.1: `WBITS`, a window of 2^WBITS − 16 bytes) for a body of `size` bytes: the
  * smallest that holds the whole body, at most zlib's default (22, 4 MiB). The encoder allocates and clears its
- * buffers for the window it is given, whatever the input: with the default window, quality 9 spent 1.4 ms on a
- * 2 KB body for the same output as 0.16 ms with a window of 2^11. The `brotli` command-line tool sizes the window
- * the same way for a file of known length.
+ * buffers for the window it is given, whatever the input, so a small body with the default window costs many
+ * times what it costs with a fitted one, for the same output. The `brotli` command-line tool sizes the window the
+ * same way for a file of known length.
  */
 function brotliWindowBits(size: number): number {
   let bits = zlibConstants.BROTLI_MIN_WINDOW_BITS;
@@ -31,13 +31,12 @@ function brotliWindowBits(size: number): number {
 }
 
 /**
- * Brotli quality (0–11) for a body of `size` bytes. Quality 11 costs about 30 times quality 9 for a few per cent
- * smaller output, too much for a build of thousands of bodies. Quality 9 while the window is at most 2^16 (bodies up
- * to 65,520 bytes), where the encoder uses its small forgetful-chain hash table (about 3 MiB measured); 6 for larger
- * bodies. Above a 2^16 window quality 9 takes a table of 2^15 buckets × 2^(quality − 1) entries instead, 32 MiB per
- * encoder (brotli's `ChooseHasher`, c/enc/quality.h): compressing the index after a start of 10,000 real lessons
- * raised the peak RSS from 166-167 to 185 MiB with it. Quality 6 (a 2 MiB table) measured 0.1–4 % larger output on
- * bodies of 200 KB to 2 MB, in a fifth to three quarters of the time.
+ * Brotli quality (0–11) for a body of `size` bytes. Quality 11 costs many times quality 9 for slightly smaller
+ * output, too much for a build of thousands of bodies. Quality 9 while the window is at most 2^16 (bodies up to
+ * 65,520 bytes), where the encoder uses its small forgetful-chain hash table; 6 for larger bodies. Above a 2^16
+ * window quality 9 takes a table of 2^15 buckets × 2^(quality − 1) entries instead (brotli's `ChooseHasher`,
+ * c/enc/quality.h), which raised the peak RSS of a large start's compression; quality 6's table is far smaller, for
+ * slightly larger output in less time (bench/analysis.md).
  */
 export function brotliQuality(size: number): number {
   return brotliWindowBits(size) <= 16 ? 9 : 6;
@@ -74,7 +73,7 @@ export function threadPoolSize(env: NodeJS.ProcessEnv = process.env): number {
 /**
  * The bytes of a zlib result in memory of their own size. zlib returns a slice of the compressor's 16 KiB output
  * buffer when the output fits in one (synchronous and asynchronous calls alike), so every small compressed form
- * kept in the index would hold 16 KiB (10,000 lessons of 1–4 KiB: over 300 MiB for their few MiB of bytes).
+ * kept in the index would hold the whole 16 KiB buffer.
  */
 const ownCopy = (b: Buffer): Uint8Array =>
   b.byteLength === b.buffer.byteLength ? new Uint8Array(b.buffer, b.byteOffset, b.byteLength) : new Uint8Array(b);
@@ -90,9 +89,8 @@ export const nodeCodec: IndexCodec = {
     const [gz, br] = await Promise.all([gzipAsync(body, gzipOptions(size)), brotliAsync(body, brotliOptions(size, contentType))]);
     return { gzip: ownCopy(gz), br: ownCopy(br) };
   },
-  // Each call is two jobs on the pool (gzip and br, for bodies compressed asynchronously). With 8 calls at once, as
-  // before, 16 compressors held their memory while 4 threads ran: 10,000 lessons peaked at 237-240 MiB through the
-  // start's compression of the index, 220-227 MiB with 2; the index was served compressed as soon after the start.
+  // Each call is two jobs on the pool (gzip and br, for bodies compressed asynchronously). More calls than the pool
+  // runs only hold compressors' memory while they wait, and the index is served compressed no sooner.
   compressionsAtOnce: Math.max(1, Math.floor(threadPoolSize() / 2)),
   yieldToEventLoop: () => new Promise<void>((resolve) => setImmediate(resolve)),
 };

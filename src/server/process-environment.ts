@@ -7,9 +7,8 @@ export const PROCESS_ENVIRONMENT: Readonly<Record<string, string>> = {
   /**
    * glibc's `M_MMAP_THRESHOLD` (mallopt(3)) fixed at its initial 128 KiB, which turns off its dynamic adjustment.
    * Without it, each large block freed (zlib's and brotli's compressor state, buffers of big bodies) raises the
-   * threshold to its size, so later ones come from the heap and stay in the process once freed. 10,000 generated
-   * lessons, 12 s after the start: peak RSS 216-218 MiB without it, 201 with it, steady 200-202 against 176; the CPU
-   * per request was unchanged. Other C libraries (musl) ignore it.
+   * threshold to its size, so later ones come from the heap and stay in the process once freed: peak and steady RSS
+   * are lower with it, at the same CPU per request (bench/analysis.md). Other C libraries (musl) ignore it.
    */
   MALLOC_MMAP_THRESHOLD_: '131072',
 };

@@ -34,7 +34,7 @@ export type KeySource =
 
 /**
  * The last value resolved and its answer: an agent sends the same `Signature-Agent` with every request, and
- * parsing it as a URL cost 3.7–4.0 µs of a fresh-signature request in the server's profile. One entry, so a
+ * parsing it as a URL showed in the server's profile of fresh-signature requests. One entry, so a
  * client sending a new value each time cannot grow it.
  */
 let lastResolved: { value: string; allowInsecure: boolean; source: KeySource } | undefined;

@@ -43,8 +43,8 @@ export interface NonceStore {
 export class MemoryNonceStore implements NonceStore {
   readonly #maxEntries: number;
   /**
-   * Made on the first pair recorded: lru-cache allocates room for every entry up front (18–21 ms for 100,000 in a
-   * profile of the server's start), which a service that never sees a signed request need not spend.
+   * Made on the first pair recorded: lru-cache allocates room for every entry up front, a visible part of the
+   * server's start, which a service that never sees a signed request need not spend.
    */
   #seen: LRUCache<string, true> | undefined;
 

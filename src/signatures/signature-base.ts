@@ -91,7 +91,7 @@ function componentParser(component: string, parameters: Map<string, string | num
 /**
  * A dictionary field's member named by the `key` parameter, serialised strictly (RFC 9421 §2.1.2). The library
  * would first try to parse the field as a List, and a dictionary is never a valid List: each request then paid for
- * a thrown parse error (about 60 µs, more than the rest of the base), and a field valid as both (`a, b`) was refused.
+ * a thrown parse error (costlier than the rest of the base), and a field valid as both (`a, b`) was refused.
  * The parse is the verifier's own, remembered, so the `Signature-Agent` it has just read is not parsed again.
  */
 function dictionaryMember(field: string, parameters: Map<string, string | number | boolean>, message: unknown): string[] {

@@ -146,7 +146,7 @@ export function createSignatureVerifier(options: SignatureVerifierOptions): Sign
 
   /**
    * The last request target judged: an agent that signs every request afresh asks for the same URL again and
-   * again, and parsing it and judging its authority cost about 9 µs of such a request in the server's profile.
+   * again, and parsing it and judging its authority showed in the server's profile of such requests.
    */
   let lastTarget: JudgedTarget | undefined;
   /**

@@ -1,7 +1,6 @@
 /**
- * Watches a content tree with one non-recursive `fs.watch` per folder: no watch and no `stat` per file, so a tree
- * of 10,000 lessons (about 1,100 folders) costs about 1 MiB instead of chokidar's 100 (bench/watchers.ts, which
- * also shows why not `fs.watch(dir, { recursive: true })` on Node 20 or `@parcel/watcher` 2.6: each loses changes
+ * Watches a content tree with one non-recursive `fs.watch` per folder: no watch and no `stat` per file, so a large
+ * tree costs a watch per folder instead of chokidar's per file (bench/watchers.ts measures it, and also shows why not `fs.watch(dir, { recursive: true })` on Node 20 or `@parcel/watcher` 2.6: each loses changes
  * in one of the deploy cases).
  *
  * Every event names a child of a watched folder and is judged by `lstat`, by the rule of read-tree.ts:
