@@ -18,7 +18,6 @@ import { build, type BuildOptions } from 'esbuild';
 import { SWAGGER_UI_FILES } from '../src/pages/docs.js';
 import { grayMatterWithoutDefaultEngine } from './gray-matter-engine.js';
 import { precompiledValidatorsPlugin } from './standalone-validators.js';
-import { precompiledSerializerPlugin } from './standalone-serializer.js';
 
 const repo = fileURLToPath(new URL('..', import.meta.url));
 /** Where the build goes. */
@@ -72,10 +71,9 @@ export async function buildDist(outdir: string = DIST): Promise<string[]> {
     minifySyntax: true,
     metafile: true,
     // The frontmatter validators precompiled (standalone ajv code generated now from schemas/), so that no schema is
-    // compiled at start: scripts/standalone-validators.ts. The access-log line's serializer precompiled likewise
-    // (fast-json-stringify standalone code): scripts/standalone-serializer.ts. gray-matter without its default YAML
-    // engine, which the content code never calls: scripts/gray-matter-engine.ts.
-    plugins: [precompiledValidatorsPlugin(), precompiledSerializerPlugin(), grayMatterWithoutDefaultEngine()],
+    // compiled at start: scripts/standalone-validators.ts. gray-matter without its default YAML engine, which the
+    // content code never calls: scripts/gray-matter-engine.ts.
+    plugins: [precompiledValidatorsPlugin(), grayMatterWithoutDefaultEngine()],
   });
   await cp(join(repo, 'schemas'), join(outdir, 'schemas'), { recursive: true });
   const swagger = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));

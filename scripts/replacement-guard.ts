@@ -1,6 +1,6 @@
 /**
- * The build's module replacements (scripts/standalone-validators.ts, scripts/standalone-serializer.ts,
- * scripts/gray-matter-engine.ts) and their guard: a replacement that did not happen fails the build, rather than
+ * The build's module replacements (scripts/standalone-validators.ts, scripts/gray-matter-engine.ts) and their
+ * guard: a replacement that did not happen fails the build, rather than
  * shipping what it was meant to leave out.
  */
 import { basename, join } from 'node:path';
