@@ -1,5 +1,5 @@
 /**
- * The build's module replacements (scripts/standalone-validators.ts, scripts/gray-matter-engine.ts) and their
+ * The build's module replacement (scripts/gray-matter-engine.ts) and its
  * guard: a replacement that did not happen fails the build, rather than
  * shipping what it was meant to leave out.
  */
