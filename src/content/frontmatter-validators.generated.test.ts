@@ -1,6 +1,6 @@
 /**
  * The frontmatter validators every run uses (tests, tsx and the bundle alike) are ajv standalone code committed in
- * frontmatter-validators.generated.cjs: they are what `npm run generate:validators` makes of schemas/ today, and
+ * frontmatter-validators.generated.js: they are what `npm run generate:validators` makes of schemas/ today, and
  * they judge frontmatter exactly as the validators ajv compiles from the same schemas: same verdict, same ajv errors
  * (verbose fields — the offending data, the schema and parent schema — included) and so the same problems for
  * content writers, on invalid samples of every kind of file.
@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import type { ValidateFunction } from 'ajv/dist/2020.js';
 import { beforeAll, describe, expect, it } from 'vitest';
-import precompiled from './frontmatter-validators.generated.cjs';
+import precompiled from './frontmatter-validators.generated.js';
 import type { FileKind } from './layout.js';
 import { createFrontmatterAjv, renderFrontmatterValidators, schemaIds } from './render-validators.js';
 import { schemaProblems } from './schema-messages.js';
@@ -79,8 +79,8 @@ beforeAll(() => {
 describe('the generated frontmatter validators', () => {
   it('are what `npm run generate:validators` makes of schemas/ today (run it after changing a schema)', () => {
     const { code, declarations } = renderFrontmatterValidators();
-    expect(readFileSync(new URL('./frontmatter-validators.generated.cjs', import.meta.url), 'utf8')).toBe(code);
-    expect(readFileSync(new URL('./frontmatter-validators.generated.d.cts', import.meta.url), 'utf8')).toBe(declarations);
+    expect(readFileSync(new URL('./frontmatter-validators.generated.js', import.meta.url), 'utf8')).toBe(code);
+    expect(readFileSync(new URL('./frontmatter-validators.generated.d.ts', import.meta.url), 'utf8')).toBe(declarations);
   });
 
   it('are standalone code, not compiled by ajv at run time', () => {

@@ -3,7 +3,7 @@
  */
 import { loadSchemas, schema, type JsonSchema } from '../schemas/registry.js';
 import { SCHEMA_FILES } from './frontmatter-schemas.js';
-import validators from './frontmatter-validators.generated.cjs';
+import validators from './frontmatter-validators.generated.js';
 import type { FileKind } from './layout.js';
 import { schemaProblems, type SchemaProblem } from './schema-messages.js';
 

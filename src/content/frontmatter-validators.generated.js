@@ -1,9 +1,13 @@
 /* Generated from schemas/ by `npm run generate:validators`. Do not edit by hand. */
-"use strict";
-exports.catalog = validate20;
+import helper0Module from "ajv/dist/runtime/ucs2length.js";
+const helper0 = helper0Module.default ?? helper0Module;
+import helper1Module from "ajv/dist/runtime/equal.js";
+const helper1 = helper1Module.default ?? helper1Module;
+import { fullFormats } from "ajv-formats/dist/formats.js";
+export const validate_catalog = validate20;
 const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://syllabus.example/schemas/frontmatter/catalog.schema.json","title":"content/catalog.md frontmatter","type":"object","additionalProperties":false,"required":["courses"],"properties":{"courses":{"description":"Course ids in display order.","type":"array","items":{"$ref":"../defs.schema.json#/$defs/Id"}}}};
 const schema33 = {"description":"A course, class, lesson, changelog or roadmap id: lowercase letters and digits in hyphen-separated words, at most 64 characters.","type":"string","minLength":1,"maxLength":64,"pattern":"^[a-z0-9]+(?:-[a-z0-9]+)*$"};
-const func1 = require("ajv/dist/runtime/ucs2length").default;
+const func1 = helper0;
 const pattern4 = new RegExp("^[a-z0-9]+(?:-[a-z0-9]+)*$", "u");
 
 function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -117,7 +121,7 @@ return errors === 0;
 }
 validate20.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-exports.course = validate22;
+export const validate_course = validate22;
 const schema34 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://syllabus.example/schemas/frontmatter/course.schema.json","title":"content/courses/<course-id>/index.md frontmatter","type":"object","additionalProperties":false,"required":["title","color","status","classes"],"properties":{"title":{"$ref":"../defs.schema.json#/$defs/Text"},"blurb":{"$ref":"../defs.schema.json#/$defs/Paragraph"},"tagline":{"$ref":"../defs.schema.json#/$defs/Text"},"color":{"$ref":"../defs.schema.json#/$defs/Color"},"status":{"$ref":"../defs.schema.json#/$defs/Status"},"classes":{"description":"Class ids in teaching order.","type":"array","items":{"$ref":"../defs.schema.json#/$defs/Id"}},"aliases":{"$ref":"../defs.schema.json#/$defs/Aliases"}}};
 const schema35 = {"$comment":"One line of text: no control character at all, not even tab or a line break, and no Unicode non-character (src/content/text-characters.ts).","type":"string","minLength":1,"maxLength":500,"pattern":"\\S"};
 const schema36 = {"$comment":"Prose that may span lines (a YAML block scalar): tab and line breaks allowed, no other control character and no Unicode non-character (src/content/text-characters.ts).","type":"string","minLength":1,"maxLength":500,"pattern":"\\S"};
@@ -126,7 +130,7 @@ const schema39 = {"description":"live: open to learners; soon: announced, not st
 const pattern5 = new RegExp("\\S", "u");
 const pattern8 = new RegExp("^#[0-9a-fA-F]{6}$", "u");
 const schema41 = {"description":"Ids this resource was published under before: a request for one is redirected (308) to the resource, so a rename never breaks a client. Unique, and never a live id of the same kind.","type":"array","minItems":1,"uniqueItems":true,"items":{"$ref":"#/$defs/Id"}};
-const func0 = require("ajv/dist/runtime/equal").default;
+const func0 = helper1;
 
 function validate23(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -562,7 +566,7 @@ return errors === 0;
 }
 validate22.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-exports.class = validate25;
+export const validate_class = validate25;
 const schema43 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://syllabus.example/schemas/frontmatter/class.schema.json","title":"content/courses/<course-id>/<class-id>/index.md frontmatter","type":"object","additionalProperties":false,"required":["name","status","lessons"],"properties":{"name":{"$ref":"../defs.schema.json#/$defs/Text"},"blurb":{"$ref":"../defs.schema.json#/$defs/Paragraph"},"status":{"$ref":"../defs.schema.json#/$defs/Status"},"lessons":{"description":"Lesson ids in teaching order (empty for a soon class).","type":"array","items":{"$ref":"../defs.schema.json#/$defs/Id"}},"soon":{"description":"Topics announced but not built yet.","type":"array","items":{"$ref":"../defs.schema.json#/$defs/Text"}},"aliases":{"$ref":"../defs.schema.json#/$defs/Aliases"}}};
 
 function validate26(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -980,7 +984,7 @@ return errors === 0;
 }
 validate25.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-exports.lesson = validate28;
+export const validate_lesson = validate28;
 const schema51 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://syllabus.example/schemas/frontmatter/lesson.schema.json","title":"content/courses/<course-id>/<class-id>/<lesson-id>.md frontmatter","description":"The body is the lesson itself: one step per level-2 heading (## …).","type":"object","additionalProperties":false,"required":["title","lang"],"properties":{"title":{"$ref":"../defs.schema.json#/$defs/Text"},"blurb":{"$ref":"../defs.schema.json#/$defs/Paragraph"},"lang":{"$ref":"../defs.schema.json#/$defs/Lang"},"aliases":{"$ref":"../defs.schema.json#/$defs/Aliases"}}};
 const schema54 = {"description":"The programming language a lesson teaches in, lowercase (python, sql, bash, typescript, …).","type":"string","minLength":1,"maxLength":32,"pattern":"^[a-z][a-z0-9+#.-]*$"};
 const pattern18 = new RegExp("^[a-z][a-z0-9+#.-]*$", "u");
@@ -1290,13 +1294,13 @@ return errors === 0;
 }
 validate28.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-exports.changelog = validate31;
+export const validate_changelog = validate31;
 const schema57 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://syllabus.example/schemas/frontmatter/changelog-entry.schema.json","title":"content/changelog/<slug>-<YYYY-MM-DD>.md frontmatter","description":"The body is exactly one paragraph. The date comes from the file name.","type":"object","additionalProperties":false,"required":["kind","title","blurb"],"properties":{"kind":{"$ref":"../defs.schema.json#/$defs/ChangeKind"},"title":{"$ref":"../defs.schema.json#/$defs/Text"},"blurb":{"$ref":"../defs.schema.json#/$defs/Paragraph"},"deprecates":{"type":"array","items":{"$ref":"../defs.schema.json#/$defs/Deprecation"}},"aliases":{"$ref":"../defs.schema.json#/$defs/Aliases"},"removes":{"description":"Published ids this change retires for good, on the entry's date: the entry announces their removal, so they may leave the catalog without an alias (docs/content.md, Ids that never break).","type":"object","additionalProperties":false,"properties":{"courses":{"type":"array","minItems":1,"uniqueItems":true,"items":{"$ref":"../defs.schema.json#/$defs/Id"}},"classes":{"description":"Each with its course: a class id means something only within its course.","type":"array","minItems":1,"uniqueItems":true,"items":{"type":"object","additionalProperties":false,"required":["course","id"],"properties":{"course":{"$ref":"../defs.schema.json#/$defs/Id"},"id":{"$ref":"../defs.schema.json#/$defs/Id"}}}},"lessons":{"type":"array","minItems":1,"uniqueItems":true,"items":{"$ref":"../defs.schema.json#/$defs/Id"}},"changelog":{"type":"array","minItems":1,"uniqueItems":true,"items":{"$ref":"../defs.schema.json#/$defs/Id"}}}}}};
 const schema58 = {"type":"string","enum":["course","class","lesson","feature"]};
 const schema61 = {"description":"A route this change deprecates and the day it stops being served.","type":"object","additionalProperties":false,"required":["path","sunset"],"properties":{"path":{"description":"A route of the API, as in the OpenAPI document (e.g. /v1/roadmap or /v1/courses/{course_id}).","type":"string","pattern":"^/"},"sunset":{"$ref":"#/$defs/Date"}}};
 const schema62 = {"description":"A calendar date, YYYY-MM-DD.","type":"string","format":"date"};
 const pattern22 = new RegExp("^/", "u");
-const formats0 = require("ajv-formats/dist/formats").fullFormats.date;
+const formats0 = fullFormats.date;
 
 function validate32(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -2206,7 +2210,7 @@ return errors === 0;
 }
 validate31.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-exports.roadmap = validate36;
+export const validate_roadmap = validate36;
 const schema70 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://syllabus.example/schemas/frontmatter/roadmap.schema.json","title":"content/roadmap/index.md frontmatter","type":"object","additionalProperties":false,"required":["stages"],"properties":{"stages":{"description":"The four stages, in the order shipped, building, next, exploring.","type":"array","minItems":4,"maxItems":4,"items":{"type":"object","additionalProperties":false,"required":["key","label","note"],"properties":{"key":{"$ref":"../defs.schema.json#/$defs/StageKey"},"label":{"$ref":"../defs.schema.json#/$defs/Text"},"note":{"$ref":"../defs.schema.json#/$defs/Text"}}}}}};
 const schema71 = {"type":"string","enum":["shipped","building","next","exploring"]};
 
@@ -2466,7 +2470,7 @@ return errors === 0;
 }
 validate36.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-exports["roadmap-item"] = validate37;
+export const validate_roadmap_item = validate37;
 const schema74 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://syllabus.example/schemas/frontmatter/roadmap-item.schema.json","title":"content/roadmap/<slug>.md frontmatter","description":"The body is exactly one paragraph.","type":"object","additionalProperties":false,"required":["title","theme","stage"],"properties":{"title":{"$ref":"../defs.schema.json#/$defs/Text"},"theme":{"$ref":"../defs.schema.json#/$defs/Text"},"stage":{"$ref":"../defs.schema.json#/$defs/StageKey"},"shipped":{"description":"The id of the changelog entry that shipped it; required when stage is shipped, forbidden otherwise.","$ref":"../defs.schema.json#/$defs/Id"},"until_shipped":{"description":"The stage a shipped item shows in until the changelog entry named by \"shipped\" is published (its date, 00:00 UTC); default building. Only on shipped items.","type":"string","enum":["building","next","exploring"]},"order":{"description":"Position within its stage; items without one follow, by title.","type":"integer","minimum":0}}};
 
 function validate37(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -2745,3 +2749,14 @@ return errors === 0;
 }
 validate37.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
+
+/** The validator of each kind of content file. */
+export default {
+  "catalog": validate_catalog,
+  "course": validate_course,
+  "class": validate_class,
+  "lesson": validate_lesson,
+  "changelog": validate_changelog,
+  "roadmap": validate_roadmap,
+  "roadmap-item": validate_roadmap_item,
+};

@@ -11,4 +11,4 @@ declare const validators: {
   readonly "roadmap": ValidateFunction;
   readonly "roadmap-item": ValidateFunction;
 };
-export = validators;
+export default validators;
