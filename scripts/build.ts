@@ -15,7 +15,6 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type BuildOptions } from 'esbuild';
 import { SWAGGER_UI_FILES } from '../src/pages/docs.js';
-import { grayMatterWithoutDefaultEngine } from './gray-matter-engine.js';
 
 const repo = fileURLToPath(new URL('..', import.meta.url));
 /** Where the build goes. */
@@ -68,8 +67,6 @@ export async function buildDist(outdir: string = DIST): Promise<string[]> {
     minifyWhitespace: true,
     minifySyntax: true,
     metafile: true,
-    // gray-matter without its default YAML engine, which the content code never calls: scripts/gray-matter-engine.ts.
-    plugins: [grayMatterWithoutDefaultEngine()],
   });
   await cp(join(repo, 'schemas'), join(outdir, 'schemas'), { recursive: true });
   const swagger = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
