@@ -12,6 +12,7 @@ const FORBIDDEN: readonly { pattern: RegExp; sample: string; why: string }[] = [
   { pattern: /\blsCacheSym\b/, sample: 'this[lsCacheSym][30]', why: "pino's private line-start cache" },
   { pattern: /\bchindingsSym\b/, sample: 'this[chindingsSym]', why: "pino's private bindings" },
   { pattern: /\bendSym\b/, sample: 'this[endSym]', why: "pino's private line end" },
+  { pattern: /\._(?:len|writing|writingBuf|bufs)\b/, sample: 'const n = destination._len;', why: "sonic-boom's private buffer state" },
   { pattern: /\bonResolve\s*\(/, sample: 'build.onResolve({ filter: /x/ }, resolve);', why: 'an esbuild plugin replacing a module' },
   { pattern: /\bonLoad\s*\(/, sample: 'build.onLoad({ filter: /.*/ }, load);', why: 'an esbuild plugin replacing a module' },
 ];
