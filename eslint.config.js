@@ -5,7 +5,18 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'coverage/', 'test-output/', 'bench/out/', 'node_modules/', 'src/schemas/types.generated.ts'] },
+  {
+    ignores: [
+      'dist/',
+      'coverage/',
+      'test-output/',
+      'bench/out/',
+      'node_modules/',
+      'src/schemas/types.generated.ts',
+      'src/content/*.generated.js',
+      'src/content/*.generated.d.ts',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

@@ -3,8 +3,7 @@
  * node_modules to fall back on (so `npm prune --omit=dev`, or an image that copies only `dist/`, still runs):
  *
  * - `server.js`, `cli.js`, `content-cli.js`: esbuild bundles (ESM, platform node) of `src/server/main.ts`,
- *   `src/cli/main.ts` and `src/content-cli/main.ts`, sharing `chunk-*.js`, with linked source maps, and with the
- *   frontmatter validators precompiled from `schemas/` (scripts/standalone-validators.ts);
+ *   `src/cli/main.ts` and `src/content-cli/main.ts`, sharing `chunk-*.js`, with linked source maps;
  * - `schemas/`: the JSON Schemas, which the content validation reads at start-up (found beside the bundle);
  * - `swagger-ui-dist/`: the Swagger UI files `/docs` serves (found beside the bundle).
  *
@@ -16,9 +15,6 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type BuildOptions } from 'esbuild';
 import { SWAGGER_UI_FILES } from '../src/pages/docs.js';
-import { grayMatterWithoutDefaultEngine } from './gray-matter-engine.js';
-import { precompiledValidatorsPlugin } from './standalone-validators.js';
-import { precompiledSerializerPlugin } from './standalone-serializer.js';
 
 const repo = fileURLToPath(new URL('..', import.meta.url));
 /** Where the build goes. */
@@ -71,11 +67,6 @@ export async function buildDist(outdir: string = DIST): Promise<string[]> {
     minifyWhitespace: true,
     minifySyntax: true,
     metafile: true,
-    // The frontmatter validators precompiled (standalone ajv code generated now from schemas/), so that no schema is
-    // compiled at start: scripts/standalone-validators.ts. The access-log line's serializer precompiled likewise
-    // (fast-json-stringify standalone code): scripts/standalone-serializer.ts. gray-matter without its default YAML
-    // engine, which the content code never calls: scripts/gray-matter-engine.ts.
-    plugins: [precompiledValidatorsPlugin(), precompiledSerializerPlugin(), grayMatterWithoutDefaultEngine()],
   });
   await cp(join(repo, 'schemas'), join(outdir, 'schemas'), { recursive: true });
   const swagger = dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));

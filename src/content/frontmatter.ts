@@ -1,11 +1,10 @@
 /**
- * Splits a Markdown file into YAML frontmatter and body (gray-matter), and parses the YAML (`yaml`, after a
+ * Splits a Markdown file into YAML frontmatter and body at its `---` lines, and parses the YAML (`yaml`, after a
  * fast path for simple blocks that gives the same data); positions of keys are looked up with `yaml` when a
  * problem needs one, so every problem can name the line and column of the offending key. Syntax problems carry a
  * hint for the common traps (yaml-hints.ts).
  */
-import matter from 'gray-matter';
-import { LineCounter, isAlias, isMap, isScalar, isSeq, parseDocument, type Node, type Scalar } from 'yaml';
+import { LineCounter, isAlias, isMap, isScalar, isSeq, parseDocument, type Node, type Range } from 'yaml';
 import { parseSimpleYaml } from './simple-yaml.js';
 import { withSyntaxHints } from './yaml-hints.js';
 
@@ -35,12 +34,15 @@ export interface SplitFile {
 }
 
 const OPEN = /^---[ \t]*\r?\n/;
-const CLOSED_HEAD = /\n---[ \t]*(?:\r?\n)?$/;
+/** The line that closes the frontmatter: the first that starts with `---`. */
+const CLOSE = '\n---';
 const OPEN_LENGTH = 3;
 const YAML_OPTIONS = { prettyErrors: false, uniqueKeys: true, strict: true } as const;
-// gray-matter only finds the delimiters here: the stub engine hands the YAML to `yaml`, which keeps positions.
-// Passing options also turns off gray-matter's process-wide cache keyed by file content.
-const MATTER_OPTIONS = { engines: { yaml: (): object => ({}) }, excerpt: false };
+// Positions only: duplicate keys were reported when the data was parsed, and checking them again is quadratic in the
+// number of keys.
+const LOCATOR_OPTIONS = { ...YAML_OPTIONS, uniqueKeys: false } as const;
+/** Closes a cut scalar (FrontmatterLocator.characterAt): a character no forbidden-character check looks for. */
+const SENTINEL = 'x';
 
 /** The start of the file, where problems about the whole frontmatter point. */
 export const FILE_START: Position = { line: 1, column: 1 };
@@ -60,25 +62,27 @@ export function splitFile(text: string): SplitFile {
       problems: [{ ...FILE_START, message: 'missing frontmatter: the file must start with a line "---", then YAML keys, then a line "---"' }],
     };
   }
-  // gray-matter gets only the frontmatter's lines: it copies its whole input and uses it as a cache key,
-  // which for a lesson would double the cost of the load.
-  const head = headLines(src);
-  const file = matter(head, MATTER_OPTIONS);
-  const bodyStart = head.length - file.content.length;
-  const body = src.slice(bodyStart);
+  const close = src.indexOf(CLOSE, OPEN_LENGTH);
+  // The body starts after the closing `---` and its line break; the rest of that line, if any, is the body's.
+  let bodyStart = close === -1 ? src.length : close + CLOSE.length;
+  if (src[bodyStart] === '\r') bodyStart++;
+  if (src[bodyStart] === '\n') bodyStart++;
   const bodyLine = countLines(src.slice(0, bodyStart)) + 1;
-  if (!CLOSED_HEAD.test(src.slice(0, bodyStart))) {
+  const matter = src.slice(OPEN_LENGTH, close === -1 ? src.length : close);
+  // A carriage return alone does not end the closing line.
+  if (close === -1 || src[bodyStart - 1] === '\r') {
     return {
-      yaml: file.matter,
+      yaml: matter,
       data: undefined,
       body: '',
       bodyLine,
       problems: [{ ...FILE_START, message: 'the frontmatter is not closed: add a line "---" after its last key' }],
     };
   }
+  const body = src.slice(bodyStart);
   // A fresh copy: a slice would keep the whole file (lesson text included) alive as long as any value parsed from it.
   // With CRLF line endings the closing delimiter's `\n---` leaves the last YAML line's `\r` behind.
-  const yaml = detach(file.matter.endsWith('\r') ? file.matter.slice(0, -1) : file.matter);
+  const yaml = detach(matter.endsWith('\r') ? matter.slice(0, -1) : matter);
   const simple = parseSimpleYaml(yaml);
   if (simple) return { yaml, data: simple, body, bodyLine, problems: [] };
   const lineCounter = new LineCounter();
@@ -124,45 +128,77 @@ export class FrontmatterLocator {
    * to the file start.
    */
   at(path: readonly (string | number)[]): Position {
-    const { offset } = this.#walk(path);
+    const { offset } = this.#walk(this.#parse().doc.contents, path);
     return offset === undefined ? FILE_START : toPosition(this.#parse().lineCounter, offset);
   }
 
   /**
-   * Where the character `codePoint` of the string at `path` is written: a raw character at itself, one written as
-   * an escape (`"\u0007"`, `"\a"`) at its backslash, a line break YAML keeps (an empty line inside a flow scalar,
-   * a line of a block scalar) at that line break. The string is the decoded value, so the character is looked
-   * for in the scalar's source; when it cannot be placed, the scalar's start (for a block scalar its `|` or `>`),
-   * else {@link at}.
+   * Where the character at the UTF-16 index `index` of the string at `path` is written: a raw character at itself,
+   * one written as an escape (`"\u0007"`, `"\a"`) at its backslash, a line break YAML keeps (an empty line inside a
+   * flow scalar, a line of a block scalar) at that line break. When it cannot be placed, the scalar's start, else
+   * {@link at}.
    */
-  characterAt(path: readonly (string | number)[], codePoint: number): Position {
-    const { offset, node } = this.#walk(path);
+  characterAt(path: readonly (string | number)[], index: number): Position {
+    const { offset, node } = this.#walk(this.#parse().doc.contents, path);
     const { doc, lineCounter } = this.#parse();
     const scalar = isAlias(node) ? node.resolve(doc) : node;
-    if (isScalar(scalar) && scalar.range) {
-      const [start, end] = scalar.range;
-      const within = scalarSourceIndex(this.#yaml.slice(start, end), scalar.type, codePoint);
-      return toPosition(lineCounter, start + (within ?? 0));
+    if (isScalar(scalar) && scalar.range && typeof scalar.value === 'string') {
+      return toPosition(lineCounter, this.#sourceOf(path, scalar.range, scalar.value, index));
     }
     return offset === undefined ? FILE_START : toPosition(lineCounter, offset);
+  }
+
+  /**
+   * The offset where the source of the string `value`, written at `start`–`end`, gives it its character at
+   * `index`, with `yaml` itself decoding escapes, folded lines and block indentation: the scalar's source is cut
+   * after ever more characters and closed by a sentinel, until the value holds the character; it is written at the
+   * last cut before that one which still parses (not inside an escape).
+   */
+  #sourceOf(path: readonly (string | number)[], [start, end]: Range, value: string, index: number): number {
+    const want = value.slice(0, index + (value.codePointAt(index)! > 0xffff ? 2 : 1));
+    const source = this.#yaml.slice(start, end);
+    const quote = source[0] === '"' || source[0] === "'" ? source[0] : '';
+    // A cut at the start of a line is indented as the scalar's first line with content after its first, so that the
+    // sentinel continues the scalar (in a block scalar, as a line of its own indentation).
+    const indent = /\n( *)[ \t]*\S/.exec(source)?.[1] ?? '';
+    /** The scalar's value with its source cut at `cut`; `undefined` when that does not parse as a string. */
+    const valueCut = (cut: number): string | undefined => {
+      if (/[\uD800-\uDBFF\r]/.test(this.#yaml[cut - 1] ?? '') && /[\uDC00-\uDFFF\n]/.test(this.#yaml[cut] ?? '')) return undefined;
+      const sentinel = this.#yaml[cut - 1] === '\n' ? indent + SENTINEL : SENTINEL;
+      const doc = parseDocument(`${this.#yaml.slice(0, cut)}${sentinel}${quote}${this.#yaml.slice(end)}`, LOCATOR_OPTIONS);
+      if (doc.errors.length > 0) return undefined;
+      const { node } = this.#walk(doc.contents, path);
+      const scalar = isAlias(node) ? node.resolve(doc) : node;
+      return isScalar(scalar) && typeof scalar.value === 'string' ? scalar.value : undefined;
+    };
+    // Each character of the value comes from at least one source character: no earlier cut can hold it.
+    let holds = start + want.length;
+    while (holds < end && !valueCut(holds)?.startsWith(want)) holds++;
+    let at = holds - 1;
+    while (at > start && valueCut(at) === undefined) at--;
+    // A line break placed in a line's indentation comes from that line as a whole: an empty line (spaces only) is
+    // placed at its start, a more indented line of a folded scalar at the line break before it.
+    const lineStart = this.#yaml.lastIndexOf('\n', at - 1) + 1;
+    if (value[index] !== '\n' || lineStart <= start || !/^[ \t]*$/.test(this.#yaml.slice(lineStart, at))) return at;
+    if (/^[\r\n]/.test(this.#yaml.slice(at))) return lineStart;
+    if (source[0] !== '>') return at;
+    return this.#yaml[lineStart - 2] === '\r' ? lineStart - 2 : lineStart - 1;
   }
 
   #parse(): { doc: ReturnType<typeof parseDocument>; lineCounter: LineCounter } {
     this.#parsed ??= (() => {
       const lineCounter = new LineCounter();
-      // Positions only: duplicate keys were reported when the data was parsed, and checking them again is
-      // quadratic in the number of keys.
-      return { doc: parseDocument(this.#yaml, { ...YAML_OPTIONS, uniqueKeys: false, lineCounter }), lineCounter };
+      return { doc: parseDocument(this.#yaml, { ...LOCATOR_OPTIONS, lineCounter }), lineCounter };
     })();
     return this.#parsed;
   }
 
   /**
-   * Follows `path` from the document's root: the offset of the deepest key or item found, and the value node
-   * when the whole path was found.
+   * Follows `path` from a document's root: the offset of the deepest key or item found, and the value node when the
+   * whole path was found.
    */
-  #walk(path: readonly (string | number)[]): { offset: number | undefined; node: unknown } {
-    let node: unknown = this.#parse().doc.contents;
+  #walk(root: unknown, path: readonly (string | number)[]): { offset: number | undefined; node: unknown } {
+    let node: unknown = root;
     let offset: number | undefined;
     for (const segment of path) {
       if (isMap(node)) {
@@ -194,115 +230,6 @@ export class FrontmatterLocator {
   }
 }
 
-/** The characters YAML's double-quoted escapes stand for (`\x`, `\u`, `\U` take hex digits instead; YAML 1.2 §5.7). */
-const ESCAPES: Record<string, number> = {
-  '0': 0x00,
-  a: 0x07,
-  b: 0x08,
-  t: 0x09,
-  '\t': 0x09,
-  n: 0x0a,
-  v: 0x0b,
-  f: 0x0c,
-  r: 0x0d,
-  e: 0x1b,
-  ' ': 0x20,
-  '"': 0x22,
-  '/': 0x2f,
-  '\\': 0x5c,
-  N: 0x85,
-  _: 0xa0,
-  L: 0x2028,
-  P: 0x2029,
-};
-const HEX_DIGITS: Record<string, number> = { x: 2, u: 4, U: 8 };
-
-/**
- * The index in a scalar's source `src` (from its first character: a quote, `|` or `>`, or the plain text) of the
- * first place that gives the decoded value the character `codePoint`; `undefined` when none is found.
- */
-function scalarSourceIndex(src: string, type: Scalar.Type | undefined, codePoint: number): number | undefined {
-  const block = type === 'BLOCK_LITERAL' || type === 'BLOCK_FOLDED';
-  if (block && codePoint === 0x0a) return keptBlockBreak(src, type === 'BLOCK_FOLDED');
-  const doubleQuoted = type === 'QUOTE_DOUBLE';
-  for (let i = 0; i < src.length;) {
-    const c = src.codePointAt(i)!;
-    if (doubleQuoted && c === 0x5c) {
-      const escape = decodeEscape(src, i + 1);
-      if (escape.codePoint === codePoint) return i;
-      i += 1 + escape.length;
-      continue;
-    }
-    if (c === 0x0a || (c === 0x0d && src[i + 1] === '\n')) {
-      // In a flow scalar a line break folds into a space, but an empty line after it is kept as a line feed.
-      const next = src.indexOf('\n', i) + 1;
-      if (!block && codePoint === 0x0a && /^[ \t]*\r?\n/.test(src.slice(next))) return next;
-      i = next;
-      continue;
-    }
-    // Spaces and tabs around a folded line break are not part of a flow scalar's value.
-    if (c === codePoint && !(c === 0x09 && !block && foldedWhitespace(src, i))) return i;
-    i += c > 0xffff ? 2 : 1;
-  }
-  return undefined;
-}
-
-/** The escape after a backslash at `at`: the code point it stands for (none for an escaped line break) and its length. */
-function decodeEscape(src: string, at: number): { codePoint?: number; length: number } {
-  const c = src[at] ?? '';
-  const digits = HEX_DIGITS[c];
-  if (digits !== undefined) {
-    const hex = src.slice(at + 1, at + 1 + digits);
-    let codePoint = /^[0-9a-fA-F]+$/.test(hex) ? parseInt(hex, 16) : undefined;
-    // A pair of \u escapes is one character.
-    const low = /^\\u([dD][c-fC-F][0-9a-fA-F]{2})/.exec(src.slice(at + 5));
-    if (c === 'u' && codePoint !== undefined && codePoint >= 0xd800 && codePoint <= 0xdbff && low) {
-      codePoint = 0x10000 + ((codePoint - 0xd800) << 10) + (parseInt(low[1]!, 16) - 0xdc00);
-      return { codePoint, length: 11 };
-    }
-    return { codePoint, length: 1 + digits };
-  }
-  if (c === '\r' && src[at + 1] === '\n') return { length: 2 };
-  if (c === '\n') return { length: 1 };
-  return { codePoint: ESCAPES[c], length: c.length };
-}
-
-/** Whether the tab or space at `i` of a flow scalar's source is in the white space around a line break. */
-function foldedWhitespace(src: string, i: number): boolean {
-  let left = i;
-  while (left > 0 && (src[left - 1] === ' ' || src[left - 1] === '\t')) left--;
-  let right = i;
-  while (right < src.length && (src[right] === ' ' || src[right] === '\t')) right++;
-  return src[left - 1] === '\n' || src[right] === '\n' || src[right] === '\r';
-}
-
-/**
- * The first line break a block scalar keeps, as an index in its source (which starts at `|` or `>`): in a literal
- * scalar the end of its first line; in a folded one an empty line, the line break around a more-indented line, or
- * the end of its last line. `undefined` when the scalar has no content line.
- */
-function keptBlockBreak(src: string, folded: boolean): number | undefined {
-  const lines: { start: number; end: number; text: string }[] = [];
-  for (let start = src.indexOf('\n') + 1; start > 0 && start < src.length;) {
-    const eol = src.indexOf('\n', start);
-    const end = eol === -1 ? src.length : eol;
-    lines.push({ start, end: src[end - 1] === '\r' ? end - 1 : end, text: src.slice(start, end).replace(/\r$/, '') });
-    start = end + 1;
-  }
-  if (lines.length === 0) return undefined;
-  if (!folded) return lines[0]!.end;
-  const indent = /^ */.exec(lines.find((l) => l.text.trim() !== '')?.text ?? '')![0].length;
-  const moreIndented = (l: { text: string } | undefined): boolean => l !== undefined && l.text.trim() !== '' && /^[ \t]/.test(l.text.slice(indent));
-  const last = lines.findLastIndex((l) => l.text.trim() !== '');
-  if (last === -1) return undefined;
-  for (let k = 0; k < last; k++) {
-    const line = lines[k]!;
-    if (line.text.trim() === '') return line.start;
-    if (moreIndented(line) || moreIndented(lines[k + 1])) return line.end;
-  }
-  return lines[last]!.end;
-}
-
 /** A mapping entry whose key is a scalar. */
 interface KeyedPair {
   key: Node;
@@ -313,14 +240,6 @@ function toPosition(lineCounter: LineCounter, offset: number): Position {
   const { line, col } = lineCounter.linePos(offset);
   // The YAML source starts right after the opening `---` on the file's first line.
   return { line, column: line === 1 ? col + OPEN_LENGTH : col };
-}
-
-/** The file up to the end of the line that closes the frontmatter (the whole file when it is not closed). */
-function headLines(src: string): string {
-  const close = src.indexOf('\n---', OPEN_LENGTH - 1);
-  if (close === -1) return src;
-  const eol = src.indexOf('\n', close + 4);
-  return eol === -1 ? src : src.slice(0, eol + 1);
 }
 
 /** A copy of `text` that does not share memory with the string it was sliced from. */

@@ -106,7 +106,7 @@ export function parseFile(rel: string, content: string | Uint8Array, options: Pa
     if (!found) return;
     valid = false;
     characterPaths.add(JSON.stringify(path));
-    const position = locator.characterAt(path, found.codePoint);
+    const position = locator.characterAt(path, found.index);
     if (characterPositions.has(`${position.line}:${position.column}`)) return;
     characterPositions.add(`${position.line}:${position.column}`);
     problems.push({ ...position, message: forbiddenCharacterMessage(`"${fieldName(path)}"`, found, kind) });

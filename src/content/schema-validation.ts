@@ -1,26 +1,18 @@
 /**
  * Validates frontmatter against the JSON Schemas in `schemas/frontmatter/` (draft 2020-12, ajv).
  */
-import type { ValidateFunction } from 'ajv/dist/2020.js';
 import { loadSchemas, schema, type JsonSchema } from '../schemas/registry.js';
 import { SCHEMA_FILES } from './frontmatter-schemas.js';
-import { frontmatterValidators } from './frontmatter-validators.js';
+import validators from './frontmatter-validators.generated.js';
 import type { FileKind } from './layout.js';
 import { schemaProblems, type SchemaProblem } from './schema-messages.js';
 
 /**
- * The validators, made on the first validation: compiled by ajv from source, precompiled in the production bundle
- * (src/content/frontmatter-validators.ts says how the build swaps them in).
- */
-let validators: Record<FileKind, ValidateFunction> | undefined;
-
-/**
  * Checks the frontmatter of a file of `kind` against its schema.
  * @returns the problems, one per offending key, with the key's path; empty when valid.
- * @throws Error when a schema in `schemas/` is itself broken (a repository bug, not a content problem).
  */
 export function validateFrontmatter(kind: FileKind, data: unknown): SchemaProblem[] {
-  validators ??= frontmatterValidators();
+  // Precompiled from schemas/ (render-validators.ts): nothing compiles a schema at run time.
   const validate = validators[kind];
   return validate(data) ? [] : schemaProblems(validate.errors ?? []);
 }

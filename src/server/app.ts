@@ -4,7 +4,6 @@
  */
 import type { Logger } from 'pino';
 import type { ContentModel } from '../content/index.js';
-import { ACCESS_LOG_MESSAGE, ACCESS_LOG_SCHEMA } from '../http/access-log.js';
 import { createApp, type AppHandler } from '../http/app.js';
 import { clientAddressStep, compileTrust } from '../http/client-address.js';
 import { clientKindStep, type SignatureVerifier } from '../http/client-kind.js';
@@ -22,8 +21,6 @@ import { pageSources } from '../pages/index.js';
 import { createNodeSignatureVerifier } from '../signatures/index.js';
 import type { NonceStore } from '../signatures/nonce-store.js';
 import type { RefusalReason } from '../signatures/refusals.js';
-import { accessLogSerializer } from './access-log-serializer.js';
-import { withCompiledLines } from './compiled-log-lines.js';
 import { isLoopbackHost, type Config } from './config.js';
 import { docsRepresentations, swaggerUiDir } from './docs-assets.js';
 import { nodeCodec } from './node-codec.js';
@@ -127,7 +124,6 @@ export function composeApp(config: Config, parts: AppParts): AppHandler {
     referrals: parts.referrals,
     referralAnswers: parts.referralAnswers,
     logger,
-    accessLogger: withCompiledLines(logger, { message: ACCESS_LOG_MESSAGE, schema: ACCESS_LOG_SCHEMA, serialize: accessLogSerializer() }),
     errors,
     statics: parts.statics ?? staticRepresentations(config),
     ...(parts.observers && { observers: parts.observers }),

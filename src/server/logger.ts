@@ -117,12 +117,19 @@ export function createServiceLogger(
   });
   // sonic-boom's typings know its text mode only.
   const writeBytes = destination.write.bind(destination) as unknown as (bytes: Buffer) => boolean;
+  // The bytes still buffered, from what was handed to sonic-boom and its `drop` and `write` events.
+  let buffered = 0;
   // pino and pino-pretty write text; the byte mode's write takes bytes only.
-  destination.write = (line: string | Buffer) => writeBytes(typeof line === 'string' ? Buffer.from(line) : line);
-  destination.on('drop', (data: string | Buffer) => {
-    const text = typeof data === 'string' ? data : data.toString('utf8');
-    dropped += Math.max(1, text.split('\n').length - 1);
+  destination.write = (line: string | Buffer) => {
+    const bytes = typeof line === 'string' ? Buffer.from(line) : line;
+    buffered += bytes.length;
+    return writeBytes(bytes);
+  };
+  destination.on('drop', (data: Buffer) => {
+    buffered -= data.length;
+    dropped += Math.max(1, data.toString('utf8').split('\n').length - 1);
   });
+  destination.on('write', (bytes: number) => (buffered -= bytes));
   const stream = format === 'pretty' ? pretty({ destination, ...PRETTY_OPTIONS }) : destination;
   const logger = pino(loggerOptions(level), stream);
   const report = setInterval(() => {
@@ -131,13 +138,12 @@ export function createServiceLogger(
     reported = dropped;
   }, DROP_REPORT_INTERVAL_MS);
   report.unref();
-  // sonic-boom has no public count of buffered bytes nor of a write under way; `_len` and `_writing` are what its own
-  // flush logic reads.
-  const internals = destination as unknown as { _len: number; _writing: boolean };
-  const buffered = (): number => internals._len;
-  /** Starts writing a batch that is not full (sonic-boom's own `periodicFlush` would write even an empty one). */
+  /**
+   * Starts writing a batch that is not full (sonic-boom's own `periodicFlush` would write even an empty one); while
+   * a write is under way, `flush` leaves the rest to it.
+   */
   const flushBatch = (): void => {
-    if (!abandoned && !internals._writing && internals._len > 0) destination.flush();
+    if (!abandoned && buffered > 0) destination.flush();
   };
   const batches = setInterval(flushBatch, LOG_FLUSH_INTERVAL_MS);
   batches.unref();
@@ -146,7 +152,7 @@ export function createServiceLogger(
       return dropped;
     },
     drain(timeoutMs) {
-      if (abandoned || buffered() === 0) return Promise.resolve(true);
+      if (abandoned || buffered === 0) return Promise.resolve(true);
       return new Promise((resolve) => {
         const done = (drained: boolean): void => {
           clearTimeout(timer);
@@ -154,7 +160,7 @@ export function createServiceLogger(
           resolve(drained);
         };
         // sonic-boom says `drain` with less than a batch still buffered: write that too.
-        const onDrain = (): void => (buffered() === 0 ? done(true) : flushBatch());
+        const onDrain = (): void => (buffered === 0 ? done(true) : flushBatch());
         const timer = setTimeout(() => done(false), timeoutMs);
         destination.on('drain', onDrain);
         flushBatch();

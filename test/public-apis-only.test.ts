@@ -1,0 +1,48 @@
+/**
+ * Public APIs only: src/ and scripts/ use no private field or symbol of a dependency, and the build replaces no
+ * module (the bundle runs the modules the tests run). Each entry: what is forbidden, a line it must catch, and why.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const FORBIDDEN: readonly { pattern: RegExp; sample: string; why: string }[] = [
+  { pattern: /\bpino\.symbols\b/, sample: 'const { asJsonSym } = pino.symbols;', why: "pino's private symbols" },
+  { pattern: /\basJsonSym\b/, sample: 'logger[asJsonSym] = build;', why: "pino's private line builder" },
+  { pattern: /\blsCacheSym\b/, sample: 'this[lsCacheSym][30]', why: "pino's private line-start cache" },
+  { pattern: /\bchindingsSym\b/, sample: 'this[chindingsSym]', why: "pino's private bindings" },
+  { pattern: /\bendSym\b/, sample: 'this[endSym]', why: "pino's private line end" },
+  { pattern: /\._(?:len|writing|writingBuf|bufs)\b/, sample: 'const n = destination._len;', why: "sonic-boom's private buffer state" },
+  { pattern: /\bonResolve\s*\(/, sample: 'build.onResolve({ filter: /x/ }, resolve);', why: 'an esbuild plugin replacing a module' },
+  { pattern: /\bonLoad\s*\(/, sample: 'build.onLoad({ filter: /.*/ }, load);', why: 'an esbuild plugin replacing a module' },
+];
+
+const ROOT = join(import.meta.dirname, '..');
+const SOURCE = /\.(?:[cm]?[jt]s)$/;
+
+/** Every source file under `folder` (relative to the repository), recursively. */
+function sourceFiles(folder: string): string[] {
+  return readdirSync(join(ROOT, folder), { recursive: true, encoding: 'utf8' })
+    .filter((name) => SOURCE.test(name))
+    .map((name) => join(folder, name));
+}
+
+describe('public APIs only', () => {
+  it('src/ and scripts/ hold no private field or symbol of a dependency, and no module replacement', () => {
+    const files = [...sourceFiles('src'), ...sourceFiles('scripts')];
+    expect(files.length).toBeGreaterThan(100);
+    const found: string[] = [];
+    for (const file of files) {
+      readFileSync(join(ROOT, file), 'utf8')
+        .split('\n')
+        .forEach((line, i) => {
+          for (const { pattern, why } of FORBIDDEN) if (pattern.test(line)) found.push(`${relative(ROOT, join(ROOT, file))}:${i + 1}: ${why}`);
+        });
+    }
+    expect(found).toEqual([]);
+  });
+
+  it.each(FORBIDDEN.map((entry) => [entry.why, entry] as const))('catches %s', (_why, { pattern, sample }) => {
+    expect(pattern.test(sample)).toBe(true);
+  });
+});
