@@ -32,6 +32,8 @@ export interface HttpBenchOptions {
   connections: number;
   /** Progress lines. */
   log: (line: string) => void;
+  /** Names of the configurations to run (e.g. `catalog`); default all. */
+  scenarios?: readonly string[];
 }
 
 /** One side (ours or the baseline) of a configuration: medians over the measured runs. */
@@ -275,7 +277,7 @@ export async function runHttpBench(o: HttpBenchOptions): Promise<{ scenarios: Sc
     if (course === undefined) throw new Error('the catalog has no course with a lesson');
     const lesson = course.classes.find((k) => k.lessons.length > 0)!.lessons[0]!;
     const etag = headerOf(await rawGet(`${ours.url}/v1/catalog`, { 'User-Agent': DECLARED_UA }), 'etag') ?? '';
-    const scenarios = scenariosFor(course.id, lesson.id, etag);
+    const scenarios = scenariosFor(course.id, lesson.id, etag).filter((s) => o.scenarios === undefined || o.scenarios.includes(s.name));
     const rivalPaths = rivalSpecPaths(course.id, lesson.id);
     // The probe's and the capture's signature: one, replayed (no nonce); the measured runs sign every request.
     const signed = await agent.sign(`${ours.url}/v1/catalog`, 3600);
