@@ -129,7 +129,7 @@ if (only.has('http')) {
   }
 }
 if (only.has('hosts')) {
-  log('Hosts: @hono/node-server vs @hattip/adapter-node');
+  log('Hosts: the node:http adapter vs HatTip on @hattip/adapter-node');
   results.hosts = await runHostsBench(httpOptions);
 }
 if (only.has('content')) {

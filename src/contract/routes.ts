@@ -387,19 +387,6 @@ const PARAMETERISED = COMPILED.filter((c) => c.segments.includes(undefined));
  *   no route matches.
  */
 export function matchRoute(path: string): RouteMatch | undefined {
-  // A request's path is matched twice, by the host (direct-path.ts) and by the router: the second time is a compare.
-  if (path !== lastPath) {
-    lastMatch = findRoute(path);
-    lastPath = path;
-  }
-  return lastMatch;
-}
-
-/** The path {@link matchRoute} matched last, and its match. */
-let lastPath: string | undefined;
-let lastMatch: RouteMatch | undefined;
-
-function findRoute(path: string): RouteMatch | undefined {
   const fixed = FIXED.get(path);
   if (fixed !== undefined) return fixed;
   const segments = path.split('/');
