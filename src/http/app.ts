@@ -104,6 +104,24 @@ export function createApp(options: AppOptions): App {
     notFoundStep(errors),
   ];
   const observerFailed = (error: unknown): void => logger.error({ err: error }, 'a request observer failed');
+  /** The answer of a request whose steps gave `result` (or threw `thrown.error`), once the observers are told. */
+  const finish = (
+    ctx: StepContext,
+    observing: ReturnType<typeof enabledObservers>,
+    start: number,
+    result: StepResult,
+    thrown?: { error: unknown },
+  ): Answer => {
+    let answer: Answer;
+    try {
+      if (thrown !== undefined) throw thrown.error;
+      answer = result ?? errors.notFound(ctx);
+    } catch (error) {
+      answer = internalError(ctx, logger, errors, error);
+    }
+    if (observing !== undefined) notifyObservers(observing, requestRecord(ctx, answer.status, start), observerFailed);
+    return answer;
+  };
   return (incoming) => {
     const ctx: StepContext = {
       method: incoming.method,
@@ -114,23 +132,16 @@ export function createApp(options: AppOptions): App {
     };
     const observing = enabledObservers(observers);
     const start = observing === undefined ? 0 : performance.now();
-    const done = (answer: Answer): Answer => {
-      if (observing !== undefined) notifyObservers(observing, requestRecord(ctx, answer.status, start), observerFailed);
-      return answer;
-    };
-    const failed = (error: unknown): Answer => done(internalError(ctx, logger, errors, error));
-    const answered = (result: StepResult): Answer => {
-      try {
-        return done(result ?? errors.notFound(ctx));
-      } catch (error) {
-        return failed(error);
-      }
-    };
+    let result: StepResult | Promise<StepResult>;
     try {
-      const result = runSteps(ctx, steps, 0);
-      return isPromise<StepResult>(result) ? result.then(answered, failed) : answered(result);
+      result = runSteps(ctx, steps, 0);
     } catch (error) {
-      return failed(error);
+      return finish(ctx, observing, start, undefined, { error });
     }
+    if (!isPromise<StepResult>(result)) return finish(ctx, observing, start, result);
+    return result.then(
+      (value) => finish(ctx, observing, start, value),
+      (error: unknown) => finish(ctx, observing, start, undefined, { error }),
+    );
   };
 }

@@ -37,7 +37,7 @@ class NodeRequestHeaders implements RequestHeaders {
 }
 
 /** Writes `answer` on `res`; `failed` is told when a streamed body fails. */
-function write(res: ServerResponse, answer: Answer, failed: (error: unknown) => void): void {
+function write(res: ServerResponse, answer: Answer, failed: (res: ServerResponse, error: unknown) => void): void {
   const { status, headers, body } = answer;
   if (body === null) {
     res.writeHead(status, headers).end();
@@ -49,7 +49,7 @@ function write(res: ServerResponse, answer: Answer, failed: (error: unknown) => 
     res.writeHead(status, headers);
     // A client that goes away destroys `res`, and the pipeline cancels the stream (e.g. stops reading a file).
     pipeline(Readable.fromWeb(body as import('node:stream/web').ReadableStream<Uint8Array>), res, (error) => {
-      if (error && !res.destroyed) failed(error);
+      if (error && !res.destroyed) failed(res, error);
     });
   }
 }
@@ -65,6 +65,13 @@ export function nodeListener(app: App, logger: AppLogger): (req: IncomingMessage
     if (!res.headersSent) res.writeHead(500, OWN_HEADERS).end(INTERNAL_ERROR_BODY);
     else res.destroy();
   };
+  const writeOrFail = (res: ServerResponse, answer: Answer): void => {
+    try {
+      write(res, answer, answerFailed);
+    } catch (error) {
+      answerFailed(res, error);
+    }
+  };
   return (req, res) => {
     const scheme = req.socket instanceof TLSSocket ? 'https' : 'http';
     const url = requestUrl(scheme, req.headers.host, req.url ?? '');
@@ -74,20 +81,18 @@ export function nodeListener(app: App, logger: AppLogger): (req: IncomingMessage
     }
     const method = req.method ?? 'GET';
     const headers = new NodeRequestHeaders(req.headers);
-    const failed = (error: unknown): void => answerFailed(res, error);
-    const writeAnswer = (answer: Answer): void => {
-      try {
-        write(res, answer, failed);
-      } catch (error) {
-        failed(error);
-      }
-    };
+    let answer: Answer | Promise<Answer>;
     try {
-      const answer = app({ method, url, request: { method, url: url.href, headers }, ip: req.socket.remoteAddress ?? '' });
-      if (isPromise<Answer>(answer)) answer.then(writeAnswer, failed);
-      else writeAnswer(answer);
+      answer = app({ method, url, request: { method, url: url.href, headers }, ip: req.socket.remoteAddress ?? '' });
     } catch (error) {
-      failed(error);
+      answerFailed(res, error);
+      return;
     }
+    if (isPromise<Answer>(answer)) {
+      answer.then(
+        (done) => writeOrFail(res, done),
+        (error: unknown) => answerFailed(res, error),
+      );
+    } else writeOrFail(res, answer);
   };
 }
