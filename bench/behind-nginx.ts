@@ -1,8 +1,9 @@
 /**
  * The stopping rule's measurement (docs/architecture.md): builds of the service measured behind the shipped nginx
  * (`deploy/nginx/nginx.conf`, rendered with loopback addresses as test/nginx-proxy.test.ts renders it) instead of
- * with the load generator talking to the service directly. Every request misses nginx's cache (a query of its
- * own), so each one reaches the service. The service runs on core 0, nginx and wrk on core 1; builds alternate.
+ * with the load generator talking to the service directly. The proxy's cache is turned off (`proxy_cache off`), so
+ * every request reaches the service and nginx spends nothing on storing answers. The service runs on core 0, nginx
+ * and wrk on core 1; builds alternate.
  *
  *   npx tsx bench/behind-nginx.ts --server before=/path/a/dist/server.js --server after=/path/b/dist/server.js
  *                                 [--path /v1/catalog] [--reps 3] [--seconds 5] [--connections 32]
@@ -22,14 +23,6 @@ import { median, round } from './lib/stats.js';
 import { runWrk } from './lib/wrk.js';
 
 const NGINX = existsSync('/usr/sbin/nginx') ? '/usr/sbin/nginx' : 'nginx';
-/** Each request a query of its own: a miss in nginx's cache. */
-const UNIQUE_QUERY_LUA = `
-local n = 0
-request = function()
-  n = n + 1
-  return wrk.format(nil, wrk.path .. "?n=" .. n)
-end
-`;
 
 const { values } = parseArgs({
   options: {
@@ -61,6 +54,7 @@ async function startNginx(upstream: string): Promise<{ url: string; stop: () => 
     .replace('server catalog-2:8080;', '')
     .replace('listen 80;', `listen 127.0.0.1:${port};`)
     .replace('worker_processes auto;', 'worker_processes 1;')
+    .replace('proxy_cache catalog;', 'proxy_cache off;')
     .replaceAll('/tmp/', `${dir}/`);
   await writeFile(join(dir, 'nginx.conf'), rendered);
   const [command, args] = pinned(1, NGINX, ['-p', dir, '-c', join(dir, 'nginx.conf'), '-g', 'daemon off;']);
@@ -86,10 +80,6 @@ async function startNginx(upstream: string): Promise<{ url: string; stop: () => 
   };
 }
 
-const luaDir = await mkdtemp(join(tmpdir(), 'syllabus-bench-lua-'));
-const lua = join(luaDir, 'unique-query.lua');
-await writeFile(lua, UNIQUE_QUERY_LUA);
-
 type Run = { rps: number; p99Ms: number; cpuUs: number };
 const runs = new Map<string, Run[]>(builds.map((b) => [b.label, []]));
 const started: Array<{ label: string; server: ServerProcess; nginx: Awaited<ReturnType<typeof startNginx>> }> = [];
@@ -104,9 +94,9 @@ try {
   const headers = { 'User-Agent': 'bench-agent/1.0 (+https://bench.example)' };
   for (let rep = 0; rep < reps; rep++) {
     for (const { label, server, nginx } of started) {
-      await runWrk({ url: nginx.url + values.path, headers, durationS: 1, connections, script: lua });
+      await runWrk({ url: nginx.url + values.path, headers, durationS: 1, connections });
       const before = cpuTimeUs(server.child.pid);
-      const r = await runWrk({ url: nginx.url + values.path, headers, durationS: seconds, connections, script: lua });
+      const r = await runWrk({ url: nginx.url + values.path, headers, durationS: seconds, connections });
       const cpu = cpuTimeUs(server.child.pid) - before;
       runs.get(label)!.push({ rps: r.requestsPerSecond, p99Ms: r.p99Ms, cpuUs: cpu / r.requests });
       process.stdout.write(
@@ -116,7 +106,6 @@ try {
   }
 } finally {
   await Promise.all(started.map(async (s) => Promise.all([s.server.child.stop(), s.nginx.stop()])));
-  await rm(luaDir, { recursive: true, force: true });
 }
 for (const [label, rs] of runs) {
   process.stdout.write(
