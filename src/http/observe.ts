@@ -17,7 +17,7 @@ export interface RequestRecord {
   /** The route template (`/v1/courses/{course_id}`), `undefined` when no route of the table matches. */
   route: string | undefined;
   status: number;
-  /** Body bytes sent (0 for HEAD and 304), `undefined` for a response not built by `respond`. */
+  /** Body bytes of the answer (0 for HEAD and 304), as `respond` counted them. */
   bytes: number | undefined;
   /** Time from the first step to the answer being ready, in milliseconds. */
   durationMs: number;
