@@ -92,7 +92,7 @@ function limitConnectionsPerAddress(server: Server, max: number, exempt: (addres
  */
 const answering = new Map<Socket, number>();
 
-/** The `close` listener of every response (one function: a request allocates no closure for it). */
+/** The `close` listener of every response, which Node emits once (one function: a request allocates no closure). */
 function responseClosed(this: ServerResponse): void {
   const socket = this.req.socket;
   const left = (answering.get(socket) ?? 1) - 1;
@@ -118,7 +118,7 @@ export async function startHost(listener: RequestListener, opts: HostOptions): P
     },
     (req, res) => {
       answering.set(req.socket, (answering.get(req.socket) ?? 0) + 1);
-      res.once('close', responseClosed);
+      res.on('close', responseClosed);
       // While draining, tell keep-alive clients not to send another request on this connection.
       if (draining) res.setHeader('Connection', 'close');
       listener(req, res);
