@@ -1,8 +1,8 @@
 /**
  * One HatTip application, hosted two ways, for the host comparison in `npm run bench`:
  *
- *   node bench/out/hosts-app.mjs hono     the production host (src/server/host.ts: @hono/node-server's getRequestListener)
- *   node bench/out/hosts-app.mjs hattip   @hattip/adapter-node's createServer (full Fetch Request, streamed Response)
+ *   node bench/out/hosts-app.mjs node     the production host (src/server/host.ts, src/server/node-adapter.ts)
+ *   node bench/out/hosts-app.mjs hattip   the HatTip handler (src/http/hattip.ts) on @hattip/adapter-node's createServer
  *
  * The app and index are built by the functions production uses (`composeApp`, `indexBuilder` of src/server/app.ts,
  * with the configuration from the environment: PORT, HOST, CONTENT_DIR, RATE_LIMIT_*, TRUST_PROXY); only the host
@@ -11,6 +11,7 @@
  */
 import { createServer as createHattipServer } from '@hattip/adapter-node';
 import { ContentLoader, formatProblem } from '../src/content/index.js';
+import { hattipHandler } from '../src/http/hattip.js';
 import { HealthReport } from '../src/http/health.js';
 import { MemoryStore } from '../src/http/ratelimit/index.js';
 import { completeCompression } from '../src/index/build.js';
@@ -20,11 +21,12 @@ import { composeApp, indexBuilder, publicHostOptions } from '../src/server/app.j
 import { loadConfig } from '../src/server/config.js';
 import { startHost } from '../src/server/host.js';
 import { createLogger } from '../src/server/logger.js';
+import { nodeListener } from '../src/server/node-adapter.js';
 import { nodeCodec } from '../src/server/node-codec.js';
 
 const hostKind = process.argv[2];
-if (hostKind !== 'hono' && hostKind !== 'hattip') {
-  process.stderr.write('usage: hosts-app.mjs hono|hattip\n');
+if (hostKind !== 'node' && hostKind !== 'hattip') {
+  process.stderr.write('usage: hosts-app.mjs node|hattip\n');
   process.exit(2);
 }
 const config = loadConfig();
@@ -52,11 +54,10 @@ const app = composeApp(config, {
 });
 
 let url: string;
-if (hostKind === 'hono') {
-  url = (await startHost(app, publicHostOptions(config, logger))).url;
+if (hostKind === 'node') {
+  url = (await startHost(nodeListener(app, logger), publicHostOptions(config))).url;
 } else {
-  // The adapter's platform type differs from the Hono bindings the app is typed for; the app reads neither.
-  const server = createHattipServer(app);
+  const server = createHattipServer(hattipHandler(app));
   await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
   url = `http://${config.host}:${(server.address() as { port: number }).port}`;
 }

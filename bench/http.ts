@@ -32,6 +32,8 @@ export interface HttpBenchOptions {
   connections: number;
   /** Progress lines. */
   log: (line: string) => void;
+  /** Names of the configurations to run (e.g. `catalog`); default all. */
+  scenarios?: readonly string[];
 }
 
 /** One side (ours or the baseline) of a configuration: medians over the measured runs. */
@@ -100,10 +102,12 @@ export interface ScenarioResult {
 /** The host comparison (same app, two hosts, and the baseline for scale). */
 export interface HostsResult {
   path: string;
-  hono: SideResult;
+  /** The production host (`node:http`, src/server/node-adapter.ts). */
+  node: SideResult;
+  /** The HatTip handler on `@hattip/adapter-node`. */
   hattip: SideResult;
   baseline: SideResult;
-  honoRatio: number;
+  nodeRatio: number;
   hattipRatio: number;
 }
 
@@ -275,7 +279,7 @@ export async function runHttpBench(o: HttpBenchOptions): Promise<{ scenarios: Sc
     if (course === undefined) throw new Error('the catalog has no course with a lesson');
     const lesson = course.classes.find((k) => k.lessons.length > 0)!.lessons[0]!;
     const etag = headerOf(await rawGet(`${ours.url}/v1/catalog`, { 'User-Agent': DECLARED_UA }), 'etag') ?? '';
-    const scenarios = scenariosFor(course.id, lesson.id, etag);
+    const scenarios = scenariosFor(course.id, lesson.id, etag).filter((s) => o.scenarios === undefined || o.scenarios.includes(s.name));
     const rivalPaths = rivalSpecPaths(course.id, lesson.id);
     // The probe's and the capture's signature: one, replayed (no nonce); the measured runs sign every request.
     const signed = await agent.sign(`${ours.url}/v1/catalog`, 3600);
@@ -400,39 +404,39 @@ export async function runHttpBench(o: HttpBenchOptions): Promise<{ scenarios: Sc
   }
 }
 
-/** The same HatTip app on @hono/node-server's getRequestListener and on @hattip/adapter-node, with the baseline. */
+/** The same app on the production Node host and as a HatTip handler on @hattip/adapter-node, with the baseline. */
 export async function runHostsBench(o: HttpBenchOptions): Promise<HostsResult> {
   const path = '/v1/catalog';
   const headers = { 'User-Agent': DECLARED_UA };
   const specDir = mkdtempSync(join(tmpdir(), 'syllabus-bench-spec-'));
   const env = { CONTENT_DIR: o.contentDir };
-  const hono = await startServerProcess(o.bundles.hostsApp, ['hono'], { env });
+  const node = await startServerProcess(o.bundles.hostsApp, ['node'], { env });
   const hattip = await startServerProcess(o.bundles.hostsApp, ['hattip'], { env });
   let baseline: ServerProcess | undefined;
   try {
-    baseline = await startBaseline(o.bundles.baseline, await captureSpec(hono.url, [path], headers), join(specDir, 'hosts.json'), path);
-    const runs = { hono: [] as SideResult['runs'], hattip: [] as SideResult['runs'], baseline: [] as SideResult['runs'] };
+    baseline = await startBaseline(o.bundles.baseline, await captureSpec(node.url, [path], headers), join(specDir, 'hosts.json'), path);
+    const runs = { node: [] as SideResult['runs'], hattip: [] as SideResult['runs'], baseline: [] as SideResult['runs'] };
     for (let rep = 0; rep < o.reps; rep++) {
-      runs.hono.push(await measure(hono, path, headers, o));
+      runs.node.push(await measure(node, path, headers, o));
       runs.hattip.push(await measure(hattip, path, headers, o));
       runs.baseline.push(await measure(baseline, path, headers, o));
     }
     const result: HostsResult = {
       path,
-      hono: side(runs.hono),
+      node: side(runs.node),
       hattip: side(runs.hattip),
       baseline: side(runs.baseline),
-      honoRatio: 0,
+      nodeRatio: 0,
       hattipRatio: 0,
     };
-    result.honoRatio = round(result.hono.requestsPerSecond / result.baseline.requestsPerSecond, 2);
+    result.nodeRatio = round(result.node.requestsPerSecond / result.baseline.requestsPerSecond, 2);
     result.hattipRatio = round(result.hattip.requestsPerSecond / result.baseline.requestsPerSecond, 2);
     o.log(
-      `  hono ${result.hono.requestsPerSecond} req/s (×${result.honoRatio}, ${result.hono.cpuUsPerRequest} µs CPU/request) | hattip adapter-node ${result.hattip.requestsPerSecond} req/s (×${result.hattipRatio}, ${result.hattip.cpuUsPerRequest} µs) | baseline ${result.baseline.requestsPerSecond} req/s (${result.baseline.cpuUsPerRequest} µs)`,
+      `  node ${result.node.requestsPerSecond} req/s (×${result.nodeRatio}, ${result.node.cpuUsPerRequest} µs CPU/request) | hattip adapter-node ${result.hattip.requestsPerSecond} req/s (×${result.hattipRatio}, ${result.hattip.cpuUsPerRequest} µs) | baseline ${result.baseline.requestsPerSecond} req/s (${result.baseline.cpuUsPerRequest} µs)`,
     );
     return result;
   } finally {
-    await Promise.all([hono.child.stop(), hattip.child.stop(), baseline?.child.stop()]);
+    await Promise.all([node.child.stop(), hattip.child.stop(), baseline?.child.stop()]);
     rmSync(specDir, { recursive: true, force: true });
   }
 }

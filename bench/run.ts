@@ -7,6 +7,7 @@
  *   npm run bench -- --quick          a smoke run in a few minutes, 1,000 lessons of each corpus (written to bench/out/
  *                                     unless --out is given)
  *   npm run bench -- --only http,content   some sections only: http, hosts, content, flood, signatures
+ *   npm run bench -- --only http --scenarios catalog   some HTTP configurations only (by name, comma-separated)
  *   npm run bench -- --out path/base  write <base>.md and <base>.json
  *   npm run bench -- --render         re-render docs/performance.md from docs/performance.json (after editing
  *                                     bench/analysis.md), measuring nothing
@@ -31,6 +32,7 @@ const { values } = parseArgs({
   options: {
     quick: { type: 'boolean', default: false },
     only: { type: 'string' },
+    scenarios: { type: 'string' },
     out: { type: 'string' },
     render: { type: 'boolean', default: false },
   },
@@ -98,7 +100,13 @@ const results: BenchResults = {
   }),
   profiles: [],
 };
-const httpOptions: HttpBenchOptions = { bundles, contentDir, ...settings, log };
+const httpOptions: HttpBenchOptions = {
+  bundles,
+  contentDir,
+  ...settings,
+  log,
+  ...(values.scenarios !== undefined && { scenarios: values.scenarios.split(',').map((s) => s.trim()) }),
+};
 
 if (only.has('http')) {
   log('HTTP: service vs raw baseline');
@@ -121,7 +129,7 @@ if (only.has('http')) {
   }
 }
 if (only.has('hosts')) {
-  log('Hosts: @hono/node-server vs @hattip/adapter-node');
+  log('Hosts: the node:http adapter vs HatTip on @hattip/adapter-node');
   results.hosts = await runHostsBench(httpOptions);
 }
 if (only.has('content')) {

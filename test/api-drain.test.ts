@@ -87,8 +87,8 @@ describe('graceful drain', () => {
     }
     await closing;
     expect(store.close_).toBe(true);
-    // Every answer has its access-log line once the close resolves (lines are written in batches after each turn
-    // of the event loop, observation-batch.ts): the one before and the three answered while draining.
+    // Every answer has its access-log line once the close resolves: the one before and the three answered while
+    // draining.
     const accessLines = srv.logs.filter((l) => l.msg === 'request' && l.path === '/v1/catalog' && l.status === 200);
     expect(accessLines).toHaveLength(4);
     agent.destroy();

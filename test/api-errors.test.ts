@@ -1,15 +1,17 @@
 /**
  * The error boundary on the real Node host: an unexpected exception becomes a 500 with the contract body and
- * a request id, logged with that id and never shown to the client; responses built by other steps are
- * completed with the common headers.
+ * a request id, logged with that id and never shown to the client; an answer of a step of another module carries
+ * the common headers too.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RequestHandler } from '@hattip/compose';
 import { createApp } from '../src/http/app.js';
 import { HealthReport } from '../src/http/health.js';
+import { respond } from '../src/http/respond.js';
+import type { Step } from '../src/http/step.js';
 import { buildIndex } from '../src/index/build.js';
 import { buildReferralAnswers } from '../src/referrals/answers.js';
 import { startHost, type Host } from '../src/server/host.js';
+import { nodeListener } from '../src/server/node-adapter.js';
 import { rawRequest } from './helpers/http.js';
 import { sampleModel } from './helpers/sample-model.js';
 import { nodeCodec } from '../src/server/node-codec.js';
@@ -29,9 +31,9 @@ let failing = true;
 
 beforeAll(async () => {
   const index = await buildIndex(sampleModel(), { codec: nodeCodec, publicBaseUrl: 'http://localhost:8080' });
-  // A step of "another module" that answers with its own Response for one path.
-  const foreign: RequestHandler = (ctx) => {
-    if (ctx.url.pathname === '/foreign') return new Response('plain', { status: 200, headers: { 'content-type': 'text/plain' } });
+  // A step of "another module" that answers one path.
+  const foreign: Step = (ctx) => {
+    if (ctx.url.pathname === '/foreign') return respond(ctx, 200, new TextEncoder().encode('plain'), { 'Content-Type': 'text/plain' });
   };
   const app = createApp({
     errors: errorAnswers(ERROR_PAGES),
@@ -45,7 +47,7 @@ beforeAll(async () => {
     logger,
     extraHandlers: [foreign],
   });
-  host = await startHost(app, { host: '127.0.0.1', port: 0, logger });
+  host = await startHost(nodeListener(app, logger), { host: '127.0.0.1', port: 0 });
 });
 afterAll(async () => {
   await host?.close(1000);
@@ -72,7 +74,7 @@ describe('error boundary', () => {
     expect(res.json()).toEqual({ status: 'ok', revision: 'sha256:0001' });
   });
 
-  it('completes a response built by another step with the common headers', async () => {
+  it('gives the answer of a step of another module the common headers', async () => {
     failing = false;
     const res = await rawRequest(host.url, '/foreign', { headers: { 'x-request-id': 'foreign-1' } });
     expect(res.status).toBe(200);

@@ -1,10 +1,11 @@
 /**
- * The app is a plain HatTip handler over the Fetch API: it answers a standard `Request` without any Node host,
+ * The app's HatTip handler over the Fetch API: it answers a standard `Request` without any Node host,
  * as it would on another Fetch runtime (test/architecture.test.ts checks that nothing under `src/http/` imports Node).
  */
 import { describe, expect, it } from 'vitest';
 import type { AdapterRequestContext } from '@hattip/core';
 import { createApp } from '../src/http/app.js';
+import { hattipHandler } from '../src/http/hattip.js';
 import { HealthReport } from '../src/http/health.js';
 import { buildIndex } from '../src/index/build.js';
 import { buildReferralAnswers } from '../src/referrals/answers.js';
@@ -23,14 +24,16 @@ function context(url: string, init?: RequestInit): AdapterRequestContext {
 describe('the app on the Fetch API alone', () => {
   it('answers standard Requests', async () => {
     const index = await buildIndex(sampleModel(), { codec: nodeCodec, publicBaseUrl: 'https://catalog.example' });
-    const app = createApp({
-      errors: errorAnswers(ERROR_PAGES),
-      getIndex: () => index,
-      health: new HealthReport({ revision: index.revision }),
-      referrals: { isValid: (code) => code === 'GOOD-CODE' },
-      referralAnswers: await buildReferralAnswers(nodeCodec),
-      logger: silent,
-    });
+    const app = hattipHandler(
+      createApp({
+        errors: errorAnswers(ERROR_PAGES),
+        getIndex: () => index,
+        health: new HealthReport({ revision: index.revision }),
+        referrals: { isValid: (code) => code === 'GOOD-CODE' },
+        referralAnswers: await buildReferralAnswers(nodeCodec),
+        logger: silent,
+      }),
+    );
     const course = await app(context('https://catalog.example/v1/courses/python-basics'));
     expect(course.status).toBe(200);
     expect(course.headers.get('etag')).toBe(index.representations.get('/v1/courses/python-basics')!.etag);
@@ -54,14 +57,16 @@ describe('the app on the Fetch API alone', () => {
 
   it('without a referral source answers a check 503 {"detail": …}, no-store and without Retry-After: never a verdict', async () => {
     const index = await buildIndex(sampleModel(), { codec: nodeCodec, publicBaseUrl: 'https://catalog.example' });
-    const app = createApp({
-      errors: errorAnswers(ERROR_PAGES),
-      getIndex: () => index,
-      health: new HealthReport({ revision: index.revision }),
-      referrals: undefined,
-      referralAnswers: await buildReferralAnswers(nodeCodec),
-      logger: silent,
-    });
+    const app = hattipHandler(
+      createApp({
+        errors: errorAnswers(ERROR_PAGES),
+        getIndex: () => index,
+        health: new HealthReport({ revision: index.revision }),
+        referrals: undefined,
+        referralAnswers: await buildReferralAnswers(nodeCodec),
+        logger: silent,
+      }),
+    );
     for (const code of ['GOOD-CODE', 'WELCOME-2026']) {
       const res = await app(context(`https://catalog.example/v1/referrals/${code}`));
       expect(res.status).toBe(503);

@@ -9,6 +9,7 @@ import { HealthReport } from '../src/http/health.js';
 import { buildIndex } from '../src/index/build.js';
 import { buildReferralAnswers } from '../src/referrals/answers.js';
 import { startHost, type Host } from '../src/server/host.js';
+import { nodeListener } from '../src/server/node-adapter.js';
 import { rawRequest } from './helpers/http.js';
 import { sampleModel } from './helpers/sample-model.js';
 import { nodeCodec } from '../src/server/node-codec.js';
@@ -28,10 +29,9 @@ beforeAll(async () => {
     referralAnswers: await buildReferralAnswers(nodeCodec),
     logger: silent,
   });
-  host = await startHost(app, {
+  host = await startHost(nodeListener(app, silent), {
     host: '127.0.0.1',
     port: 0,
-    logger: silent,
     limits: { headersTimeoutMs: 300, requestTimeoutMs: 600, checkIntervalMs: 100, maxHeaderSizeBytes: 4096 },
   });
 });

@@ -1,6 +1,7 @@
 /**
- * Public APIs only: src/ and scripts/ use no private field or symbol of a dependency, and the build replaces no
- * module (the bundle runs the modules the tests run). Each entry: what is forbidden, a line it must catch, and why.
+ * Public APIs only: src/ and scripts/ use no private field or symbol of Node or a dependency, dress nothing up as a
+ * Fetch `Response`, and the build replaces no module (the bundle runs the modules the tests run). Each entry: what
+ * is forbidden, a line it must catch, and why; add one when a new private name is found.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -13,6 +14,17 @@ const FORBIDDEN: readonly { pattern: RegExp; sample: string; why: string }[] = [
   { pattern: /\bchindingsSym\b/, sample: 'this[chindingsSym]', why: "pino's private bindings" },
   { pattern: /\bendSym\b/, sample: 'this[endSym]', why: "pino's private line end" },
   { pattern: /\._(?:len|writing|writingBuf|bufs)\b/, sample: 'const n = destination._len;', why: "sonic-boom's private buffer state" },
+  { pattern: /\b_contentLength\b/, sample: 'res._contentLength = n;', why: "Node's ServerResponse internals" },
+  { pattern: /\b_hasBody\b/, sample: 'res._hasBody = false;', why: "Node's ServerResponse internals" },
+  { pattern: /\b_removedContLen\b/, sample: 'res._removedContLen = true;', why: "Node's ServerResponse internals" },
+  { pattern: /\buseChunkedEncodingByDefault\b/, sample: 'res.useChunkedEncodingByDefault = false;', why: "Node's ServerResponse internals" },
+  { pattern: /as unknown as Response\b/, sample: 'return PLACEHOLDER as unknown as Response;', why: 'a placeholder posing as a Fetch Response' },
+  {
+    pattern:
+      /\._(?:httpMessage|header|headers|headerSent|implicitHeader|storeHeader|send|writeRaw|onPendingData|keepAliveTimeout|last|closed|events|handle|readableState|writableState|parent|pendingData|pendingEncoding|server)\b/,
+    sample: 'const res = socket._httpMessage;',
+    why: 'a private field of Node',
+  },
   { pattern: /\bonResolve\s*\(/, sample: 'build.onResolve({ filter: /x/ }, resolve);', why: 'an esbuild plugin replacing a module' },
   { pattern: /\bonLoad\s*\(/, sample: 'build.onLoad({ filter: /.*/ }, load);', why: 'an esbuild plugin replacing a module' },
 ];

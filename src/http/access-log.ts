@@ -2,7 +2,7 @@
  * The access log: one structured line per request, from the observation step's {@link RequestRecord}: method,
  * path, route template, status, bytes sent, `duration_ms`, client address (after `TRUST_PROXY`), user agent, client
  * kind, request id and the content revision served. The logger is injected (pino on Node, which adds the time the
- * line is made: on Node after the turn that answered, observation-batch.ts), so this module stays runtime-neutral.
+ * line is made, as the answer is ready), so this module stays runtime-neutral.
  */
 import type { ObserverGate, RequestObserver, RequestRecord } from './observe.js';
 

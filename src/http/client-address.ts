@@ -6,7 +6,7 @@
  * algorithm), so a client can prepend any addresses it likes without choosing the one that is used.
  * Runtime-agnostic: proxy-addr and ipaddr.js are plain JavaScript; proxy-addr gets a request-like shim.
  */
-import type { RequestHandler } from '@hattip/compose';
+import type { RequestHeaders, Step } from './step.js';
 import ipaddr from 'ipaddr.js';
 import proxyAddr from 'proxy-addr';
 
@@ -116,7 +116,7 @@ export function compileTrust(setting: TrustProxySetting): TrustFunction | undefi
  */
 export function resolveClientAddress(
   peer: string,
-  headers: Headers,
+  headers: RequestHeaders,
   trust: TrustFunction | undefined,
   header: ForwardingHeader = 'x-forwarded-for',
 ): string {
@@ -142,7 +142,7 @@ export interface ClientAddressOptions {
 }
 
 /** The middleware step that sets `ctx.locals.clientAddress` from `ctx.ip` and, with trusted proxies, the forwarding header. */
-export function clientAddressStep(options: ClientAddressOptions = {}): RequestHandler {
+export function clientAddressStep(options: ClientAddressOptions = {}): Step {
   const trust = compileTrust(options.trustProxy ?? { kind: 'none' });
   const header = options.header ?? 'x-forwarded-for';
   return (ctx) => {

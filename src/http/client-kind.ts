@@ -2,7 +2,7 @@
  * The client-kind step (contract §5): a valid RFC 9421 signature makes a verified agent; otherwise the
  * `User-Agent` decides between a declared agent, a browser and an anonymous client. Never refuses a request.
  */
-import type { RequestContext, RequestHandler } from '@hattip/compose';
+import type { Step, StepContext, StepRequest } from './step.js';
 import { isbot } from 'isbot';
 import { LRUCache } from 'lru-cache';
 import type { ClientKind } from './locals.js';
@@ -75,7 +75,7 @@ export type VerificationResult = { verified: true } | { verified: false; reason:
  *   without them the request's own URL stands.
  */
 export type SignatureVerifier = (
-  request: Request,
+  request: StepRequest,
   context: { clientAddress: string; url?: string; authority?: string },
 ) => Promise<VerificationResult>;
 
@@ -87,9 +87,9 @@ export interface ClientKindOptions {
    * The target the client addressed, when it differs from the request URL (behind a trusted proxy: see
    * `forwarded-target.ts`). Default: the request URL.
    */
-  target?: (ctx: RequestContext) => { url?: string };
+  target?: (ctx: StepContext) => { url?: string };
   /** Called when the verifier throws (a bug there must not fail the request). */
-  onVerifierError?: (error: unknown, ctx: RequestContext) => void;
+  onVerifierError?: (error: unknown, ctx: StepContext) => void;
 }
 
 /**
@@ -97,12 +97,12 @@ export interface ClientKindOptions {
  * A signature is only checked when the request carries a `Signature` header; a failed check falls back to the
  * `User-Agent` kind and never refuses the request.
  */
-export function clientKindStep(options: ClientKindOptions = {}): RequestHandler {
+export function clientKindStep(options: ClientKindOptions = {}): Step {
   const { verify, onVerifierError } = options;
   const targetOf = options.target ?? (() => ({}));
-  const classifySigned = async (ctx: RequestContext, verifier: SignatureVerifier): Promise<void> => {
+  const classifySigned = async (ctx: StepContext, verifier: SignatureVerifier): Promise<void> => {
     try {
-      if ((await verifier(ctx.request, { clientAddress: ctx.locals.clientAddress, ...targetOf(ctx) })).verified) {
+      if ((await verifier(ctx.request, { clientAddress: ctx.locals.clientAddress ?? ctx.ip, ...targetOf(ctx) })).verified) {
         ctx.locals.clientKind = 'verified';
         return;
       }

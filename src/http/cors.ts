@@ -5,7 +5,7 @@
  * rate-limit step, which never spends a budget on them (a browser sends them on its own, they are not reads) but
  * reports it, so they carry the `RateLimit-*` fields like every response.
  */
-import type { RequestHandler } from '@hattip/compose';
+import type { Step } from './step.js';
 import { respond } from './respond.js';
 
 /** Methods a cross-origin script may use. */
@@ -15,7 +15,7 @@ export const CORS_ALLOW_METHODS = 'GET, HEAD, OPTIONS';
 export const CORS_MAX_AGE_SECONDS = 86_400;
 
 /** Answers every `OPTIONS` request with `204 No Content`. */
-export function corsPreflightStep(): RequestHandler {
+export function corsPreflightStep(): Step {
   return (ctx) => {
     if (ctx.method !== 'OPTIONS') return;
     return respond(ctx, 204, null, {

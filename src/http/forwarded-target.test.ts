@@ -1,6 +1,6 @@
-import type { RequestContext } from '@hattip/compose';
 import { describe, expect, it } from 'vitest';
 import { effectiveTarget, forwardedTargetUrl } from './forwarded-target.js';
+import type { StepContext } from './step.js';
 
 const internal = new URL('http://app.internal:8080/v1/catalog?x=1');
 const headers = (init: Record<string, string>) => new Headers(init);
@@ -44,8 +44,13 @@ describe('forwardedTargetUrl', () => {
 });
 
 describe('effectiveTarget', () => {
-  const ctx = (ip: string, fields: Record<string, string>) =>
-    ({ ip, url: internal, request: new Request(internal, { headers: fields }) }) as unknown as RequestContext;
+  const ctx = (ip: string, fields: Record<string, string>): StepContext => ({
+    ip,
+    method: 'GET',
+    url: internal,
+    request: new Request(internal, { headers: fields }),
+    locals: { requestId: 'req-1' },
+  });
   const fields = { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'catalog.example' };
 
   it('uses the forwarded target only when the socket peer is a trusted proxy', () => {

@@ -9,7 +9,7 @@
  * forwarding header): otherwise a client could replay a signature made for another site by naming that site here.
  * As in Express, the leftmost value is the one the client-facing proxy saw.
  */
-import type { RequestContext } from '@hattip/compose';
+import type { RequestHeaders, StepContext } from './step.js';
 import { canonicalAddress, compileTrust, splitOutsideQuotes, type ForwardingHeader, type TrustProxySetting } from './client-address.js';
 
 /** The effective target of a request: absent fields mean "as the request URL says". */
@@ -54,7 +54,7 @@ function forwardedParams(field: string | null): { proto?: string; host?: string 
  * @returns the rebuilt absolute URL, or `undefined` when the fields are absent or malformed (then the request URL
  *   stands, and a signature made for another target simply does not verify).
  */
-export function forwardedTargetUrl(requestUrl: URL, headers: Headers, header: ForwardingHeader): string | undefined {
+export function forwardedTargetUrl(requestUrl: URL, headers: RequestHeaders, header: ForwardingHeader): string | undefined {
   const { proto, host } =
     header === 'forwarded'
       ? forwardedParams(headers.get('forwarded'))
@@ -77,7 +77,7 @@ export function forwardedTargetUrl(requestUrl: URL, headers: Headers, header: Fo
  * socket peer is a trusted proxy, otherwise nothing (the request URL stands).
  * @param trustProxy `TRUST_PROXY`; with none configured, the returned function always answers `{}`.
  */
-export function effectiveTarget(trustProxy: TrustProxySetting, header: ForwardingHeader): (ctx: RequestContext) => ForwardedTarget {
+export function effectiveTarget(trustProxy: TrustProxySetting, header: ForwardingHeader): (ctx: StepContext) => ForwardedTarget {
   const trust = compileTrust(trustProxy);
   if (trust === undefined) return () => ({});
   return (ctx) => {

@@ -1,17 +1,20 @@
-import type { RequestContext } from '@hattip/compose';
 import { describe, expect, it } from 'vitest';
 import { ERROR_PAGES } from '../server/app.js';
 import { errorAnswers, prefersHtml } from './html-errors.js';
+import type { Answer, StepContext } from './step.js';
 
 const errors = errorAnswers(ERROR_PAGES);
-const wantsHtmlError = (c: RequestContext) => errors.wantsHtml(c);
+const wantsHtmlError = (c: StepContext) => errors.wantsHtml(c);
 
-/** The parts of a HatTip context these helpers read. */
-function ctx(path: string, accept?: string, method = 'GET'): RequestContext {
+/** A step context for `method path` with that `Accept`. */
+function ctx(path: string, accept?: string, method = 'GET'): StepContext {
   const url = new URL(`http://127.0.0.1${path}`);
   const headers = new Headers(accept === undefined ? {} : { accept });
-  return { url, method, request: new Request(url, { headers, method }), locals: { requestId: 'req-1' } } as unknown as RequestContext;
+  return { url, method, ip: '', request: new Request(url, { headers, method }), locals: { requestId: 'req-1' } };
 }
+
+/** An answer as the Fetch `Response` the HatTip adapter makes of it. */
+const res = (answer: Answer): Response => new Response(answer.body as BodyInit | null, answer);
 
 const BROWSER = 'text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8';
 const state = { limit: 30, remaining: 0, resetSeconds: 17, windowSeconds: 60 };
@@ -46,35 +49,35 @@ describe('wantsHtmlError', () => {
 
 describe('HTML error responses', () => {
   it('404 for an unknown course names the course, with the page security headers', async () => {
-    const res = errors.notFound(ctx('/courses/nope', BROWSER));
-    expect(res.status).toBe(404);
-    expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
-    expect(res.headers.get('content-security-policy')).toContain("default-src 'none'");
-    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
-    expect(res.headers.get('cache-control')).toBe('no-store');
-    expect(await res.text()).toContain('We have no course at this address');
+    const res404 = res(errors.notFound(ctx('/courses/nope', BROWSER)));
+    expect(res404.status).toBe(404);
+    expect(res404.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(res404.headers.get('content-security-policy')).toContain("default-src 'none'");
+    expect(res404.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(res404.headers.get('cache-control')).toBe('no-store');
+    expect(await res404.text()).toContain('We have no course at this address');
   });
 
   it('HEAD gets the status and headers without a body', async () => {
-    const res = errors.notFound(ctx('/x', BROWSER, 'HEAD'));
-    expect(res.status).toBe(404);
-    expect(await res.text()).toBe('');
+    const head = errors.notFound(ctx('/x', BROWSER, 'HEAD'));
+    expect(head.status).toBe(404);
+    expect(head.body).toBeNull();
   });
 
   it('500 shows the request id', async () => {
-    const res = errors.serverError(ctx('/', BROWSER));
-    expect(res.status).toBe(500);
-    expect(await res.text()).toContain('req-1');
+    const failed = res(errors.serverError(ctx('/', BROWSER)));
+    expect(failed.status).toBe(500);
+    expect(await failed.text()).toContain('req-1');
   });
 
   it('429 is a page for page requests and the JSON body for API clients', async () => {
     // The rate-limit step has recorded the budget that ran out; respond() turns it into Retry-After.
     const limited = (path: string) => Object.assign(ctx(path, BROWSER), { locals: { requestId: 'req-1', rateLimit: state } });
-    const page = errors.refuse(limited('/roadmap'), state);
+    const page = res(errors.refuse(limited('/roadmap'), state));
     expect(page.status).toBe(429);
     expect(page.headers.get('retry-after')).toBe('17');
     expect(await page.text()).toContain('17 seconds');
-    const api = errors.refuse(limited('/v1/catalog'), state);
+    const api = res(errors.refuse(limited('/v1/catalog'), state));
     expect(api.headers.get('retry-after')).toBe('17');
     expect(api.headers.get('content-type')).toBe('application/json');
     expect(await api.text()).toBe('{"detail":"Too Many Requests"}');

@@ -4,14 +4,14 @@
  * `Accept` decides. The pages themselves are rendered by `src/pages/` and injected ({@link ErrorPages}), so this
  * module stays runtime-neutral and renders nothing when it is loaded.
  */
-import type { RequestContext } from '@hattip/compose';
+import type { Answer, HeaderRecord, StepContext } from './step.js';
 import { LRUCache } from 'lru-cache';
 import Negotiator from 'negotiator';
 import { detailBody, DETAIL } from '../contract/errors.js';
 import { errorFormatOf, routeFor } from '../contract/routes.js';
 import type { RateLimitState } from './locals.js';
 import { tooManyRequests } from './ratelimit/headers.js';
-import { respond, respondJson, type HeaderRecord } from './respond.js';
+import { respond, respondJson } from './respond.js';
 
 /** The HTML error pages and the headers they are sent with (from `src/pages/`). */
 export interface ErrorPages {
@@ -30,16 +30,16 @@ export interface ErrorPages {
 /** The error answers of the app (404, 429, 500), JSON or HTML as the request calls for. */
 export interface ErrorAnswers {
   /** Whether an error for this request should be an HTML page. */
-  wantsHtml: (ctx: RequestContext) => boolean;
+  wantsHtml: (ctx: StepContext) => boolean;
   /** The 404 for a path that names nothing. */
-  notFound: (ctx: RequestContext) => Response;
+  notFound: (ctx: StepContext) => Answer;
   /** The 500 body for an unexpected failure (the error boundary adds `Cache-Control` to the JSON one). */
-  serverError: (ctx: RequestContext) => Response;
+  serverError: (ctx: StepContext) => Answer;
   /**
    * The rate limiter's refusal (`rateLimitStep({ refuse })`): the HTML 429 page, or the JSON
    * `{"detail":"Too Many Requests"}`; `respond` adds `Retry-After` and the RateLimit fields.
    */
-  refuse: (ctx: RequestContext, state: RateLimitState) => Response;
+  refuse: (ctx: StepContext, state: RateLimitState) => Answer;
 }
 
 const JSON_FIRST = ['application/json', 'text/html'];
@@ -61,13 +61,13 @@ export function errorAnswers(pages: ErrorPages): ErrorAnswers {
   // 429 pages by whole seconds to wait: a refused flood renders each distinct wait once.
   const tooManyPages = new LRUCache<number, Uint8Array>({ max: 4096 });
 
-  const wantsHtml = (ctx: RequestContext): boolean => {
+  const wantsHtml = (ctx: StepContext): boolean => {
     const format = errorFormatOf(ctx.url.pathname);
     return format === 'negotiated' ? prefersHtml(ctx.request.headers.get('accept')) : format === 'html';
   };
 
   /** An HTML error response with the pages' security headers; not cached, and it varies with `Accept`. */
-  const htmlError = (ctx: RequestContext, status: number, body: Uint8Array, extra: HeaderRecord = {}): Response => {
+  const htmlError = (ctx: StepContext, status: number, body: Uint8Array, extra: HeaderRecord = {}): Answer => {
     const headers: HeaderRecord = { ...pages.headers, ...extra, 'Content-Type': pages.contentType, 'Cache-Control': 'no-store', Vary: 'Accept' };
     return respond(ctx, status, ctx.method === 'HEAD' ? null : body, headers);
   };

@@ -1,9 +1,9 @@
 /**
- * The observation step: measures each request once, after its response is ready, and hands one
- * {@link RequestRecord} to every observer (the access log, the metrics). Runtime-neutral: observers are injected.
+ * Observation: each request is measured once, from its first step to its answer, and one {@link RequestRecord}
+ * is handed to every observer (the access log, the metrics). Runtime-neutral: observers are injected.
  */
-import type { RequestContext, RequestHandler } from '@hattip/compose';
 import { routeFor } from '../contract/routes.js';
+import type { StepContext } from './step.js';
 import { MAX_USER_AGENT_LENGTH } from './user-agents.js';
 
 /** Paths are recorded up to this many characters (a hostile path could be huge). */
@@ -17,9 +17,9 @@ export interface RequestRecord {
   /** The route template (`/v1/courses/{course_id}`), `undefined` when no route of the table matches. */
   route: string | undefined;
   status: number;
-  /** Body bytes sent (0 for HEAD and 304), `undefined` for a response not built by `respond`. */
+  /** Body bytes of the answer (0 for HEAD and 304), as `respond` counted them. */
   bytes: number | undefined;
-  /** Time from the step's start to the response being ready, in milliseconds. */
+  /** Time from the first step to the answer being ready, in milliseconds. */
   durationMs: number;
   clientKind: string;
   /** The client's address after `TRUST_PROXY` (the client-address step), `undefined` when that step did not run. */
@@ -31,7 +31,7 @@ export interface RequestRecord {
   revision: string | undefined;
 }
 
-/** Receives every record; must not throw (a throw would turn an answered request into a 500). */
+/** Receives every record; must not throw (a throw is logged, and the request is answered all the same). */
 export type RequestObserver = (record: RequestRecord) => void;
 
 /** Whether an observer has anything to do (e.g. the access log above `info` has not); default always. */
@@ -42,7 +42,7 @@ export interface ObserverGate {
 const isEnabled = (observer: ObserverGate): boolean => observer.enabled?.() ?? true;
 
 /** The record of an answered request, from what the steps left on `ctx` (`start`: `performance.now()` at its start). */
-export function requestRecord(ctx: RequestContext, status: number, start: number): RequestRecord {
+export function requestRecord(ctx: StepContext, status: number, start: number): RequestRecord {
   const path = ctx.url.pathname;
   const userAgent = ctx.request.headers.get('user-agent');
   const locals = ctx.locals;
@@ -70,37 +70,19 @@ export function enabledObservers(
 
 /**
  * Hands `record` to every enabled observer.
- * @param onError told of an observer's exception, and the other observers are still told; without it the exception
- *   propagates (in a request's own callback it becomes the 500 answer).
+ * @param onError told of an observer's exception; the other observers are still told.
  */
 export function notifyObservers(
   observers: ReadonlyArray<RequestObserver & ObserverGate>,
   record: RequestRecord,
-  onError?: (error: unknown) => void,
+  onError: (error: unknown) => void,
 ): void {
   for (const observe of observers) {
     if (!isEnabled(observe)) continue;
-    if (onError === undefined) observe(record);
-    else {
-      try {
-        observe(record);
-      } catch (error) {
-        onError(error);
-      }
+    try {
+      observe(record);
+    } catch (error) {
+      onError(error);
     }
   }
-}
-
-/**
- * Records each request for `observers`; runs right after the request-id step so it measures (almost)
- * everything. With no enabled observer the step only calls `next()`.
- */
-export function observeStep(observers: ReadonlyArray<RequestObserver & ObserverGate>): RequestHandler {
-  return async (ctx) => {
-    if (enabledObservers(observers) === undefined) return;
-    const start = performance.now();
-    const res = await ctx.next();
-    notifyObservers(observers, requestRecord(ctx, res.status, start));
-    return res;
-  };
 }

@@ -4,7 +4,7 @@
  * names a renamed resource by an old id, else 404 with the route's body when the path names nothing). Paths no route matches fall through to later steps (e.g.
  * `/releases/`) and finally to {@link notFoundStep}. Nothing here names a route: the table does.
  */
-import type { RequestContext, RequestHandler } from '@hattip/compose';
+import type { Answer, HeaderRecord, Step, StepContext } from './step.js';
 import { detailBody, DETAIL } from '../contract/errors.js';
 import { checkPathParam, decodePathSegment, validationErrorBody, type ValidationErrorItem } from '../contract/path-params.js';
 import { JSON_TYPE, matchRoute, NO_STORE, routeNamed, routePath, type ComputedRouteName, type RouteSpec } from '../contract/routes.js';
@@ -14,7 +14,7 @@ import type { HealthReport } from './health.js';
 import type { ErrorAnswers } from './html-errors.js';
 import type { ReferralAnswers, ReferralLookup } from './referrals.js';
 import { answerRedirect } from './redirect.js';
-import { respond, respondJson, type HeaderRecord } from './respond.js';
+import { respond, respondJson } from './respond.js';
 import { serveRepresentation } from './serve-representation.js';
 
 /** What the router reads. */
@@ -40,7 +40,7 @@ export interface RouterOptions {
 type Deprecation = Readonly<Record<string, string>> | undefined;
 
 /** A computed route's answer, given decoded and validated parameter values. */
-type ComputedHandler = (ctx: RequestContext, values: readonly string[], deprecation: Deprecation) => Response | Promise<Response>;
+type ComputedHandler = (ctx: StepContext, values: readonly string[], deprecation: Deprecation) => Answer | Promise<Answer>;
 
 /** Deprecation fields of a request on a deprecated route (concrete path first, then its template). */
 function deprecationOf(index: CatalogIndex, path: string, route: RouteSpec): Deprecation {
@@ -49,7 +49,7 @@ function deprecationOf(index: CatalogIndex, path: string, route: RouteSpec): Dep
 }
 
 /** A JSON error answer, with the route's deprecation fields if any. */
-function jsonError(ctx: RequestContext, status: number, body: Uint8Array, deprecation?: Deprecation, extra?: HeaderRecord): Response {
+function jsonError(ctx: StepContext, status: number, body: Uint8Array, deprecation?: Deprecation, extra?: HeaderRecord): Answer {
   return respondJson(ctx, status, body, { ...extra, ...deprecation });
 }
 
@@ -73,7 +73,7 @@ function validate(route: RouteSpec, raw: readonly string[]): { values: string[] 
 }
 
 /** The routing step; see the module comment. */
-export function routerStep(options: RouterOptions): RequestHandler {
+export function routerStep(options: RouterOptions): Step {
   const { getIndex, health, referrals, referralAnswers, errors, statics } = options;
   // The table states it (routes.test.ts checks the referral route has one); encoded once.
   const referralUnavailable = detailBody(routeNamed('referral').unavailable!);
@@ -121,7 +121,7 @@ export function routerStep(options: RouterOptions): RequestHandler {
     // Validated values are plain ASCII: the index key is the template filled with the decoded values, the path
     // itself when decoding changed none.
     const key = values.some((value, i) => value !== match.values[i]) ? routePath(route, ...values) : path;
-    const answer = (rep: Representation | undefined): Response => {
+    const answer = (rep: Representation | undefined): Answer => {
       if (rep === undefined) {
         // An old id of a renamed resource: one more map lookup, on the way to a 404 only.
         const moved = route.aliases === undefined ? undefined : index!.redirects.get(key);
@@ -142,6 +142,6 @@ export function routerStep(options: RouterOptions): RequestHandler {
  * The last step: `404 {"detail":"Not Found"}` for any path nothing else answered, or the HTML 404 page for a
  * page request (see `html-errors.ts`).
  */
-export function notFoundStep(errors: ErrorAnswers): RequestHandler {
+export function notFoundStep(errors: ErrorAnswers): Step {
   return (ctx) => errors.notFound(ctx);
 }

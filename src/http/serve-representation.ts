@@ -2,11 +2,11 @@
  * Sends a precomputed representation: `If-None-Match` → 304, otherwise the body in the negotiated coding.
  * Nothing here serialises, compresses or hashes: it picks bytes and sets headers.
  */
-import type { RequestContext } from '@hattip/compose';
+import type { Answer, HeaderRecord, StepContext } from './step.js';
 import type { Representation } from '../index/types.js';
 import { ifNoneMatchMatches } from './conditional.js';
 import { chooseCoding, encodingPreference } from './negotiate.js';
-import { respond, type HeaderRecord } from './respond.js';
+import { respond } from './respond.js';
 
 /**
  * Answers a GET or HEAD with a representation.
@@ -14,7 +14,7 @@ import { respond, type HeaderRecord } from './respond.js';
  * @param validated whether the answer carries its `ETag` and honours `If-None-Match` (default true). False for an
  *   answer computed per request that no cache may store (a referral check): it needs no validator.
  */
-export function serveRepresentation(ctx: RequestContext, rep: Representation, extra?: Readonly<Record<string, string>>, validated = true): Response {
+export function serveRepresentation(ctx: StepContext, rep: Representation, extra?: Readonly<Record<string, string>>, validated = true): Answer {
   const requestHeaders = ctx.request.headers;
   // A body too small to compress has no compressed forms: identity, with no negotiation at all.
   const br = rep.br;

@@ -2,14 +2,14 @@
  * The admin listener: operators' endpoints (the Git push webhook; later `/metrics`, `/livez`, `/readyz`) on a
  * port of their own (`ADMIN_PORT` on `ADMIN_HOST`), so the public port stays GET/HEAD only. Endpoints are a
  * declarative table of {@link AdminRoute}s, one entry each; the table answers unknown paths, other methods and
- * failures the same way for every route. Hosted by {@link startHost}, so it has the public port's slow-client
- * limits and graceful drain.
+ * failures the same way for every route. The table answers Fetch `Request`s (the webhook reads the body), adapted
+ * by `@hono/node-server`, and is hosted by {@link startHost}, so it has the public port's slow-client limits and
+ * graceful drain.
  *
  * Admin responses carry no CORS headers: no web page is meant to read them.
  */
-import type { HttpBindings } from '@hono/node-server';
-import type { HattipHandler } from '@hattip/core';
 import type { AppLogger } from '../http/access-log.js';
+import type { HttpBindings } from '@hono/node-server';
 import { startHost, type Host, type HostLimits } from './host.js';
 
 /** What the host knows about a request besides the request itself. */
@@ -112,11 +112,22 @@ export function createAdminHandler(
  */
 export async function startAdminHost(opts: AdminHostOptions): Promise<Host> {
   const handle = createAdminHandler(opts.routes, opts.logger);
-  const handler: HattipHandler<HttpBindings> = (ctx) => handle(ctx.request, { peer: ctx.ip });
-  return startHost(handler, {
+  // Imported here: it loads Node's fetch implementation, which a start without the admin listener never needs.
+  const { getRequestListener, RequestError } = await import('@hono/node-server');
+  const listener = getRequestListener(
+    (request, bindings) => handle(request, { peer: (bindings as HttpBindings).incoming.socket.remoteAddress ?? '' }),
+    {
+      // Reached for a request whose URL cannot be built (a bad Host: 400), never by the table's own failures.
+      errorHandler: (error: unknown) => {
+        if (error instanceof RequestError) return adminDetail(400, 'Bad Request');
+        opts.logger.error({ err: error }, 'unhandled error in the admin listener');
+        return adminDetail(500, 'Internal Server Error');
+      },
+    },
+  );
+  return startHost((req, res) => void listener(req, res), {
     host: opts.host,
     port: opts.port,
-    logger: opts.logger,
     ...(opts.limits !== undefined && { limits: opts.limits }),
   });
 }

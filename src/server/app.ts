@@ -4,7 +4,7 @@
  */
 import type { Logger } from 'pino';
 import type { ContentModel } from '../content/index.js';
-import { createApp, type AppHandler } from '../http/app.js';
+import { createApp, type App } from '../http/app.js';
 import { clientAddressStep, compileTrust } from '../http/client-address.js';
 import { clientKindStep, type SignatureVerifier } from '../http/client-kind.js';
 import { effectiveTarget } from '../http/forwarded-target.js';
@@ -113,8 +113,8 @@ export interface AppParts {
   statics?: StaticRepresentations;
 }
 
-/** The HatTip app with every step as production runs it: client address, kind, budgets, router, error pages. */
-export function composeApp(config: Config, parts: AppParts): AppHandler {
+/** The app with every step as production runs it: client address, kind, budgets, router, error pages. */
+export function composeApp(config: Config, parts: AppParts): App {
   const errors = errorAnswers(ERROR_PAGES);
   const { logger } = parts;
   const verify = parts.verifySignature ?? webBotAuthVerifier(config, logger, parts.signatureEvents ?? {}, parts.nonceStore);
@@ -127,7 +127,6 @@ export function composeApp(config: Config, parts: AppParts): AppHandler {
     errors,
     statics: parts.statics ?? staticRepresentations(config),
     ...(parts.observers && { observers: parts.observers }),
-    observeInBatches: setImmediate,
     clientAddress: clientAddressStep({ trustProxy: config.trustProxy, header: config.trustProxyHeader }),
     clientKind: clientKindStep({
       verify,
@@ -184,12 +183,11 @@ export function indexBuilder(config: Config, now?: () => Date): (model: ContentM
  * The public listener's options from the configuration (production and the benchmark): connection bounds, with
  * the trusted proxies exempt from the per-address one.
  */
-export function publicHostOptions(config: Config, logger: Logger): HostOptions {
+export function publicHostOptions(config: Config): HostOptions {
   const trust = compileTrust(config.trustProxy);
   return {
     host: config.host,
     port: config.port,
-    logger,
     limits: { maxConnections: config.maxConnections, maxConnectionsPerAddress: config.maxConnectionsPerAddress },
     ...(trust && { isTrustedPeer: (address: string) => trust(address, 0) }),
   };

@@ -1,28 +1,10 @@
 /**
- * Hosts the HatTip handler on `node:http` through `@hono/node-server`'s `getRequestListener` (a lightweight
- * Request, and a response written straight from our bytes and plain header object), with limits against slow
- * or oversized clients and a graceful drain. `@hono/node-server` is imported by the first request the direct path
- * does not answer: importing it extends the global `Request` and `Response`, which loads Node's fetch
- * implementation (undici), about 20 ms that a start would otherwise spend before serving.
- *
- * The requests read in one turn of the event loop are answered together after that turn (`turn-batch.ts`), in the
- * order read: under load on one core, `/v1/catalog`'s CPU per request fell from 37.8 to 29.2 µs (medians of five
- * alternating runs, bench/analysis.md), a good part of it system time: the answers leave together, and the load
- * generator on the same machine is woken once for many of them. The cost is latency at saturation: a turn's
- * requests wait for one another, and the benchmark's p99 rose by 0.1–1 ms. A server that is not saturated reads few
- * requests a turn, and neither gains nor loses (measured behind nginx).
- *
- * The client address given to the app (`ctx.ip`) is the socket peer: no forwarding header is trusted here
- * (the client-address step resolves trusted proxies).
+ * Hosts a `node:http` request listener (the app's, `node-adapter.ts`; the admin table's) with limits against slow
+ * or oversized clients and a graceful drain. The host knows nothing of the app: it answers only what Node reports
+ * before there is a request (a malformed or oversized head, a timeout).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import type { HttpBindings } from '@hono/node-server';
-import type { AdapterRequestContext, HattipHandler } from '@hattip/core';
-import type { AppLogger } from '../http/access-log.js';
-import type { DirectApp } from '../http/direct.js';
-import { inTurnBatches } from '../http/turn-batch.js';
-import { answerDirectly } from './direct-path.js';
 
 /** Limits on the Node server (milliseconds and bytes). */
 export const HOST_LIMITS = {
@@ -54,7 +36,6 @@ export type HostLimits = { -readonly [K in keyof typeof HOST_LIMITS]: number };
 export interface HostOptions {
   host: string;
   port: number;
-  logger: AppLogger;
   /** Overrides of {@link HOST_LIMITS} (tests use short timeouts). */
   limits?: Partial<HostLimits>;
   /**
@@ -62,11 +43,6 @@ export interface HostOptions {
    * clients. Default none.
    */
   isTrustedPeer?: (address: string) => boolean;
-  /**
-   * Answer GET and HEAD of the route table's index and computed routes on the direct path (`direct-path.ts`)
-   * when the handler offers one (`createApp`'s does). Default true; false sends every request through HatTip.
-   */
-  direct?: boolean;
 }
 
 /** A listening host. */
@@ -83,13 +59,9 @@ export interface Host {
 }
 
 const BAD_REQUEST_BODY = '{"detail":"Bad Request"}';
-/** The header fields of the host's own error answers (400, 500), which no step of the app completes. */
-const ERROR_HEADERS: Readonly<Record<string, string>> = { 'Content-Type': 'application/json', 'Access-Control-Allow-Origin': '*' };
-const INTERNAL_ERROR_BODY = '{"detail":"Internal Server Error"}';
 
-// Shared by every request context, so building one allocates no closures.
-const readEnv = (name: string): string | undefined => process.env[name];
-const noop = (): void => {};
+/** A `node:http` request listener. */
+export type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
 
 /**
  * Closes a new connection at once when its peer already has `max` open ones (unless `exempt`): one address
@@ -114,75 +86,28 @@ function limitConnectionsPerAddress(server: Server, max: number, exempt: (addres
   });
 }
 
-/** Starts listening. @throws Error when the address cannot be bound (e.g. EADDRINUSE). */
-export async function startHost(handler: HattipHandler<HttpBindings> & { direct?: DirectApp }, opts: HostOptions): Promise<Host> {
-  const { logger } = opts;
+/**
+ * Responses begun and not yet closed, by connection (pipelined requests may have several): Node reports a client
+ * error on such a connection too, and no answer may then be written on the socket between two of its bytes.
+ */
+const answering = new Map<Socket, number>();
+
+/** The `close` listener of every response, which Node emits once (one function: a request allocates no closure). */
+function responseClosed(this: ServerResponse): void {
+  const socket = this.req.socket;
+  const left = (answering.get(socket) ?? 1) - 1;
+  if (left === 0) answering.delete(socket);
+  else answering.set(socket, left);
+}
+
+/**
+ * Starts listening.
+ * @param listener answers each request (it must answer every one; the host adds `Connection: close` while draining).
+ * @throws Error when the address cannot be bound (e.g. EADDRINUSE).
+ */
+export async function startHost(listener: RequestListener, opts: HostOptions): Promise<Host> {
   const limits: HostLimits = { ...HOST_LIMITS, ...opts.limits };
-  const waitUntil = (promise: Promise<unknown>): void => {
-    promise.catch((error: unknown) => logger.error({ err: error }, 'background task failed'));
-  };
-  /** Logs an error no step of the app answered for. */
-  const logHostError = (error: unknown): void => logger.error({ err: error }, 'unhandled error in the HTTP host');
-  const makeListener = async () =>
-    (await import('@hono/node-server')).getRequestListener(
-      (request, bindings) => {
-        const ctx: AdapterRequestContext<HttpBindings> = {
-          request,
-          ip: (bindings as HttpBindings).incoming.socket.remoteAddress ?? '',
-          platform: bindings as HttpBindings,
-          env: readEnv,
-          passThrough: noop,
-          waitUntil,
-        };
-        return handler(ctx);
-      },
-      {
-        // Reached only for a request Node accepted but the URL could not be built from (e.g. a bad Host), or if
-        // the handler itself threw past its error boundary.
-        errorHandler: (error: unknown) => {
-          const isRequestError = error instanceof Error && error.name === 'RequestError';
-          if (!isRequestError) logHostError(error);
-          return new Response(isRequestError ? BAD_REQUEST_BODY : INTERNAL_ERROR_BODY, {
-            status: isRequestError ? 400 : 500,
-            headers: ERROR_HEADERS,
-          });
-        },
-      },
-    );
-  /** Logs `error` and answers 500, or cuts the connection when part of the answer is already written. */
-  const answerFailed = (res: ServerResponse, error: unknown): void => {
-    logHostError(error);
-    if (!res.headersSent) res.writeHead(500, ERROR_HEADERS).end(INTERNAL_ERROR_BODY);
-    else res.destroy();
-  };
-
-  type Listener = Awaited<ReturnType<typeof makeListener>>;
-  let listener: Listener | undefined;
-  let importing: Promise<Listener> | undefined;
-  /** Answers through HatTip, once `@hono/node-server` is imported (a request body waits in its stream meanwhile). */
-  const general = (req: IncomingMessage, res: ServerResponse): void => {
-    if (listener !== undefined) {
-      void listener(req, res);
-      return;
-    }
-    importing ??= makeListener().then((made) => (listener = made));
-    importing.then(
-      (made) => void made(req, res),
-      (error: unknown) => answerFailed(res, error),
-    );
-  };
-
-  const direct = opts.direct === false ? undefined : handler.direct;
   let draining = false;
-  const answer = (res: ServerResponse): void => {
-    const req = res.req;
-    // While draining, tell keep-alive clients not to send another request on this connection.
-    if (draining) res.setHeader('Connection', 'close');
-    if (direct !== undefined && answerDirectly(direct, req, res, answerFailed)) return;
-    general(req, res);
-  };
-  // After the turn that read it, with the turn's other requests (the module comment says why).
-  const answerInTurn = inTurnBatches(answer, setImmediate, (error, res) => answerFailed(res, error));
   const server = createServer(
     {
       headersTimeout: limits.headersTimeoutMs,
@@ -191,7 +116,13 @@ export async function startHost(handler: HattipHandler<HttpBindings> & { direct?
       maxHeaderSize: limits.maxHeaderSizeBytes,
       connectionsCheckingInterval: limits.checkIntervalMs,
     },
-    (_req: IncomingMessage, res: ServerResponse) => answerInTurn(res),
+    (req, res) => {
+      answering.set(req.socket, (answering.get(req.socket) ?? 0) + 1);
+      res.on('close', responseClosed);
+      // While draining, tell keep-alive clients not to send another request on this connection.
+      if (draining) res.setHeader('Connection', 'close');
+      listener(req, res);
+    },
   );
   server.maxRequestsPerSocket = limits.maxRequestsPerSocket;
   // A client may half-close after sending its request (RFC 9112 §9.6): answer it, then close. Without this Node
@@ -204,7 +135,7 @@ export async function startHost(handler: HattipHandler<HttpBindings> & { direct?
   server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
     // Malformed requests, oversized heads, timeouts: answer plainly if the socket is still writable, then destroy
     // it. Ending alone would half-close it, and a client that keeps its half open would hold the descriptor.
-    if (socket.writable && !(socket as { _httpMessage?: unknown })._httpMessage) {
+    if (socket.writable && !answering.has(socket as Socket)) {
       const status =
         error.code === 'HPE_HEADER_OVERFLOW'
           ? '431 Request Header Fields Too Large'

@@ -12,7 +12,7 @@ import { createReadStream } from 'node:fs';
 import { lstat, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import type { RequestContext, RequestHandler } from '@hattip/compose';
+import type { Answer, Step, StepContext } from '../http/step.js';
 import { LRUCache } from 'lru-cache';
 import { DETAIL, detailBody } from '../contract/errors.js';
 import { ifNoneMatchMatches } from '../http/conditional.js';
@@ -42,13 +42,13 @@ function isImmutable(name: string): boolean {
   return /^syllabus-\d[^/]*\.tar\.gz$/.test(name);
 }
 
-const notFound = (ctx: RequestContext): Response => respondJson(ctx, 404, detailBody(DETAIL.notFound), { 'Cache-Control': 'no-store' });
+const notFound = (ctx: StepContext): Answer => respondJson(ctx, 404, detailBody(DETAIL.notFound), { 'Cache-Control': 'no-store' });
 
 /**
  * The `/releases/*` step backed by `dir`: answers every path under `/releases` (`/releases` itself redirects to
  * `/releases/`) and passes every other request on (returns nothing).
  */
-export function releasesStep(dir: string): RequestHandler {
+export function releasesStep(dir: string): Step {
   return (ctx) => {
     const path = ctx.url.pathname;
     if (path === '/releases') return respond(ctx, 308, null, { Location: RELEASES_PREFIX });
@@ -57,7 +57,7 @@ export function releasesStep(dir: string): RequestHandler {
   };
 }
 
-async function serve(ctx: RequestContext, dir: string, encodedName: string): Promise<Response> {
+async function serve(ctx: StepContext, dir: string, encodedName: string): Promise<Answer> {
   if (ctx.method !== 'GET' && ctx.method !== 'HEAD') {
     return respondJson(ctx, 405, detailBody(DETAIL.methodNotAllowed), { Allow: 'GET, HEAD', 'Cache-Control': 'no-store' });
   }

@@ -24,6 +24,7 @@ import { startHost, type Host } from './host.js';
 import { createLogger, type LogOutput } from './logger.js';
 import { ServiceMetrics } from './metrics.js';
 import { livenessRoute, metricsRoute, readinessRoute, type Readiness } from './probes.js';
+import { nodeListener } from './node-adapter.js';
 import { nodeCodec } from './node-codec.js';
 import { REAL_TIMERS, type Timers } from './publish-timer.js';
 import { serviceVersion } from './version.js';
@@ -314,7 +315,7 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       ...(options.verifySignature && { verifySignature: options.verifySignature }),
       ...(nonceStore && { nonceStore }),
     });
-    host = await listen(`${config.host}:${config.port}`, 'PORT and HOST', () => startHost(app, publicHostOptions(config, logger)));
+    host = await listen(`${config.host}:${config.port}`, 'PORT and HOST', () => startHost(nodeListener(app, logger), publicHostOptions(config)));
     // Ready means "this instance serves a valid index and is not draining": a fault of the content source is
     // shown (/health, /statusz, metrics) but never takes the instance out, or every replica would leave at once.
     const readiness = (): Readiness => (draining ? { ready: false, reason: 'shutting down' } : { ready: true });

@@ -27,6 +27,14 @@ import type { RefusalReason } from './refusals.js';
 import { FIELD_NAME, signatureBase, SignatureBaseError } from './signature-base.js';
 import { WindowBudget } from './window-budget.js';
 
+/** What verification reads of a request (a Fetch `Request` has it all). */
+export interface SignedRequest {
+  readonly method: string;
+  /** The absolute request URL. */
+  readonly url: string;
+  readonly headers: { get(name: string): string | null };
+}
+
 /** Where and from whom a request came, as the http layer knows it. */
 export interface VerifyContext extends EffectiveTarget {
   /** The client's address (after trusted proxies): charged for the directory fetches it causes. */
@@ -67,7 +75,7 @@ export type VerificationResult = Verified | NotVerified;
 /** Verifies Web Bot Auth signatures. */
 export interface SignatureVerifier {
   /** Never throws; resolves to why the request is not verified when it is not. */
-  verify(request: Request, context: VerifyContext): Promise<VerificationResult>;
+  verify(request: SignedRequest, context: VerifyContext): Promise<VerificationResult>;
 }
 
 /** Options of {@link createSignatureVerifier}. Times in seconds. */
@@ -166,7 +174,7 @@ export function createSignatureVerifier(options: SignatureVerifierOptions): Sign
    * client's address bucket and counts the public-key operations this request has run.
    */
   async function verifyCandidate(
-    request: Request,
+    request: SignedRequest,
     candidate: SignatureCandidate,
     targetUri: string,
     context: VerifyContext,
@@ -300,7 +308,7 @@ interface JudgedTarget {
  * Fails when a covered field is absent (no base could be built).
  */
 function checkIdentity(
-  request: Request,
+  request: SignedRequest,
   targetUri: string,
   candidate: SignatureCandidate,
   directory: string,

@@ -1,38 +1,56 @@
-import { compose, type RequestHandler } from '@hattip/compose';
 import { describe, expect, it } from 'vitest';
+import type { AdapterRequestContext } from '@hattip/core';
+import { sampleModel } from '../../../test/helpers/sample-model.js';
+import { buildIndex } from '../../index/build.js';
+import { buildReferralAnswers } from '../../referrals/answers.js';
 import { ERROR_PAGES } from '../../server/app.js';
+import { nodeCodec } from '../../server/node-codec.js';
+import { createApp } from '../app.js';
 import { clientAddressStep } from '../client-address.js';
-import { errorBoundaryStep } from '../error-boundary.js';
-import { errorAnswers } from '../html-errors.js';
 import { clientKindStep } from '../client-kind.js';
+import { hattipHandler } from '../hattip.js';
+import { HealthReport } from '../health.js';
+import { errorAnswers } from '../html-errors.js';
+import { respond } from '../respond.js';
+import type { Step } from '../step.js';
 import { MemoryStore } from './memory-store.js';
 import { rateLimitStep } from './step.js';
 
-/** The client-address → client-kind → rate-limit chain in front of a few routes, called like an adapter would. */
+const index = await buildIndex(sampleModel(), { codec: nodeCodec, publicBaseUrl: 'https://catalog.example' });
+const referralAnswers = await buildReferralAnswers(nodeCodec);
+
+/** The app with the client-address → client-kind → rate-limit chain, called as its HatTip handler. */
 function app(refuse?: Parameters<typeof rateLimitStep>[0]['refuse']) {
-  const routes: RequestHandler = (ctx) => {
-    if (ctx.url.pathname === '/v1/catalog') return new Response('{}', { headers: { 'content-type': 'application/json' } });
-    if (ctx.url.pathname === '/health') return new Response('{"status":"ok"}');
+  // Paths the router does not know: one that throws, one that answers a redirect.
+  const extra: Step = (ctx) => {
     if (ctx.url.pathname === '/v1/boom') throw new Error('boom');
-    if (ctx.url.pathname === '/v1/redirect') return Response.redirect('http://127.0.0.1/v1/catalog', 308);
+    if (ctx.url.pathname === '/v1/redirect') return respond(ctx, 308, null, { Location: '/v1/catalog' });
   };
-  const handler = compose(
-    // The app's error boundary: it turns an exception into a 500 and completes every response with the fields.
-    errorBoundaryStep({ info() {}, warn() {}, error() {} }, errorAnswers(ERROR_PAGES)),
-    clientAddressStep(),
-    clientKindStep(),
-    rateLimitStep({ store: new MemoryStore(), limits: { verified: 8, declared: 4, browser: 4, anonymous: 2, referrals: 5 }, refuse }),
-    routes,
+  const handler = hattipHandler(
+    createApp({
+      getIndex: () => index,
+      health: new HealthReport({ revision: index.revision }),
+      referrals: undefined,
+      referralAnswers,
+      logger: { info() {}, warn() {}, error() {} },
+      errors: errorAnswers(ERROR_PAGES),
+      clientAddress: clientAddressStep(),
+      clientKind: clientKindStep(),
+      rateLimit: rateLimitStep({ store: new MemoryStore(), limits: { verified: 8, declared: 4, browser: 4, anonymous: 2, referrals: 5 }, refuse }),
+      extraHandlers: [extra],
+    }),
   );
-  return (path: string, init: { ua?: string; ip?: string } = {}) =>
-    handler({
+  return async (path: string, init: { ua?: string; ip?: string } = {}): Promise<Response> => {
+    const ctx: AdapterRequestContext = {
       request: new Request(`http://127.0.0.1${path}`, { headers: init.ua ? { 'user-agent': init.ua } : {} }),
       ip: init.ip ?? '198.51.100.1',
       platform: {},
       env: () => undefined,
       passThrough: () => {},
       waitUntil: () => {},
-    });
+    };
+    return handler(ctx);
+  };
 }
 
 const fields = (res: Response) => ({
@@ -43,7 +61,7 @@ const fields = (res: Response) => ({
 });
 
 describe('rateLimitStep', () => {
-  it('puts the fields on 200, 404, 500 and immutable responses, and refuses with a JSON 429', async () => {
+  it('puts the fields on 200, 404, 500 and 308 answers, and refuses with a JSON 429', async () => {
     const call = app();
     const ok = await call('/v1/catalog');
     expect(ok.status).toBe(200);
@@ -84,7 +102,7 @@ describe('rateLimitStep', () => {
   });
 
   it('uses the refusal body given and still adds Retry-After and the fields', async () => {
-    const call = app(() => new Response('<p>slow down</p>', { status: 429, headers: { 'content-type': 'text/html' } }));
+    const call = app((ctx) => respond(ctx, 429, new TextEncoder().encode('<p>slow down</p>'), { 'Content-Type': 'text/html' }));
     await call('/');
     await call('/');
     const refused = await call('/');

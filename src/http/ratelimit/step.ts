@@ -3,7 +3,7 @@
  * budget has run out. Needs `ctx.locals.clientAddress` and `ctx.locals.clientKind`; sets `ctx.locals.rateLimit`,
  * from which `respond` writes the RateLimit fields of every response, whatever its status.
  */
-import type { RequestContext, RequestHandler } from '@hattip/compose';
+import type { Answer, Step, StepContext } from '../step.js';
 import { addressBucket } from '../../net/address-bucket.js';
 import type { RateLimitState } from '../locals.js';
 import { budgetOf, type Budget } from '../../contract/routes.js';
@@ -23,23 +23,23 @@ export interface RateLimitStepOptions {
    * The 429 answer; default the JSON `{"detail":"Too Many Requests"}` (the app passes one that gives browsers an
    * HTML page on page paths). `Retry-After` and the RateLimit fields are added as on every response.
    */
-  refuse?: (ctx: RequestContext, state: RateLimitState) => Response | Promise<Response>;
+  refuse?: (ctx: StepContext, state: RateLimitState) => Answer | Promise<Answer>;
 }
 
 /** Builds the rate-limit step. */
-export function rateLimitStep(options: RateLimitStepOptions): RequestHandler {
+export function rateLimitStep(options: RateLimitStepOptions): Step {
   const { store, limits } = options;
   const classify = options.classify ?? budgetOf;
   const refuse = options.refuse ?? tooManyRequests;
-  const apply = (ctx: RequestContext, decision: Decision): Response | Promise<Response> | undefined => {
+  const apply = (ctx: StepContext, decision: Decision): Answer | Promise<Answer> | undefined => {
     ctx.locals.rateLimit = decision.state;
     if (!decision.allowed) return refuse(ctx, decision.state);
     return undefined;
   };
   return (ctx) => {
     const decision = decide(store, limits, {
-      bucket: addressBucket(ctx.locals.clientAddress),
-      kind: ctx.locals.clientKind,
+      bucket: addressBucket(ctx.locals.clientAddress ?? ctx.ip),
+      kind: ctx.locals.clientKind ?? 'anonymous',
       // A CORS preflight is no read (a browser sends it on its own): it reports the budget without spending it.
       pathClass: ctx.method === 'OPTIONS' ? 'exempt' : classify(ctx.url.pathname),
     });
