@@ -24,13 +24,16 @@ import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { countStepsFast, countStepsOnTree } from '../src/content/steps.js';
 import { findForbiddenCharacter } from '../src/content/text-characters.js';
 import { generateContent, type GeneratedContent } from './generate-content.js';
-import { repoRoot } from './lib/build.js';
 
-/** The shared lesson corpus: a sibling of the repository root, not part of it. */
-export const LESSON_CORPUS = join(repoRoot, '..', 'shared', 'corpus');
+/**
+ * The shared lesson corpus: a sibling of the repository root, not part of it. (Found from this file, not from
+ * `lib/build.ts`, whose import would build the service inside `content-load.ts`'s bundle.)
+ */
+export const LESSON_CORPUS = fileURLToPath(new URL('../../shared/corpus', import.meta.url));
 
 /** Whether {@link LESSON_CORPUS} is there (CI and the benchmark machine have it beside the checkout). */
 export const hasLessonCorpus = existsSync(LESSON_CORPUS);
