@@ -23,6 +23,7 @@ import { runSignatureBench } from './signatures.js';
 import { runHostsBench, runHttpBench, type HttpBenchOptions } from './http.js';
 import { buildBundles, repoRoot } from './lib/build.js';
 import { hasWrk } from './lib/wrk.js';
+import { hasLessonCorpus, LESSON_CORPUS } from './real-corpus.js';
 import { profileServing } from './profiles.js';
 import { runInfo, writeResults, type BenchResults } from './report.js';
 import { GOALS } from './targets.js';
@@ -133,6 +134,7 @@ if (only.has('hosts')) {
 }
 if (only.has('content')) {
   log('Content: cold start and reload, on generated lessons and on lesson-shaped Markdown');
+  if (!hasLessonCorpus) log(`  no lesson corpus at ${LESSON_CORPUS}: its rows are left out`);
   const content = await runContentBench({
     serverBundle: bundles.server,
     corpora: (
@@ -140,7 +142,7 @@ if (only.has('content')) {
         { corpus: 'generated', sizes: settings.sizes, reloadSize: settings.reloadSize },
         { corpus: 'real', sizes: settings.realSizes, reloadSize: settings.realReloadSize },
       ] satisfies CorpusPlan[]
-    ).filter((plan) => corpusOnly === undefined || plan.corpus === corpusOnly),
+    ).filter((plan) => (corpusOnly === undefined || plan.corpus === corpusOnly) && (plan.corpus !== 'real' || hasLessonCorpus)),
     reps: settings.coldReps,
     singleTrials: settings.singleTrials,
     burstFiles: settings.burstFiles,
