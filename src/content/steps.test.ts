@@ -153,7 +153,7 @@ describe('countSteps', () => {
 
   it('agrees with remark on random lists holding fences and HTML', () => {
     const pool = ['', '', '- item', '1. item', '  ```', '   ```', '  ```js', '    ```', '  ~~~', '  code', '    code', '## H', '  ## H'];
-    pool.push('text', '<div>', '<!--', '-->', '<img src="x">', '---', '- ', '```', '> quote', '>', '   - nested', '     ```');
+    pool.push('text', '<div>', '<!--', '-->', '<img src="x">', '---', '- ', '```', '> quote', '>', '   - nested', '     ```', '  ``` a`b');
     const { random, pick } = seededRandom(5);
     let answered = 0;
     for (let n = 0; n < 3000; n++) {

@@ -79,11 +79,12 @@ export function countStepsFast(markdown: string): number | undefined {
  * block, one in a list item (whose content starts at or before `indent`), indented code, or the text of a
  * paragraph; in each reading, the lines indented at least as far and blank lines are its content (or are code, or
  * text), up to a closing fence indented exactly as far. A line indented less (which may end the list item) or a
- * line indented further that may close it makes it uncertain.
+ * line indented further that may close it makes it uncertain. A line that opens no fence gives `from`.
  */
 function afterFence(text: string, from: number, fence: string, indent: number): number | undefined {
   const run = FENCE.exec(fence)![0];
-  if (run[0] === '`' && fence.includes('`', run.length)) return undefined; // no fence: a code span
+  // A backtick after a backtick run opens no fence: the line is text (a code span) or code, which make no step.
+  if (run[0] === '`' && fence.includes('`', run.length)) return from;
   const closes = (line: string): boolean => {
     const closing = CLOSING_RUN.exec(line)?.[1];
     return closing !== undefined && closing[0] === run[0] && closing.length >= run.length;
