@@ -1,9 +1,11 @@
 /**
  * `npm run bench:content`: generates a synthetic tree of 10,000 lessons (see generate-content.ts) in a
  * temporary folder, then loads it in a fresh Node process and reports the cold load time, files per second,
- * RSS and heap. Targets: under 1 s and under 150 MB RSS for 10k lessons.
+ * RSS and heap. Targets: under 1 s and under 150 MB RSS for 10k lessons. With `--real`, the lesson bodies are the
+ * documents of the shared lesson corpus (real-corpus.ts) instead of generated Markdown.
  *
  *   npm run bench:content -- --lessons 50000 --runs 5 --keep
+ *   npm run bench:content -- --real --lessons 10000
  */
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -13,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { build } from 'esbuild';
 import { generateContent } from './generate-content.js';
+import { buildRealCorpus, collectDocuments } from './real-corpus.js';
 
 const TARGET_MS = 1_000;
 const TARGET_RSS_MB = 150;
@@ -97,6 +100,7 @@ async function main(): Promise<void> {
       lessons: { type: 'string', default: '10000' },
       runs: { type: 'string', default: '3' },
       keep: { type: 'boolean', default: false },
+      real: { type: 'boolean', default: false },
       measure: { type: 'string' },
     },
   });
@@ -108,7 +112,7 @@ async function main(): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'syllabus-bench-content-'));
   try {
     const t = performance.now();
-    const generated = await generateContent(dir, { lessons });
+    const generated = values.real ? await buildRealCorpus(dir, lessons, await collectDocuments()) : await generateContent(dir, { lessons });
     console.log(
       `generated ${generated.lessons} lessons, ${generated.files} files, ${mb(generated.bytes)} MB in ${Math.round(performance.now() - t)} ms (${dir})`,
     );

@@ -1,6 +1,6 @@
 /**
  * Content at scale, measured through the real service process, on two corpora: generated lessons
- * (`generate-content.ts`) and real Markdown (`real-corpus.ts`, the documents shipped in node_modules). Cold start
+ * (`generate-content.ts`) and lesson-shaped Markdown (`real-corpus.ts`, the shared lesson corpus). Cold start
  * (wall time from process start to the first served `/v1/catalog`, files per second, RSS, steady-state RSS), against
  * a baseline process that only reads the same files and parses their frontmatter (`frontmatter-baseline.js`); and on
  * one size the incremental reload (one changed lesson file until its new title is served; a burst of changed files
@@ -19,7 +19,7 @@ import { profileColdStart, withProfileDir } from './profiles.js';
 import { median, mib, round } from './lib/stats.js';
 import { buildRealCorpus, collectDocuments, summariseDocuments, type DocumentSet, type DocumentSummary } from './real-corpus.js';
 
-/** The two corpora: generated lessons, and lessons whose bodies are real Markdown documents. */
+/** The two corpora: generated lessons, and lessons whose bodies are documents of the shared lesson corpus. */
 export type CorpusLabel = 'generated' | 'real';
 
 /** What to measure on one corpus. */
@@ -155,7 +155,7 @@ async function servedWithTitle(url: string, id: string, title: string, timeoutMs
   }
 }
 
-/** Time limits scaled to the tree: real Markdown may take a minute per 10,000 lessons to load. */
+/** Time limits scaled to the tree, generous: a slow counter must still finish its run. */
 const timeoutFor = (files: number): number => 300_000 + files * 20;
 
 /**
@@ -227,7 +227,7 @@ export interface CorpusResult {
 }
 
 /** How the bench and its report name each corpus. */
-export const CORPUS_NAMES: Record<CorpusLabel, string> = { generated: 'generated lessons', real: 'real Markdown' };
+export const CORPUS_NAMES: Record<CorpusLabel, string> = { generated: 'generated lessons', real: 'lesson-shaped Markdown' };
 
 /** Runs, on every corpus, the cold starts at every size and the reloads on its `reloadSize`. */
 export async function runContentBench(o: ContentBenchOptions): Promise<{ corpora: CorpusResult[]; profiles: NamedProfile[] }> {
@@ -242,7 +242,7 @@ export async function runContentBench(o: ContentBenchOptions): Promise<{ corpora
       result.documents = summariseDocuments(documents);
       const d = result.documents;
       o.log(
-        `  real Markdown: ${d.documents} distinct documents (${mib(d.bytes)} MiB) of ${d.scanned} *.md files in node_modules (${d.duplicates} duplicates; skipped: ${d.skipped.tooSmall} too small, ${d.skipped.tooLarge} too large, ${d.skipped.notUtf8} not UTF-8, ${d.skipped.forbiddenCharacter} with a forbidden character); ${d.headingAdded} given a heading; ${d.fastPath} counted by the line scanner`,
+        `  lesson-shaped Markdown: ${d.documents} distinct documents (${mib(d.bytes)} MiB) of ${d.scanned} *.md files in the lesson corpus (${d.duplicates} duplicates; skipped: ${d.skipped.notUtf8} not UTF-8, ${d.skipped.forbiddenCharacter} with a forbidden character); ${d.headingAdded} given a heading; ${d.fastPath} counted by the line scanner`,
       );
     }
     const label = CORPUS_NAMES[plan.corpus];

@@ -1,37 +1,44 @@
 /**
- * A content tree whose lessons are real Markdown: the `*.md` files shipped in `node_modules` (READMEs, changelogs,
- * docs, with their code blocks, tables, links and HTML), in the layout and with the frontmatter of
- * `generate-content.ts` (which writes everything but the lesson bodies). Built in the benchmark, never committed.
+ * A content tree whose lessons are lesson-shaped Markdown: the `*.md` files of the shared corpus beside the checkout
+ * (`../shared/corpus`, real teaching material; see its README), read in place, in the layout and with the
+ * frontmatter of `generate-content.ts` (which writes everything but the lesson bodies). Built in the benchmark,
+ * never committed.
  *
- * Documents are deduplicated by content and taken in the order of their SHA-256, so the same `node_modules` gives
- * the same tree whatever the order the file system lists it in. When the tree asks for more lessons than there are
- * documents, they are reused cyclically. A document becomes a lesson body with as few changes as the lesson rules
- * (docs/content.md) require, or is skipped:
- * - not UTF-8, or under {@link MIN_BYTES} (licence stubs, one-liners) or over {@link MAX_BYTES}: skipped;
+ * Documents are the `*.md` files in the corpus's folders (the corpus's own README at its top is no lesson),
+ * deduplicated by content and taken in the order of their SHA-256, so the same corpus gives the same tree whatever
+ * the order the file system lists it in. When the tree asks for more lessons than there are documents, they are
+ * reused cyclically. A document becomes a lesson body with as few changes as the lesson rules (docs/content.md)
+ * require, or is skipped:
+ * - not UTF-8: skipped;
  * - a leading byte-order mark is dropped (the body follows our frontmatter);
  * - a lone carriage return (a line break in CommonMark, but a forbidden control character in content) becomes a
  *   line feed;
- * - any other character content forbids (an ANSI escape in a changelog, say): skipped;
+ * - any other character content forbids: skipped;
  * - no level-2 heading, so no step: a first line `## Overview` is added.
  *
  * Steps are counted as the remark tree has them (the reference the service's count agrees with); whether the
- * service's line scanner answers for the whole document alone is recorded, since the stretches it cannot judge go
- * to micromark's block tokenizer, which costs far more.
+ * service's line scanner answers for the document alone is recorded, since the others go to remark, which costs
+ * far more.
  */
 import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { countStepsFast, countStepsOnTree } from '../src/content/steps.js';
 import { findForbiddenCharacter } from '../src/content/text-characters.js';
 import { generateContent, type GeneratedContent } from './generate-content.js';
-import { repoRoot } from './lib/build.js';
 
-/** Documents smaller than this many bytes are not lessons (licence stubs, one-line READMEs). */
-export const MIN_BYTES = 1024;
-/** Documents larger than this are skipped: a lesson is a few KB; this keeps the 99th percentile of node_modules. */
-export const MAX_BYTES = 64 * 1024;
+/**
+ * The shared lesson corpus: a sibling of the repository root, not part of it. (Found from this file, not from
+ * `lib/build.ts`, whose import would build the service inside `content-load.ts`'s bundle.)
+ */
+export const LESSON_CORPUS = fileURLToPath(new URL('../../shared/corpus', import.meta.url));
 
-/** One real document, ready to be a lesson body. */
+/** Whether {@link LESSON_CORPUS} is there (CI and the benchmark machine have it beside the checkout). */
+export const hasLessonCorpus = existsSync(LESSON_CORPUS);
+
+/** One document, ready to be a lesson body. */
 export interface RealDocument {
   /** Where it was found, relative to the scanned folder (the first path in code-unit order among identical copies). */
   source: string;
@@ -57,12 +64,12 @@ export interface DocumentSet {
   /** Files skipped because an identical file was already taken. */
   duplicates: number;
   /** Distinct documents skipped, by reason. */
-  skipped: { tooSmall: number; tooLarge: number; notUtf8: number; forbiddenCharacter: number };
+  skipped: { notUtf8: number; forbiddenCharacter: number };
   /** Total size of the documents' bodies, in bytes (UTF-8). */
   bytes: number;
 }
 
-/** The documents behind a real corpus, in numbers. */
+/** The documents behind a lesson corpus, in numbers. */
 export interface DocumentSummary extends Omit<DocumentSet, 'documents'> {
   /** Distinct usable documents. */
   documents: number;
@@ -97,14 +104,16 @@ const LANG = /^[a-z][a-z0-9+#.-]{0,31}$/;
 const FIRST_FENCE = /^ {0,3}(?:```|~~~)[ \t]*([^\s`{]+)/m;
 
 /**
- * Reads the `*.md` files under `root` (default: the repository's node_modules; symbolic links are not followed)
- * and prepares each distinct usable one as a lesson body, stopping after `limit` usable documents (default: all;
- * preparing one costs a few milliseconds, as counting its steps may parse it).
+ * Reads the `*.md` files in the folders under `root` (default: {@link LESSON_CORPUS}; symbolic links are not
+ * followed, files directly in `root` are left out) and prepares each distinct usable one as a lesson body, stopping
+ * after `limit` usable documents (default: all).
+ * @throws Error when `root` cannot be read (the corpus is missing).
  */
-export async function collectDocuments(root = join(repoRoot, 'node_modules'), limit = Infinity): Promise<DocumentSet> {
+export async function collectDocuments(root = LESSON_CORPUS, limit = Infinity): Promise<DocumentSet> {
   const paths = (await readdir(root, { recursive: true, withFileTypes: true }))
     .filter((e) => e.isFile() && e.name.endsWith('.md'))
     .map((e) => relative(root, join(e.parentPath, e.name)).split(sep).join('/'))
+    .filter((path) => path.includes('/'))
     .sort();
   const byHash = new Map<string, { source: string; bytes: Buffer }>();
   for (const source of paths) {
@@ -116,21 +125,17 @@ export async function collectDocuments(root = join(repoRoot, 'node_modules'), li
     documents: [],
     scanned: paths.length,
     duplicates: paths.length - byHash.size,
-    skipped: { tooSmall: 0, tooLarge: 0, notUtf8: 0, forbiddenCharacter: 0 },
+    skipped: { notUtf8: 0, forbiddenCharacter: 0 },
     bytes: 0,
   };
   for (const digest of [...byHash.keys()].sort()) {
     if (set.documents.length >= limit) break;
     const { source, bytes } = byHash.get(digest)!;
-    if (bytes.length < MIN_BYTES) set.skipped.tooSmall++;
-    else if (bytes.length > MAX_BYTES) set.skipped.tooLarge++;
+    const document = asLessonBody(source, bytes);
+    if (typeof document === 'string') set.skipped[document]++;
     else {
-      const document = asLessonBody(source, bytes);
-      if (typeof document === 'string') set.skipped[document]++;
-      else {
-        set.documents.push(document);
-        set.bytes += Buffer.byteLength(document.body);
-      }
+      set.documents.push(document);
+      set.bytes += Buffer.byteLength(document.body);
     }
   }
   return set;
@@ -147,17 +152,16 @@ function asLessonBody(source: string, bytes: Buffer): RealDocument | 'notUtf8' |
   const fixed = text.replace(/\r(?!\n)/g, '\n');
   if (findForbiddenCharacter(fixed, 'multi-line')) return 'forbiddenCharacter';
   let body = fixed;
-  let fast = countStepsFast(body);
-  let steps = fast ?? countStepsOnTree(body);
+  let steps = countStepsOnTree(body);
   const headingAdded = steps === 0;
   if (headingAdded) {
     body = `## Overview\n\n${body}`;
-    fast = countStepsFast(body);
-    steps = fast ?? countStepsOnTree(body);
+    steps = countStepsOnTree(body);
   }
   const fence = FIRST_FENCE.exec(body)?.[1]?.toLowerCase();
   const lang = fence !== undefined && LANG.test(fence) ? fence : 'markdown';
-  return { source, body, steps, fastPath: fast !== undefined, headingAdded, lineBreaksFixed: fixed !== text, lang };
+  const fastPath = countStepsFast(body) !== undefined;
+  return { source, body, steps, fastPath, headingAdded, lineBreaksFixed: fixed !== text, lang };
 }
 
 /**
@@ -167,12 +171,12 @@ function asLessonBody(source: string, bytes: Buffer): RealDocument | 'notUtf8' |
  */
 export async function buildRealCorpus(dir: string, lessons: number, set: DocumentSet): Promise<RealCorpus> {
   const { documents } = set;
-  if (documents.length === 0) throw new Error('no usable Markdown document to build a real corpus from');
+  if (documents.length === 0) throw new Error('no usable Markdown document to build a lesson corpus from');
   const written = await generateContent(dir, {
     lessons,
     lesson: (n) => {
       const doc = documents[(n - 1) % documents.length]!;
-      return { title: `Real lesson ${n}`, blurb: `From node_modules/${doc.source}.`, lang: doc.lang, body: doc.body, steps: doc.steps };
+      return { title: `Real lesson ${n}`, blurb: `From ${doc.source}.`, lang: doc.lang, body: doc.body, steps: doc.steps };
     },
   });
   return { ...written, reusedLessons: Math.max(0, written.lessons - documents.length), documents: summariseDocuments(set) };

@@ -124,9 +124,9 @@ function profileTable(p: BenchResults['profiles'][number]): string[] {
 const CORPUS_INTROS: Record<CorpusResult['corpus'], string[]> = {
   generated: ['Synthetic valid trees (`bench/generate-content.ts`: a few KB of Markdown per lesson, code blocks, 2–8 steps).'],
   real: [
-    'The layout and frontmatter of the generated trees, but each lesson body is a real Markdown document shipped in',
-    '`node_modules` (READMEs, changelogs, docs; `bench/real-corpus.ts`): deduplicated by content, 1–64 KiB, in the order of',
-    'their SHA-256, reused cyclically when the tree has more lessons than there are documents.',
+    'The layout and frontmatter of the generated trees, but each lesson body is a document of the shared lesson corpus',
+    '(`../shared/corpus`: real teaching material, four Exercism tracks; `bench/real-corpus.ts`): deduplicated by content, in the',
+    'order of their SHA-256, reused cyclically when the tree has more lessons than there are documents.',
   ],
 };
 
@@ -135,15 +135,13 @@ function documentsNote(c: CorpusResult): string[] {
   if (!d) return [];
   const lines = [
     `${n(d.documents)} distinct documents (${(d.bytes / 1048576).toFixed(1)} MiB) from ${n(d.scanned)} \`*.md\` files (${n(d.duplicates)} duplicates; skipped:`,
-    `${d.skipped.tooSmall} under 1 KiB, ${d.skipped.tooLarge} over 64 KiB, ${d.skipped.notUtf8} not UTF-8, ${d.skipped.forbiddenCharacter} holding a character content forbids).`,
+    `${d.skipped.notUtf8} not UTF-8, ${d.skipped.forbiddenCharacter} holding a character content forbids).`,
     `${d.headingAdded} had no level-2 heading and were given a first line \`## Overview\`; ${d.lineBreaksFixed} had lone carriage returns turned into line feeds.`,
-    `${n(d.fastPath)} of ${n(d.documents)} have their steps counted by the loader's line scanner alone; in the others, the stretches it cannot judge are counted on micromark's block tokens (\`src/content/steps.ts\`).`,
+    `${n(d.fastPath)} of ${n(d.documents)} have their steps counted by the loader's line scanner alone (\`src/content/steps.ts\`).`,
   ];
   const largest = Math.max(0, ...c.cold.map((x) => x.lessons));
   if (largest > d.documents)
-    lines.push(
-      `node_modules holds fewer documents than lessons: each is used about ${(largest / d.documents).toFixed(1)} times in the largest tree.`,
-    );
+    lines.push(`The corpus holds fewer documents than lessons: each is used about ${(largest / d.documents).toFixed(1)} times in the largest tree.`);
   return lines;
 }
 

@@ -1,6 +1,6 @@
 /**
  * `npm run bench`: HTTP throughput against a raw node:http baseline, the two HatTip hosts, content cold start and
- * reload at scale (generated lessons and real Markdown), memory under an address flood; writes docs/performance.md
+ * reload at scale (generated lessons and lesson-shaped Markdown), memory under an address flood; writes docs/performance.md
  * and docs/performance.json.
  *
  *   npm run bench                     the full run (about half an hour; run it on an otherwise idle machine)
@@ -8,6 +8,8 @@
  *                                     unless --out is given)
  *   npm run bench -- --only http,content   some sections only: http, hosts, content, flood, signatures
  *   npm run bench -- --only http --scenarios catalog   some HTTP configurations only (by name, comma-separated)
+ *   npm run bench -- --only content --corpus real --out bench/out/real   the content section on one corpus only
+ *                                     (generated or real: the shared lesson corpus, ../shared/corpus)
  *   npm run bench -- --out path/base  write <base>.md and <base>.json
  *   npm run bench -- --render         re-render docs/performance.md from docs/performance.json (after editing
  *                                     bench/analysis.md), measuring nothing
@@ -16,12 +18,13 @@
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { runContentBench } from './content-serve.js';
+import { runContentBench, type CorpusLabel, type CorpusPlan } from './content-serve.js';
 import { runFloodBench } from './flood.js';
 import { runSignatureBench } from './signatures.js';
 import { runHostsBench, runHttpBench, type HttpBenchOptions } from './http.js';
 import { buildBundles, repoRoot } from './lib/build.js';
 import { hasWrk } from './lib/wrk.js';
+import { hasLessonCorpus, LESSON_CORPUS } from './real-corpus.js';
 import { profileServing } from './profiles.js';
 import { runInfo, writeResults, type BenchResults } from './report.js';
 import { GOALS } from './targets.js';
@@ -33,6 +36,7 @@ const { values } = parseArgs({
     quick: { type: 'boolean', default: false },
     only: { type: 'string' },
     scenarios: { type: 'string' },
+    corpus: { type: 'string' },
     out: { type: 'string' },
     render: { type: 'boolean', default: false },
   },
@@ -44,6 +48,10 @@ for (const s of only)
 if (!hasWrk && (only.has('http') || only.has('hosts') || only.has('flood') || only.has('signatures'))) {
   throw new Error('wrk is not installed: run bench/setup.sh (npm run bench does) or use --only content');
 }
+const CORPORA: readonly CorpusLabel[] = ['generated', 'real'];
+const corpusOnly = values.corpus as CorpusLabel | undefined;
+if (corpusOnly !== undefined && !CORPORA.includes(corpusOnly))
+  throw new Error(`--corpus: unknown corpus ${corpusOnly} (known: ${CORPORA.join(', ')})`);
 const out = values.out ?? (quick ? `${repoRoot}bench/out/performance` : `${repoRoot}docs/performance`);
 if (values.render) {
   const saved = JSON.parse(readFileSync(`${out}.json`, 'utf8')) as BenchResults;
@@ -133,13 +141,16 @@ if (only.has('hosts')) {
   results.hosts = await runHostsBench(httpOptions);
 }
 if (only.has('content')) {
-  log('Content: cold start and reload, on generated lessons and on real Markdown');
+  log('Content: cold start and reload, on generated lessons and on lesson-shaped Markdown');
+  if (!hasLessonCorpus) log(`  no lesson corpus at ${LESSON_CORPUS}: its rows are left out`);
   const content = await runContentBench({
     serverBundle: bundles.server,
-    corpora: [
-      { corpus: 'generated', sizes: settings.sizes, reloadSize: settings.reloadSize },
-      { corpus: 'real', sizes: settings.realSizes, reloadSize: settings.realReloadSize },
-    ],
+    corpora: (
+      [
+        { corpus: 'generated', sizes: settings.sizes, reloadSize: settings.reloadSize },
+        { corpus: 'real', sizes: settings.realSizes, reloadSize: settings.realReloadSize },
+      ] satisfies CorpusPlan[]
+    ).filter((plan) => (corpusOnly === undefined || plan.corpus === corpusOnly) && (plan.corpus !== 'real' || hasLessonCorpus)),
     reps: settings.coldReps,
     singleTrials: settings.singleTrials,
     burstFiles: settings.burstFiles,

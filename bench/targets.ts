@@ -25,7 +25,7 @@ export const GOALS = {
   coldMs10k: 1000,
   /** Peak RSS of that cold start, MiB. */
   coldPeakMiB10k: 150,
-  /** Cold start ÷ reading the same files and parsing their frontmatter alone (judged on real Markdown). */
+  /** Cold start ÷ reading the same files and parsing their frontmatter alone (judged on lesson-shaped Markdown). */
   coldBaselineRatio: 2,
   /** Cold start on 50,000 lessons, milliseconds. */
   coldMs50k: 4000,
@@ -153,10 +153,10 @@ export function contentCorpora(r: BenchResults): CorpusResult[] {
   return 'corpora' in content ? content.corpora : [{ corpus: 'generated', documents: null, ...content }];
 }
 
-/** `10,000 generated lessons`, `10,000 lessons of real Markdown`. */
+/** `10,000 generated lessons`, `10,000 lessons of lesson-shaped Markdown`. */
 const CORPUS_SIZES: Record<CorpusResult['corpus'], (lessons: number) => string> = {
   generated: (lessons) => `${n(lessons)} generated lessons`,
-  real: (lessons) => `${n(lessons)} lessons of real Markdown`,
+  real: (lessons) => `${n(lessons)} lessons of lesson-shaped Markdown`,
 };
 
 /** The content targets on one corpus: cold starts at 10k and 50k, the frontmatter-baseline ratio, reloads. */

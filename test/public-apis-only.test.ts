@@ -25,6 +25,7 @@ const FORBIDDEN: readonly { pattern: RegExp; sample: string; why: string }[] = [
     sample: 'const res = socket._httpMessage;',
     why: 'a private field of Node',
   },
+  { pattern: /\._tokenizer\b/, sample: 'const t = token._tokenizer;', why: "micromark's private tokenizer of a token" },
   { pattern: /\bonResolve\s*\(/, sample: 'build.onResolve({ filter: /x/ }, resolve);', why: 'an esbuild plugin replacing a module' },
   { pattern: /\bonLoad\s*\(/, sample: 'build.onLoad({ filter: /.*/ }, load);', why: 'an esbuild plugin replacing a module' },
 ];

@@ -10,7 +10,6 @@ import { parseFile, type ParsedFile } from './parse-file.js';
 import { entryKind, isHiddenPath, LINK_PROBLEM, listContentTree, type ContentTree, type EntryKind } from './read-tree.js';
 import { ReadAhead, type ReadFile } from './read-ahead.js';
 import { FolderDigest, gitState, revisionOf } from './revision.js';
-import { warmUpStepCounter } from './steps-warm-up.js';
 import { TimeSlice } from './time-slice.js';
 
 interface CacheEntry {
@@ -117,7 +116,6 @@ export class ContentLoader {
     this.unreadable.clear();
     for (const rel of links) this.unreadable.set(rel, this.linkProblem(rel));
 
-    warmUpStepCounter(); // before V8 optimises it on the first lessons (steps-warm-up.ts)
     let parsed = 0;
     const slice = new TimeSlice(); // synchronous reads, a slice at a time (time-slice.ts)
     const ahead = new ReadAhead(); // files are read in runs, then parsed (read-ahead.ts)
