@@ -60,10 +60,10 @@ export async function buildDist(outdir: string = DIST): Promise<string[]> {
     splitting: true,
     chunkNames: 'chunk-[hash]',
     sourcemap: 'linked',
-    // Less to parse at every start (about 40 % of the start-up before listening is compiling the bundle), without
+    // Less to parse at every start (compiling the bundle is a large part of the start-up before listening), without
     // renaming: functions, classes and stack frames keep their source names, so no `keepNames`, whose helper
-    // redefines `name` on every function object created, closures on the request path included (/v1/catalog:
-    // about 10 % of the user CPU per request, and Node's own nextTick ran ten times slower). Start-up is the same.
+    // redefines `name` on every function object created, closures on the request path included (a visible share of
+    // the CPU per request). Start-up is the same.
     minifyWhitespace: true,
     minifySyntax: true,
     metafile: true,

@@ -13,7 +13,7 @@ import type { LoadResult, Problem } from './model.js';
 import { parseFile, type ParsedFile } from './parse-file.js';
 import { entryKind, LINK_PROBLEM } from './read-tree.js';
 
-/** The most Markdown read from one commit, in bytes: a 10,000-lesson catalog is about 45 MB. */
+/** The most Markdown read from one commit, in bytes: several times a large catalog's. */
 export const MAX_TREE_BYTES = 256 * 1024 * 1024;
 
 /** The message of a submodule inside the content tree, reported at its path (the commit holds no files for it). */

@@ -23,8 +23,8 @@ import type { LogFormat, LogLevel } from './config.js';
 export const MAX_LOG_BUFFER_BYTES = 16 * 1024 * 1024;
 /**
  * Log bytes gathered before one `write(2)` (32 KiB, about eighty access-log lines): under load one system call per
- * line cost more than building the line, and each batch is a round trip to the thread pool (4 KiB batches cost
- * about 5 % more CPU per request than 32 KiB ones, measured side by side). Lines wait at most
+ * line cost more than building the line, and each batch is a round trip to the thread pool (smaller batches cost
+ * more CPU per request, measured side by side). Lines wait at most
  * {@link LOG_FLUSH_INTERVAL_MS} for the batch to fill.
  */
 const LOG_BATCH_BYTES = 32 * 1024;
@@ -61,7 +61,7 @@ export interface LogOutput {
 
 /**
  * pino's `isoTime` (`,"time":"<ISO 8601>"`), formatted once per millisecond: under load many lines fall in the same
- * millisecond, and formatting a date for each line was 2 % of a busy process's CPU with the access log on.
+ * millisecond, and formatting a date for each line showed in a busy process's profile with the access log on.
  */
 function isoTimePerMillisecond(): () => string {
   let formattedAt = -1;
@@ -110,9 +110,8 @@ export function createServiceLogger(
     // A full non-blocking stdout answers EAGAIN: retry later, unless the process is abandoning its output.
     retryEAGAIN: () => !abandoned,
     // Bytes, not text: in its text mode sonic-boom measures the UTF-8 length of the whole batch gathered so far on
-    // every write, flattening it first, which cost about 5 µs and 16 KiB of garbage per access-log line with 32 KiB
-    // batches (1.5 µs per line in byte mode, measured alone). In byte mode it keeps each line's length and joins a
-    // batch once, when it writes it.
+    // every write, flattening it first: garbage and CPU per line that grow with the batch. In byte mode it keeps each
+    // line's length and joins a batch once, when it writes it.
     contentMode: 'buffer',
   });
   // sonic-boom's typings know its text mode only.

@@ -16,7 +16,7 @@ interface Bucket {
 
 /** Options of {@link MemoryStore}. */
 export interface MemoryStoreOptions {
-  /** Most buckets kept at once (default 100,000: roughly 20 MB). */
+  /** Most buckets kept at once (default 100,000; the flood benchmark measures their memory). */
   maxBuckets?: number;
   /** Clock in milliseconds (default `Date.now`); injectable for tests. */
   now?: () => number;
