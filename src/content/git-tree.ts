@@ -8,10 +8,10 @@
  */
 import { GitError, runGit, streamGit } from '../git/run.js';
 import { buildModel } from './build-model.js';
-import { MAX_FILE_BYTES } from './loader.js';
+import { FILE_TOO_LARGE, MAX_FILE_BYTES } from './loader.js';
 import type { LoadResult, Problem } from './model.js';
 import { parseFile, type ParsedFile } from './parse-file.js';
-import { entryKind, LINK_PROBLEM } from './read-tree.js';
+import { LINK_PROBLEM, treeEntryKind } from './read-tree.js';
 
 /** The most Markdown read from one commit, in bytes: several times a large catalog's. */
 export const MAX_TREE_BYTES = 256 * 1024 * 1024;
@@ -101,21 +101,15 @@ export async function loadContentAtCommit(repo: ContentRepository, commit: strin
   const wanted: TreeEntry[] = [];
   let total = 0;
   for (const entry of entries) {
+    const kind = treeEntryKind(entry.rel, entry.mode);
     if (entry.mode === '160000') {
-      if (entryKind(entry.rel, { isSymbolicLink: () => false, isDirectory: () => true, isFile: () => false }) !== 'skipped')
-        problems.push(at(entry.rel, SUBMODULE_PROBLEM));
+      if (kind !== 'skipped') problems.push(at(entry.rel, SUBMODULE_PROBLEM));
       continue;
     }
-    // The folder rule of read-tree.ts, on the entry's mode instead of an lstat.
-    const kind = entryKind(entry.rel, {
-      isSymbolicLink: () => entry.mode === '120000',
-      isDirectory: () => false,
-      isFile: () => entry.type === 'blob',
-    });
     if (kind === 'link') problems.push(at(entry.rel, LINK_PROBLEM));
     if (kind !== 'markdown') continue;
     if (entry.size > MAX_FILE_BYTES) {
-      problems.push(at(entry.rel, `the file is larger than ${MAX_FILE_BYTES / 1048576} MiB`));
+      problems.push(at(entry.rel, FILE_TOO_LARGE));
       continue;
     }
     total += entry.size;

@@ -14,7 +14,7 @@
  */
 
 // Loading: a folder, or a commit of a Git repository.
-export { ContentLoader, MAX_FILE_BYTES } from './loader.js';
+export { ContentLoader, FILE_TOO_LARGE, MAX_FILE_BYTES } from './loader.js';
 export {
   commitPath,
   GitContentError,
@@ -34,7 +34,7 @@ export { codeFrame, readProblemSource, type ProblemFolder } from './code-frame.j
 export { publishedAt, scheduledLines } from './schedule.js';
 
 // What a content tree holds, file by file, and the rules across files.
-export { entryKind, isHiddenPath, LINK_PROBLEM, listContentTree, ContentTreeListing, type ContentTree } from './read-tree.js';
+export { entryKind, treeEntryKind, isHiddenPath, LINK_PROBLEM, listContentTree, ContentTreeListing, type ContentTree } from './read-tree.js';
 export { CATALOG_PATH, ROADMAP_PATH, changelogPath, classPath, coursePath, lessonPath } from './layout.js';
 export { parseFile, STAGE_ORDER, type ParsedFile } from './parse-file.js';
 export { buildModel, type DerivedModel, type RelProblem } from './build-model.js';

@@ -198,7 +198,7 @@ export class ContentLoader {
         this.unreadable.set(rel, this.linkProblem(rel)); // became a link since it was listed
         return undefined;
       }
-      const message = code === 'EFBIG' ? `the file is larger than ${MAX_FILE_BYTES / 1048576} MiB` : `cannot read the file (${code ?? String(err)})`;
+      const message = code === 'EFBIG' ? FILE_TOO_LARGE : `cannot read the file (${code ?? String(err)})`;
       this.unreadable.set(rel, { path: this.display(rel), line: 1, column: 1, message });
       return undefined;
     }
@@ -266,6 +266,9 @@ function stampOf(s: { mtimeMs: number; size: number; ino: number }): string {
 
 /** The largest content file read, in bytes: a lesson is a few kilobytes; anything near this is a mistake. */
 export const MAX_FILE_BYTES = 8 * 1024 * 1024;
+
+/** The problem of a file over {@link MAX_FILE_BYTES}, wherever it is found (a folder, a commit, a checkout). */
+export const FILE_TOO_LARGE = `the file is larger than ${MAX_FILE_BYTES / 1048576} MiB`;
 
 let readBuffer = Buffer.allocUnsafe(64 * 1024);
 

@@ -38,6 +38,14 @@ export function entryKind(rel: string, entry: { isSymbolicLink(): boolean; isDir
   return 'other'; // sockets, FIFOs, devices: not content, never opened
 }
 
+/**
+ * The kind of a Git tree entry at `rel` by the same rule, from its mode instead of an `lstat` (`120000` a link,
+ * `100644`/`100755` a file; a submodule, `160000`, is judged as a folder, which holds nothing in the commit).
+ */
+export function treeEntryKind(rel: string, mode: string): EntryKind {
+  return entryKind(rel, { isSymbolicLink: () => mode === '120000', isDirectory: () => mode === '160000', isFile: () => mode.startsWith('100') });
+}
+
 /** A content tree's entries that matter, as `/`-separated paths relative to its folder, sorted by code point. */
 export interface ContentTree {
   /** Every Markdown file. */

@@ -11,7 +11,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { entryKind, MAX_FILE_BYTES, type Problem } from '../content/index.js';
+import { FILE_TOO_LARGE, MAX_FILE_BYTES, treeEntryKind, type Problem } from '../content/index.js';
 import { GitError, runGit } from '../git/run.js';
 
 /** Longest file name component most file systems accept, in bytes. */
@@ -59,11 +59,7 @@ export async function writeCheckout(target: CheckoutTarget): Promise<Problem[]> 
   const problems: Problem[] = [];
   const wanted: TreeEntry[] = [];
   for (const entry of await listTree(repo, tree, timeoutMs)) {
-    const kind = entryKind(entry.rel, {
-      isSymbolicLink: () => entry.mode === '120000',
-      isDirectory: () => false,
-      isFile: () => entry.mode.startsWith('100'),
-    });
+    const kind = treeEntryKind(entry.rel, entry.mode);
     if (kind !== 'markdown' && kind !== 'link') continue;
     if (entry.rel.split('/').some((name) => Buffer.byteLength(name) > MAX_NAME_BYTES)) {
       problems.push(at(entry.rel, `a file or folder name longer than ${MAX_NAME_BYTES} bytes, which no file system holds`));
@@ -72,14 +68,13 @@ export async function writeCheckout(target: CheckoutTarget): Promise<Problem[]> 
     wanted.push(entry);
   }
   const missing = await missingObjects(repo, tree, timeoutMs);
-  const tooLarge = `the file is larger than ${MAX_FILE_BYTES / 1048576} MiB`;
   const present = wanted.filter((e) => !missing.has(e.oid));
-  for (const e of wanted) if (missing.has(e.oid)) problems.push(at(e.rel, tooLarge));
+  for (const e of wanted) if (missing.has(e.oid)) problems.push(at(e.rel, FILE_TOO_LARGE));
   const sizes = await objectSizes(repo, present, timeoutMs);
   let total = 0;
   present.forEach((e, i) => {
     const size = sizes[i]!;
-    if (size > MAX_FILE_BYTES) problems.push(at(e.rel, tooLarge));
+    if (size > MAX_FILE_BYTES) problems.push(at(e.rel, FILE_TOO_LARGE));
     total += size;
   });
   if (total > target.maxTotalBytes) {
