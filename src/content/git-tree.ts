@@ -6,7 +6,7 @@
  * The ref comes from a command line or a pull request: it is resolved with `--end-of-options` (never taken as an
  * option), and what is read is bounded (per file like the loader, and in total).
  */
-import { GitError, runGit, streamGit } from '../git/run.js';
+import { GitError, isCommitId, runGit, streamGit } from '../git/run.js';
 import { buildModel } from './build-model.js';
 import { FILE_TOO_LARGE, MAX_FILE_BYTES } from './loader.js';
 import type { LoadResult, Problem } from './model.js';
@@ -61,7 +61,7 @@ export async function resolveCommit(repo: ContentRepository, ref: string): Promi
   }
   const out = await git(['-C', repo.top, 'rev-parse', '--verify', '--quiet', '--end-of-options', `${ref}^{commit}`]).catch(() => undefined);
   const commit = out?.trim();
-  if (!commit || !/^[0-9a-f]{40}(?:[0-9a-f]{24})?$/.test(commit)) {
+  if (!commit || !isCommitId(commit)) {
     throw new GitContentError(`${JSON.stringify(ref)} does not name a commit in ${repo.top}`);
   }
   return commit;

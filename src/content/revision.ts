@@ -12,7 +12,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { runGit } from '../git/run.js';
+import { isCommitId, runGit } from '../git/run.js';
 import { sortByCodePoint } from '../contract/order.js';
 
 const GIT_TIMEOUT_MS = 5_000;
@@ -123,7 +123,7 @@ export async function gitState(dir: string): Promise<{ commit: string; dirty: bo
     if (line.startsWith('# branch.oid ')) commit = line.slice('# branch.oid '.length).trim();
     else if (line !== '' && !line.startsWith('#') && /\.md"?$/.test(line)) dirty = true;
   }
-  if (!commit || !/^[0-9a-f]{40,64}$/.test(commit)) return undefined; // "(initial)": no commit yet
+  if (!commit || !isCommitId(commit)) return undefined; // "(initial)": no commit yet
   return { commit, dirty };
 }
 

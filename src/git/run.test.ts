@@ -2,7 +2,7 @@ import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GitError, runGit, streamGit } from './run.js';
+import { GitError, isCommitId, runGit, streamGit } from './run.js';
 
 let root: string;
 beforeAll(async () => {
@@ -91,5 +91,14 @@ describe('streamGit', () => {
     } finally {
       process.env.PATH = saved;
     }
+  });
+});
+
+describe('isCommitId', () => {
+  it('takes the 40 and 64 hex digits of SHA-1 and SHA-256 ids only', () => {
+    expect(isCommitId('a'.repeat(40))).toBe(true);
+    expect(isCommitId('0'.repeat(64))).toBe(true);
+    for (const text of ['a'.repeat(39), 'a'.repeat(41), 'a'.repeat(63), 'A'.repeat(40), `${'a'.repeat(40)}\n`, '(initial)', ''])
+      expect(isCommitId(text)).toBe(false);
   });
 });

@@ -25,6 +25,11 @@ const CATEGORY_TEXT: Record<GitFailureCategory, string> = {
   failed: 'git failed',
 };
 
+/** Whether `text` is a full commit id as git prints it: 40 hex digits (SHA-1) or 64 (SHA-256). */
+export function isCommitId(text: string): boolean {
+  return /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(text);
+}
+
 /** Every category, in a fixed order (a metric's label values exist from the start). */
 export const GIT_FAILURE_CATEGORIES = Object.keys(CATEGORY_TEXT) as GitFailureCategory[];
 

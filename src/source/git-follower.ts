@@ -25,7 +25,7 @@ import type { Logger } from 'pino';
 import { ContentLoader, MAX_FILE_BYTES, type LoadResult } from '../content/index.js';
 import { claimSlot, type CacheSlot } from './cache-slot.js';
 import { writeCheckout } from './git-checkout.js';
-import { GitError, runGit } from '../git/run.js';
+import { GitError, isCommitId, runGit } from '../git/run.js';
 import { redactUrl } from '../git/redact.js';
 import type { ContentSource, ContentSourceListener, ContentSourceStatus, ContentUpdate, SourceFault } from './types.js';
 import { SourceError } from './types.js';
@@ -274,7 +274,7 @@ export class GitFollower implements ContentSource {
       ['--git-dir', this.#repo, 'rev-list', '--first-parent', `--max-count=${historyDepth + 1}`, '--end-of-options', head],
       { timeoutMs: GIT_TIMEOUTS.localMs },
     ).then(
-      (out) => out.split('\n').filter((line) => /^[0-9a-f]{40,64}$/.test(line)),
+      (out) => out.split('\n').filter(isCommitId),
       () => [head], // a shallow history that ends at the head
     );
     const candidates = history.filter((c) => c !== head);
@@ -282,7 +282,7 @@ export class GitFollower implements ContentSource {
       (text) => text.trim(),
       () => '',
     );
-    if (/^[0-9a-f]{40,64}$/.test(served) && !candidates.includes(served) && served !== head) candidates.push(served);
+    if (isCommitId(served) && !candidates.includes(served) && served !== head) candidates.push(served);
     for (const commit of candidates) {
       const update = await this.#load(commit, `start: the branch head ${head.slice(0, 12)} is invalid`).catch(() => undefined);
       if (update?.result.ok) {
@@ -429,7 +429,7 @@ export class GitFollower implements ContentSource {
 /** A commit id printed by git. @throws GitError when `out` is not one. */
 function commitId(out: string): string {
   const commit = out.trim();
-  if (!/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/.test(commit)) throw new GitError('failed', 'rev-parse did not print a commit id');
+  if (!isCommitId(commit)) throw new GitError('failed', 'rev-parse did not print a commit id');
   return commit;
 }
 
