@@ -67,6 +67,9 @@ async function headServed(fleet: Instance[], commit: string): Promise<void> {
     await eventually(async () => (await health(i)).revision === commit, { what: `commit ${commit.slice(0, 7)} served`, limitMs: 10_000 });
     expect(await health(i)).toMatchObject({ content_watch: 'ok', content_in_sync: 'true', content_head: commit, last_reload_error: '' });
     expect(await metric(i, 'syllabus_content_in_sync')).toBe(1);
+    // The served commit's own time (the test's commits are seconds old), so its age can be alerted on.
+    const committed = await metric(i, 'syllabus_content_revision_timestamp_seconds');
+    expect(Math.abs(Date.now() / 1000 - committed!)).toBeLessThan(3600);
   }
 }
 

@@ -41,8 +41,8 @@ export class ContentReport {
   noteUpdate(update: ContentUpdate): void {
     if (update.committedAt === undefined || !update.result.ok) return;
     this.#commitTimes.set(update.result.model.revision, update.committedAt);
-    // Only the served revision and a few before it matter.
-    for (const key of this.#commitTimes.keys()) if (this.#commitTimes.size > 4) this.#commitTimes.delete(key);
+    // Only the served revision and a few before it matter: the oldest noted goes (one is added at a time).
+    if (this.#commitTimes.size > 4) this.#commitTimes.delete(this.#commitTimes.keys().next().value!);
   }
 
   /**

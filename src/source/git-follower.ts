@@ -331,7 +331,8 @@ export class GitFollower implements ContentSource {
       await writeFile(join(this.#slot!.dir, SERVED_FILE), `${commit}\n`);
     }
     await this.#prune();
-    const committedAt = await this.#commitTime(commit);
+    // Only a valid commit can be served, and only a served one's time is reported.
+    const committedAt = result.ok ? await this.#commitTime(commit) : undefined;
     logger.info({ commit, reason, valid: result.ok }, result.ok ? 'Git commit checked out' : 'Git commit checked out, content invalid');
     return { result, reason: `commit ${short} (${reason})`, changedFiles: parsed, commit, ...(committedAt && { committedAt }) };
   }

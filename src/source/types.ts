@@ -23,7 +23,7 @@ export interface ContentUpdate {
   changedFiles: number;
   /** The Git commit the tree was checked out from (Git mode only). */
   commit?: string;
-  /** The committer time of {@link ContentUpdate.commit} (Git mode only). */
+  /** The committer time of {@link ContentUpdate.commit} (Git mode, valid updates only). */
   committedAt?: Date;
 }
 
