@@ -11,6 +11,17 @@ afterAll(async () => {
   for (const d of dirs) await rm(d, { recursive: true, force: true });
 });
 
+/** A store on `codes.txt` in a new temporary folder holding `code`'s digest, loaded. */
+async function loadedStore(code: string): Promise<{ dir: string; file: string; store: ReferralStore }> {
+  const dir = await mkdtemp(join(tmpdir(), 'referrals-'));
+  dirs.push(dir);
+  const file = join(dir, 'codes.txt');
+  await writeFile(file, `${codeDigest(code)}\n`);
+  const store = new ReferralStore(file);
+  await store.load();
+  return { dir, file, store };
+}
+
 describe('referral digests', () => {
   it('digests a code as sha256sum does', () => {
     expect(codeDigest('WELCOME-2026')).toBe('e0bd023f859de583d9894d6513c2cd61b78777855939e437eb026d18c5f4bc4a');
@@ -40,12 +51,7 @@ describe('referral digests', () => {
   });
 
   it('reloads on change and keeps the previous set when the new file is bad', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'referrals-'));
-    dirs.push(dir);
-    const file = join(dir, 'codes.txt');
-    await writeFile(file, `${codeDigest('FIRST-CODE')}\n`);
-    const store = new ReferralStore(file);
-    await store.load();
+    const { file, store } = await loadedStore('FIRST-CODE');
     const events: Array<Error | undefined> = [];
     let notify: () => void = () => {};
     await store.watch({
@@ -75,12 +81,7 @@ describe('referral digests', () => {
   });
 
   it('follows a file replaced by a rename, and the edits of the new file', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'referrals-'));
-    dirs.push(dir);
-    const file = join(dir, 'codes.txt');
-    await writeFile(file, `${codeDigest('FIRST-CODE')}\n`);
-    const store = new ReferralStore(file);
-    await store.load();
+    const { dir, file, store } = await loadedStore('FIRST-CODE');
     const reloads: Array<Error | undefined> = [];
     await store.watch({ onReload: (error) => void reloads.push(error) });
     try {
