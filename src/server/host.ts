@@ -89,15 +89,22 @@ function limitConnectionsPerAddress(server: Server, max: number, exempt: (addres
 /**
  * Responses begun and not yet closed, by connection (pipelined requests may have several): Node reports a client
  * error on such a connection too, and no answer may then be written on the socket between two of its bytes.
+ * One counter per connection, made at its first request and dropped with it: a `Map` entry added and deleted per
+ * request reallocates the map's table each time, garbage that outlives young-generation collections.
  */
-const answering = new Map<Socket, number>();
+const answering = new WeakMap<Socket, { count: number }>();
 
 /** The `close` listener of every response, which Node emits once (one function: a request allocates no closure). */
 function responseClosed(this: ServerResponse): void {
-  const socket = this.req.socket;
-  const left = (answering.get(socket) ?? 1) - 1;
-  if (left === 0) answering.delete(socket);
-  else answering.set(socket, left);
+  const open = answering.get(this.req.socket);
+  if (open !== undefined) open.count--;
+}
+
+/** Counts a response begun on `socket`. */
+function responseBegun(socket: Socket): void {
+  const open = answering.get(socket);
+  if (open === undefined) answering.set(socket, { count: 1 });
+  else open.count++;
 }
 
 /**
@@ -117,7 +124,7 @@ export async function startHost(listener: RequestListener, opts: HostOptions): P
       connectionsCheckingInterval: limits.checkIntervalMs,
     },
     (req, res) => {
-      answering.set(req.socket, (answering.get(req.socket) ?? 0) + 1);
+      responseBegun(req.socket);
       res.on('close', responseClosed);
       // While draining, tell keep-alive clients not to send another request on this connection.
       if (draining) res.setHeader('Connection', 'close');
@@ -135,7 +142,7 @@ export async function startHost(listener: RequestListener, opts: HostOptions): P
   server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
     // Malformed requests, oversized heads, timeouts: answer plainly if the socket is still writable, then destroy
     // it. Ending alone would half-close it, and a client that keeps its half open would hold the descriptor.
-    if (socket.writable && !answering.has(socket as Socket)) {
+    if (socket.writable && !((answering.get(socket as Socket)?.count ?? 0) > 0)) {
       const status =
         error.code === 'HPE_HEADER_OVERFLOW'
           ? '431 Request Header Fields Too Large'
