@@ -85,7 +85,8 @@ describe('the server process', () => {
     const { contentDir, referralsFile } = await fixture((files) => {
       files['courses/python-basics/index.md'] = files['courses/python-basics/index.md']!.replace('color: "#3776ab"', 'color: blue');
     });
-    const s = spawnServer({ CONTENT_DIR: contentDir, REFERRALS_FILE: referralsFile });
+    // An hour for the log to drain: a process that waited for its timeout instead of the written line would time out.
+    const s = spawnServer({ CONTENT_DIR: contentDir, REFERRALS_FILE: referralsFile, SHUTDOWN_TIMEOUT: '3600' });
     expect(await s.exited).toBe(1);
     const [fatal, ...more] = fatalLines(s);
     expect(more).toEqual([]);
@@ -96,7 +97,7 @@ describe('the server process', () => {
   });
 
   it('refuses to start on bad configuration, naming every bad variable, exit 2', async () => {
-    const s = spawnServer({ PORT: 'eighty', LOG_LEVEL: 'loud' });
+    const s = spawnServer({ PORT: 'eighty', LOG_LEVEL: 'loud', SHUTDOWN_TIMEOUT: '3600' });
     expect(await s.exited).toBe(2);
     // LOG_LEVEL is bad: the line is written at its default level.
     expect(fatalLines(s)).toEqual([

@@ -128,7 +128,14 @@ export function createServiceLogger(
     buffered -= data.length;
     dropped += Math.max(1, data.toString('utf8').split('\n').length - 1);
   });
-  destination.on('write', (bytes: number) => (buffered -= bytes));
+  destination.on('write', (bytes: number) => (buffered = Math.max(0, buffered - bytes)));
+  // pino writes a `fatal` line and what precedes it with `flushSync`, which reports no `write`: once it returns,
+  // nothing is buffered (without this, `drain` would wait for its whole timeout after a fatal line).
+  const flushSync = destination.flushSync.bind(destination);
+  destination.flushSync = () => {
+    flushSync();
+    buffered = 0;
+  };
   const stream = format === 'pretty' ? pretty({ destination, ...PRETTY_OPTIONS }) : destination;
   const logger = pino(loggerOptions(level), stream);
   const report = setInterval(() => {
