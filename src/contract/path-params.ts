@@ -114,7 +114,9 @@ export function checkPathParam(spec: PathParamSpec, value: string): ValidationEr
   return undefined;
 }
 
+const encoder = new TextEncoder();
+
 /** The 422 body (schema HTTPValidationError) for some errors, UTF-8 encoded. */
 export function validationErrorBody(errors: readonly ValidationErrorItem[]): Uint8Array {
-  return new TextEncoder().encode(JSON.stringify({ detail: errors }));
+  return encoder.encode(JSON.stringify({ detail: errors }));
 }
