@@ -10,8 +10,11 @@ import type { RequestRecord } from '../http/observe.js';
 /** One request's labels. */
 export type RequestLabels = Readonly<Record<'route' | 'method' | 'status' | 'client_kind', string>>;
 
+/** The budgets' kinds (a record, so that the compiler asks for a kind added to `ClientKind`). */
+const BUDGET_KINDS: Readonly<Record<ClientKind, true>> = { verified: true, declared: true, browser: true, anonymous: true };
+
 /** The `client_kind` values: the budgets' kinds, and `unclassified` (a request that failed before it was classified). */
-const CLIENT_KINDS = ['verified', 'declared', 'browser', 'anonymous', 'unclassified'] as const satisfies readonly (ClientKind | 'unclassified')[];
+const CLIENT_KINDS: readonly string[] = [...Object.keys(BUDGET_KINDS), 'unclassified'];
 
 /** The route label of a path no route of the table matches. */
 const UNMATCHED = 'unmatched';
