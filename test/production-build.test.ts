@@ -73,7 +73,8 @@ describe('the production build', () => {
     const catalog = await fetch(`${base}/v1/catalog`);
     expect(catalog.status).toBe(200);
     expect(((await catalog.json()) as { courses: unknown[] }).courses.length).toBeGreaterThan(0);
-    const script = await fetch(`${base}/docs/assets/swagger-ui-bundle.js`);
+    const page = await (await fetch(`${base}/docs`)).text();
+    const script = await fetch(`${base}${/src="(\/docs\/assets\/swagger-ui-bundle\.[^"]+)"/.exec(page)![1]}`);
     expect(script.status).toBe(200); // Swagger UI from dist/, with no swagger-ui-dist package needed
     expect((await script.arrayBuffer()).byteLength).toBeGreaterThan(100_000);
     expect((await fetch(`${base}/`)).status).toBe(200);

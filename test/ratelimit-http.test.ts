@@ -234,6 +234,14 @@ describe('the client address', () => {
     for (let i = 1; i <= 3; i++) expect((await as(`2001:db8:7:8::${i}`)).status).toBe(200);
     expect((await as('2001:db8:7:8:ffff::1')).status).toBe(429);
     expect((await as('2001:db8:7:9::1')).status).toBe(200);
+    // 6to4 subnets of one IPv4 host share that host's budget (RFC 3056): 2 via IPv4 + 1 + 1, then refused.
+    for (let i = 0; i < 2; i++) expect((await as('9.9.9.9')).status).toBe(200);
+    expect((await as('2002:909:909:1::1')).status).toBe(200);
+    expect((await as('2002:909:909:2::1')).status).toBe(429);
+    // Teredo clients of one server (one /64) count each as its own public IPv4 address (RFC 4380).
+    for (let i = 0; i < 3; i++) expect((await as('2001:0:4136:e378:8000:63bf:3fff:fdd2')).status).toBe(200);
+    expect((await as('2001:0:4136:e378:8000:63bf:3fff:fdd2')).status).toBe(429);
+    expect((await as('2001:0:4136:e378:8000:63bf:3fff:fdd1')).status).toBe(200);
   });
 
   it('with TRUST_PROXY_HEADER=forwarded the RFC 7239 header is read and X-Forwarded-For ignored', async () => {

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { addressBucket } from '../net/address-bucket.js';
 import { canonicalAddress, compileTrust, forwardedForNodes, resolveClientAddress } from './client-address.js';
 
 const h = (init: Record<string, string>) => new Headers(init);
@@ -16,17 +15,6 @@ describe('canonicalAddress', () => {
   it.each(['127.1', '0x7f.0.0.1', '2130706433', 'unknown', '_hidden', '', '1.2.3.4:80', 'evil.example'])('refuses %j', (input) =>
     expect(canonicalAddress(input)).toBeUndefined(),
   );
-});
-
-describe('addressBucket', () => {
-  it('keeps IPv4 addresses', () => expect(addressBucket('203.0.113.7')).toBe('203.0.113.7'));
-  it('counts IPv6 per /64', () => {
-    expect(addressBucket('2001:db8:1:2:aaaa:bbbb:cccc:dddd')).toBe('2001:db8:1:2::/64');
-    expect(addressBucket('2001:db8:1:2::1')).toBe(addressBucket('2001:db8:1:2:ffff:ffff:ffff:ffff'));
-    expect(addressBucket('2001:db8:1:3::1')).not.toBe(addressBucket('2001:db8:1:2::1'));
-    expect(addressBucket('::1')).toBe('::/64');
-  });
-  it('maps IPv4-mapped IPv6 to IPv4', () => expect(addressBucket('::ffff:192.0.2.9')).toBe('192.0.2.9'));
 });
 
 describe('forwardedForNodes (RFC 7239)', () => {

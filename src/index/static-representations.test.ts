@@ -7,7 +7,10 @@ import type { IndexEntry } from './build.js';
 import { buildRepresentation } from './representation.js';
 import { StaticRepresentations } from './static-representations.js';
 
-const BUNDLE = '/docs/assets/swagger-ui-bundle.js';
+/** The bundle's path: its content-hashed name. */
+const BUNDLE = docsRepresentations()
+  .map(([path]) => path)
+  .find((path) => path.startsWith('/docs/assets/swagger-ui-bundle.'))!;
 
 /** The production producer, counting its calls. */
 function counted(): { produce: () => IndexEntry[]; calls: () => number } {

@@ -1,8 +1,8 @@
 /**
- * The site's static files under content-hashed names, `/assets/<stem>.<hash>.<ext>`: the base stylesheet, the
- * course colours and the icon. The hash is a digest of the bytes (the index's codec), so the bytes at a name never
- * change: the route table serves them `immutable`, and new bytes are a new URL, which the pages link at once. Any
- * other name under `/assets/` (an earlier hash, the former `/assets/site.css`) names nothing and is a 404.
+ * The site's static files under content-hashed names ({@link contentHashedName}), `/assets/<stem>.<hash>.<ext>`: the
+ * base stylesheet, the course colours and the icon. The route table serves them `immutable`, and new bytes are a new
+ * URL, which the pages link at once. Any other name under `/assets/` (an earlier hash, the former `/assets/site.css`)
+ * names nothing and is a 404.
  */
 import type { Course } from '../schemas/types.generated.js';
 import { assetPath } from './paths.js';
@@ -51,10 +51,21 @@ export interface ShellLinks {
 const NAME_HASH_LENGTH = 16;
 const encoder = new TextEncoder();
 
+/**
+ * The name a file is served under wherever its URL is `immutable` (`/assets/`, `/docs/assets/`): `<stem>.<hash>.<ext>`
+ * for `<stem>.<ext>` (`swagger-ui.css` → `swagger-ui.<hash>.css`), the hash a digest of its bytes. So the bytes at a
+ * name never change, and new bytes are a new name. base64url has no `.` or `/`: the name stays one segment.
+ * @param file a name with an extension (`site.css`).
+ * @throws Error when `file` has no extension.
+ */
+export function contentHashedName(file: string, body: Uint8Array, digest: Digest): string {
+  const dot = file.lastIndexOf('.');
+  if (dot <= 0) throw new Error(`asset name without an extension: ${JSON.stringify(file)}`);
+  return `${file.slice(0, dot)}.${digest(body).slice(0, NAME_HASH_LENGTH)}${file.slice(dot)}`;
+}
+
 function hashedAsset(stem: string, ext: string, contentType: string, body: string, digest: Digest): SiteAsset {
-  // base64url has no `.` or `/`: the name stays one segment, split as `<stem>.<hash>.<ext>`.
-  const hash = digest(encoder.encode(body)).slice(0, NAME_HASH_LENGTH);
-  return { path: assetPath(`${stem}.${hash}.${ext}`), contentType, body };
+  return { path: assetPath(contentHashedName(`${stem}.${ext}`, encoder.encode(body), digest)), contentType, body };
 }
 
 /** The base stylesheet and the icon, named by their bytes. */

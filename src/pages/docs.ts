@@ -19,7 +19,7 @@ export const DOCS_ASSETS_PREFIX: string = routePath(routeNamed('docsAsset'), '')
 /** Path of the OpenAPI document the page loads. */
 export const OPENAPI_PATH: string = routeNamed('openApiDocument').path;
 
-/** The `swagger-ui-dist` files the page loads, served under {@link DOCS_ASSETS_PREFIX} with these names. */
+/** The `swagger-ui-dist` files the page loads, served under {@link DOCS_ASSETS_PREFIX}, with their types. */
 export const SWAGGER_UI_FILES = {
   'swagger-ui.css': 'text/css; charset=utf-8',
   'swagger-ui-bundle.js': 'text/javascript; charset=utf-8',
@@ -29,6 +29,9 @@ export const SWAGGER_UI_FILES = {
 
 /** Name of the start-up script (ours, not from the package), served under {@link DOCS_ASSETS_PREFIX}. */
 export const DOCS_INIT_SCRIPT_NAME = 'init.js';
+
+/** A file the page loads, by its own name (served under a content-hashed one, `contentHashedName`). */
+export type DocsAssetFile = keyof typeof SWAGGER_UI_FILES | typeof DOCS_INIT_SCRIPT_NAME;
 
 /**
  * Starts Swagger UI. A file of its own rather than an inline `<script>`, so that the page works under
@@ -54,9 +57,11 @@ window.addEventListener('DOMContentLoaded', function () {
 });
 `;
 
-/** The reference page. Every URL in it is same-origin and absolute-path. */
-export function docsHtml(): string {
-  const asset = (name: string) => `${DOCS_ASSETS_PREFIX}${name}`;
+/**
+ * The reference page. Every URL in it is same-origin and absolute-path.
+ * @param asset the path a file of the page is served at (`/docs/assets/swagger-ui.<hash>.css`).
+ */
+export function docsHtml(asset: (file: DocsAssetFile) => string): string {
   return `<!doctype html>
 <html lang="en">
 <head>

@@ -1,8 +1,8 @@
 /**
  * The service's Prometheus metrics (prom-client), served as `GET /metrics` on the admin listener. Names follow the
  * Prometheus conventions: the `syllabus_` prefix, base units (seconds), `_total` for counters, `_info` for a
- * constant-1 gauge carrying a label. Every label has a bounded set of values: a request is labelled with its
- * route template (never the raw path), its method (unknown methods as `other`), its status and its client kind.
+ * constant-1 gauge carrying a label. Every label has a bounded set of values: a request's labels come from the route
+ * table (`request-labels.ts`, which also counts the label sets that can exist), never from the raw path.
  * One registry per process: with `WORKERS` > 1 each scrape answers for the worker that took the connection.
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
@@ -10,9 +10,7 @@ import type { RequestObserver } from '../http/observe.js';
 import { REFUSAL_REASONS, type RefusalReason } from '../signatures/refusals.js';
 import { SYNC_FAILURE_REASONS, type SyncFailureReason } from '../source/types.js';
 import { WEBHOOK_RESULTS, type WebhookResult } from './git-webhook.js';
-
-/** Methods counted by name; any other is `other` (a client chooses the method: it must not create series). */
-const KNOWN_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'POST', 'PUT', 'PATCH', 'DELETE']);
+import { requestLabels, type RequestLabels } from './request-labels.js';
 
 /** How a content update ended: served, refused as invalid content, or failed while building the index. */
 export type ReloadResult = 'applied' | 'rejected' | 'failed';
@@ -33,14 +31,11 @@ export interface ContentSyncReading {
 export class ServiceMetrics {
   readonly registry = new Registry();
   /**
-   * Each label set seen (the key joins the four labels; each is a bounded set): its labels, the requests counted
+   * Each label set seen (the key joins the four labels, see `requestLabels`): its labels, the requests counted
    * since the last scrape and its histogram child. A request costs one map lookup, an increment and an observation;
    * prom-client's own `inc` (hashing the labels) runs once per label set and scrape.
    */
-  readonly #series = new Map<
-    string,
-    { labels: Record<'route' | 'method' | 'status' | 'client_kind', string>; uncounted: number; duration: { observe(value: number): void } }
-  >();
+  readonly #series = new Map<string, { labels: RequestLabels; uncounted: number; duration: { observe(value: number): void } }>();
   readonly #requests = new Counter({
     name: 'syllabus_http_requests_total',
     help: 'Requests answered on the public port, by route template, method, status and client kind.',
@@ -57,7 +52,8 @@ export class ServiceMetrics {
   readonly #duration = new Histogram({
     name: 'syllabus_http_request_duration_seconds',
     help: 'Time from receiving a request to its response being ready, in seconds.',
-    labelNames: ['route', 'method', 'status', 'client_kind'] as const,
+    // Not by client kind (the counter has it): a client picks its kind, and each label set here is 15 lines.
+    labelNames: ['route', 'method', 'status'] as const,
     buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
     registers: [this.registry],
   });
@@ -175,13 +171,11 @@ export class ServiceMetrics {
 
   /** The observer of every public request (feeds the request counter, the histogram and the refusals). */
   readonly observeRequest: RequestObserver = (r) => {
-    const route = r.route ?? 'unmatched';
-    const method = KNOWN_METHODS.has(r.method) ? r.method : 'other';
-    const key = `${route} ${method} ${r.status} ${r.clientKind}`;
+    const labels = requestLabels(r);
+    const key = `${labels.route} ${labels.method} ${labels.status} ${labels.client_kind}`;
     let series = this.#series.get(key);
     if (series === undefined) {
-      const labels = { route, method, status: String(r.status), client_kind: r.clientKind };
-      series = { labels, uncounted: 0, duration: this.#duration.labels(labels) };
+      series = { labels, uncounted: 0, duration: this.#duration.labels(labels.route, labels.method, labels.status) };
       this.#series.set(key, series);
     }
     series.uncounted++;
