@@ -1,10 +1,12 @@
 /**
  * The client's HTTP layer: identifies itself, throttles from the RateLimit headers
- * (draft-ietf-httpapi-ratelimit-headers-06), waits out one 429 as `Retry-After` asks (RFC 9110 §10.2.3),
- * revalidates cached bodies with `If-None-Match`, and turns network failures into one readable sentence.
+ * (draft-ietf-httpapi-ratelimit-headers-06) and remembers a spent budget between runs (budget-store.ts), waits out
+ * one 429 as `Retry-After` asks (RFC 9110 §10.2.3) or fails at once when told not to wait, revalidates cached
+ * bodies with `If-None-Match`, and turns network failures into one readable sentence.
  */
 import { setTimeout as delay } from 'node:timers/promises';
-import { CliError } from './errors.js';
+import type { BudgetStore, SpentBudget } from './budget-store.js';
+import { CliError, EXIT } from './errors.js';
 import type { EtagCache } from './etag-cache.js';
 
 /** A request that failed because its time ran out: the per-attempt timeout, or the caller's signal. */
@@ -12,6 +14,18 @@ export class RequestTimeout extends CliError {
   constructor(message: string) {
     super(message);
     this.name = 'RequestTimeout';
+  }
+}
+
+/** A request refused because the read budget is spent and the client did not wait (exit status 75). */
+export class RateLimited extends CliError {
+  /** @param retryAt when the budget resets, epoch milliseconds, when the service said so. */
+  constructor(
+    message: string,
+    readonly retryAt: number | undefined,
+  ) {
+    super(message, EXIT.rateLimited);
+    this.name = 'RateLimited';
   }
 }
 
@@ -54,6 +68,10 @@ export interface HttpClientOptions {
   timeoutMs: number;
   /** Longest wait (seconds) the client accepts from `Retry-After` or `RateLimit-Reset` before giving up. */
   maxWaitSeconds: number;
+  /** False to fail at once (naming the reset time) whenever the budget is spent, instead of waiting. */
+  wait: boolean;
+  /** Where spent budgets are kept between runs; omit to keep them for this run only. */
+  budgets?: BudgetStore;
   /** Writes one diagnostic line to stderr. */
   notice: (line: string) => void;
   /** Writes a debug line (only with `SYLLABUS_DEBUG`). */
@@ -145,8 +163,20 @@ export function readRateBudget(headers: Headers): RateBudget | undefined {
   return { limit: parseNonNegativeInt(headers.get('ratelimit-limit')), remaining, reset };
 }
 
-/** Words for a failed `fetch`: "the connection was refused", "no answer within 10 s", … */
-export function describeNetworkError(error: unknown, timeoutMs: number): string {
+/** OpenSSL's errors when what came back to a TLS hello is not TLS (a plain-http server, typically). */
+const NOT_TLS = new Set(['ERR_SSL_WRONG_VERSION_NUMBER', 'ERR_SSL_PACKET_LENGTH_TOO_LONG', 'ERR_SSL_HTTP_REQUEST', 'EPROTO']);
+
+/** An instant as the client names it: ISO 8601 in UTC, to the second (`2026-11-29T08:12:03Z`). */
+export function clockTime(epochMs: number): string {
+  return new Date(epochMs).toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+/**
+ * Words for a failed `fetch`: "the connection was refused", "no answer within 10 s", …
+ * @param url the URL asked for: an https URL answered by something that does not speak TLS gets the http:// one
+ *   suggested.
+ */
+export function describeNetworkError(error: unknown, timeoutMs: number, url?: URL): string {
   const err = error as { name?: string; message?: string; cause?: { code?: string; message?: string } };
   if (err?.name === 'TimeoutError' || err?.name === 'AbortError') return `no answer within ${timeoutMs / 1000} s`;
   const code = err?.cause?.code ?? (err as { code?: string })?.code;
@@ -170,6 +200,10 @@ export function describeNetworkError(error: unknown, timeoutMs: number): string 
       return 'the network cannot reach that host';
     default:
       if (err?.cause?.message === 'bad port') return 'that port is one fetch refuses to use (a "bad port" such as 1, 25 or 6000)';
+      if (typeof code === 'string' && NOT_TLS.has(code) && url?.protocol === 'https:') {
+        const port = url.port || '443';
+        return `the server on port ${port} does not speak TLS (${code}), so the certificate is not the problem: it probably serves plain http, at http://${url.hostname}:${port}/`;
+      }
       if (typeof code === 'string' && /CERT|SSL|TLS/.test(code)) return `its TLS certificate was not accepted (${code})`;
       return code ? `the request failed (${code})` : `the request failed (${err?.cause?.message ?? err?.message ?? 'unknown error'})`;
   }
@@ -181,8 +215,10 @@ function capitalize(text: string): string {
 
 /** HTTP client of the CLI; one instance per command run, so the throttle spans all of that run's requests. */
 export class HttpClient {
-  /** Epoch ms before which no request may be sent (the budget ran out). */
-  private notBefore = 0;
+  /** Spent budgets by origin: no request is sent there before `resetAt`. */
+  private readonly spent = new Map<string, SpentBudget>();
+  /** Origins whose stored budget has been read (once per run). */
+  private readonly loaded = new Set<string>();
   private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
 
   constructor(private readonly options: HttpClientOptions) {
@@ -270,45 +306,75 @@ export class HttpClient {
         if (error instanceof CliError) throw error;
         if (signal?.aborted && !timeout.aborted) throw gaveUp();
         throw new (timeout.aborted ? RequestTimeout : CliError)(
-          `Could not reach ${purpose.what} at ${url.href}: ${describeNetworkError(error, this.options.timeoutMs)}. ${purpose.advice}`,
+          `Could not reach ${purpose.what} at ${url.href}: ${describeNetworkError(error, this.options.timeoutMs, url)}. ${purpose.advice}`,
         );
       }
       const ms = Math.round(performance.now() - started);
-      this.noteBudget(response.headers);
-      if (response.status !== 429) return { response, ms, body };
-      const wait = parseRetryAfter(response.headers.get('retry-after'), Date.now()) ?? readRateBudget(response.headers)?.reset;
-      if (attempt > 1) {
-        throw new CliError(`${purpose.what} at ${url.host} still refused the request as too many (429) after waiting; try again in ${wait ?? 60} s.`);
+      const budget = readRateBudget(response.headers);
+      if (response.status !== 429) {
+        if (budget?.remaining === 0) await this.noteSpent(url, Date.now() + budget.reset * 1000, budget.limit);
+        return { response, ms, body };
       }
-      if (wait === undefined || wait > this.options.maxWaitSeconds) {
-        throw new CliError(
-          `${purpose.what} at ${url.host} refused the request as too many (429)` +
-            (wait === undefined ? ' without saying how long to wait' : ` and asks to wait ${wait} s`) +
-            '; try again later.',
+      const wait = parseRetryAfter(response.headers.get('retry-after'), Date.now()) ?? budget?.reset;
+      const refused = `${capitalize(purpose.what)} at ${url.host} refused the request as too many (429)`;
+      if (wait === undefined) throw new RateLimited(`${refused} without saying how long to wait; try again later.`, undefined);
+      const resetAt = Date.now() + wait * 1000;
+      await this.noteSpent(url, resetAt, budget?.limit);
+      const until = `until ${clockTime(resetAt)} (in ${wait} s)`;
+      if (attempt > 1) throw new RateLimited(`${refused} again after waiting; its read budget is spent ${until}: try again then.`, resetAt);
+      if (!this.options.wait) throw new RateLimited(`${refused}; its read budget is spent ${until}. ${NOT_WAITING}`, resetAt);
+      if (wait > this.options.maxWaitSeconds) {
+        throw new RateLimited(
+          `${refused}; its read budget is spent ${until}, longer than the ${this.options.maxWaitSeconds} s this client waits: try again then.`,
+          resetAt,
         );
       }
-      this.options.notice(`Rate limited by ${url.host} (429): waiting ${wait} s as Retry-After asks, then retrying once.`);
+      this.options.notice(
+        `Rate limited by ${url.host} (429): waiting ${wait} s as Retry-After asks, then retrying once (until ${clockTime(resetAt)}; --no-wait fails at once instead).`,
+      );
       await this.sleep(wait * 1000, signal).catch(() => {
         throw gaveUp();
       });
-      this.notBefore = 0;
+      this.spent.delete(url.origin);
     }
   }
 
-  /** Remembers an exhausted budget so the next request waits for the window to reset instead of earning a 429. */
-  private noteBudget(headers: Headers): void {
-    const budget = readRateBudget(headers);
-    if (budget && budget.remaining === 0) this.notBefore = Date.now() + budget.reset * 1000;
+  /** Remembers a spent budget (for this run and the next ones) so no request earns a 429 before it resets. */
+  private async noteSpent(url: URL, resetAt: number, limit: number | undefined): Promise<void> {
+    const budget = { resetAt, limit };
+    this.spent.set(url.origin, budget);
+    this.loaded.add(url.origin);
+    await this.options.budgets?.recordSpent(url.origin, budget);
   }
 
+  /** The spent budget of `url`'s origin that has not reset yet: this run's, or the one a previous run stored. */
+  private async spentBudget(url: URL): Promise<SpentBudget | undefined> {
+    if (!this.loaded.has(url.origin)) {
+      this.loaded.add(url.origin);
+      const stored = await this.options.budgets?.spent(url.origin);
+      if (stored) this.spent.set(url.origin, stored);
+    }
+    const budget = this.spent.get(url.origin);
+    return budget && budget.resetAt > Date.now() ? budget : undefined;
+  }
+
+  /** Waits for a spent budget to reset before sending, or fails at once (no waiting, or too long a wait). */
   private async waitForBudget(url: URL, signal: AbortSignal | undefined): Promise<void> {
-    const waitMs = this.notBefore - Date.now();
-    if (waitMs <= 0) return;
+    const budget = await this.spentBudget(url);
+    if (!budget) return;
+    const waitMs = budget.resetAt - Date.now();
     const seconds = Math.ceil(waitMs / 1000);
+    const spent = `The read budget at ${url.host}${budget.limit !== undefined ? ` (${budget.limit} a window)` : ''} is spent until ${clockTime(budget.resetAt)} (in ${seconds} s)`;
+    if (!this.options.wait) throw new RateLimited(`${spent}. ${NOT_WAITING}`, budget.resetAt);
     if (seconds > this.options.maxWaitSeconds) {
-      throw new CliError(`The read budget at ${url.host} is used up for ${seconds} s more (RateLimit-Reset); try again then.`);
+      throw new RateLimited(`${spent}, longer than the ${this.options.maxWaitSeconds} s this client waits: try again then.`, budget.resetAt);
     }
-    this.options.notice(`Read budget at ${url.host} used up: waiting ${seconds} s for it to reset before the next request.`);
+    this.options.notice(
+      `Read budget at ${url.host} used up: waiting ${seconds} s for it to reset before the next request (until ${clockTime(budget.resetAt)}; --no-wait fails at once instead).`,
+    );
     await this.sleep(waitMs, signal);
   }
 }
+
+/** The end of a fail-fast refusal. */
+const NOT_WAITING = 'Not waiting (--no-wait or SYLLABUS_NO_WAIT): try again then.';
