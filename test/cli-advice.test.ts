@@ -156,6 +156,27 @@ describe('a spent read budget', () => {
     expect(service.refused()).toBe(0);
   });
 
+  it('doctor asks anyway, without waiting, and a service reporting reads left clears the kept budget', async () => {
+    let restarted = false;
+    const service = await startLoopback((req, res) => {
+      const remaining = restarted ? '119' : '0';
+      const headers = { 'content-type': 'application/json', 'ratelimit-limit': '120', 'ratelimit-remaining': remaining, 'ratelimit-reset': '60' };
+      const body = req.url === '/v1/catalog' ? '{"courses":[]}' : '{"status":"ok","version":"v1"}';
+      res.writeHead(200, { ...headers, date: new Date().toUTCString() }).end(body);
+      if (req.url === '/v1/catalog') restarted = true; // the budget is back as if the service had restarted
+    });
+    fakes.push(service);
+    const cache = freshCache();
+    expect((await runCli(bundle, ['catalog', '--base-url', service.url], env(cache))).code).toBe(EXIT.ok);
+    expect((await runCli(bundle, ['catalog', '--no-wait', '--base-url', service.url], env(cache))).code).toBe(EXIT.rateLimited);
+    const doctor = await runCli(bundle, ['doctor', '--json', '--base-url', service.url], env(cache));
+    expect(doctor.stderr).toBe('');
+    const checks = (JSON.parse(doctor.stdout) as { checks: { name: string; ok: boolean; detail: string }[] }).checks;
+    expect(checks.find((c) => c.name === 'read-budget')).toMatchObject({ ok: true, detail: '119 of 120 reads left, window resets in 60 s' });
+    expect(await runCli(bundle, ['catalog', '--no-wait', '--base-url', service.url], env(cache))).toMatchObject({ code: EXIT.ok, stderr: '' });
+    expect(service.requests.map((q) => q.path)).toEqual(['/v1/catalog', '/health', '/v1/health', '/v1/catalog']);
+  });
+
   it('a 429 with --no-wait fails at once with its reset time, without the retry', async () => {
     const service = await startLoopback(
       (_req, res) => void res.writeHead(429, { 'retry-after': '30', 'content-type': 'application/json' }).end('{"detail":"Too Many Requests"}'),

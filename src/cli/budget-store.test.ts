@@ -44,6 +44,15 @@ describe('read budgets kept between runs', () => {
     expect((await stat(dir)).mode & 0o777).toBe(0o700);
   });
 
+  it('forgets an origin whose budget the service reports not spent after all, keeping the others', async () => {
+    const { store, file } = fresh();
+    await store.recordSpent(ORIGIN, { resetAt: NOW + 30_000, limit: 120 });
+    await store.recordSpent('https://other.example', { resetAt: NOW + 30_000, limit: 120 });
+    await store.forget(ORIGIN);
+    expect(await store.spent(ORIGIN)).toBeUndefined();
+    expect(Object.keys(JSON.parse(await readFile(file, 'utf8')) as object)).toEqual(['https://other.example']);
+  });
+
   it('drops expired entries when it writes, and keeps the hundred resetting last', async () => {
     const { store, file } = fresh();
     await store.recordSpent('http://old.example', { resetAt: NOW + 1_000, limit: 1 });

@@ -96,6 +96,16 @@ export class BudgetStore {
     if (!isOrigin(origin)) return;
     const entries = await this.load();
     entries.set(origin, { resetAt: Math.min(budget.resetAt, this.now() + MAX_AHEAD_MS), limit: budget.limit });
+    await this.save(entries);
+  }
+
+  /** Forgets `origin`'s spent budget (the service reported reads left before the reset). Never throws. */
+  async forget(origin: string): Promise<void> {
+    const entries = await this.load();
+    if (entries.delete(origin)) await this.save(entries);
+  }
+
+  private async save(entries: Map<string, SpentBudget>): Promise<void> {
     const kept = [...entries].sort((a, b) => b[1].resetAt - a[1].resetAt).slice(0, MAX_ENTRIES);
     const stored: Record<string, StoredEntry> = {};
     for (const [key, { resetAt, limit }] of kept) stored[key] = { reset_at: resetAt, ...(limit !== undefined ? { limit } : {}) };

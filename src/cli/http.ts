@@ -89,6 +89,11 @@ export interface RequestOptions {
    * own, shorter deadline (`doctor`). The request then fails with a CliError.
    */
   signal?: AbortSignal;
+  /**
+   * A diagnostic request (`doctor`): sent even when the read budget is known to be spent (a service reports its
+   * budget on `/health` without counting it), and a 429 fails at once instead of being waited out.
+   */
+  probe?: boolean;
 }
 
 /** Largest text body read (JSON answers, the release manifest), in bytes. */
@@ -230,7 +235,7 @@ export class HttpClient {
    * Any status is returned (callers decide what a 404 means); only 429s are retried, once.
    * @throws CliError when the server cannot be reached, or still answers 429 after the wait.
    */
-  async getText(url: URL, purpose: RequestPurpose, { cache = true, signal }: RequestOptions = {}): Promise<HttpResult> {
+  async getText(url: URL, purpose: RequestPurpose, { cache = true, signal, probe = false }: RequestOptions = {}): Promise<HttpResult> {
     const cached = cache && this.options.cache ? await this.options.cache.get(url.href) : undefined;
     const headers: Record<string, string> = { accept: 'application/json' };
     if (cached) headers['if-none-match'] = cached.etag;
@@ -240,7 +245,7 @@ export class HttpClient {
       purpose,
       (r) => readBounded(r, url, MAX_TEXT_BYTES, `more than ${MAX_TEXT_BYTES} bytes, far more than any answer of the service`),
       'follow',
-      signal,
+      { signal, probe },
     );
     const text = body.toString('utf8');
     if (response.status === 304 && cached) {
@@ -266,7 +271,7 @@ export class HttpClient {
       purpose,
       (r) => readBounded(r, url, maxBytes, `more than the ${maxBytes} bytes expected; nothing was installed`),
       'manual',
-      signal,
+      { signal },
     );
     this.options.debug(`GET ${url.href} → ${response.status} (${ms} ms, ${body.length} bytes)`);
     if (response.status >= 300 && response.status < 400) {
@@ -284,13 +289,16 @@ export class HttpClient {
     purpose: RequestPurpose,
     read: (response: Response) => Promise<T>,
     redirect: RequestRedirect,
-    signal: AbortSignal | undefined,
+    { signal, probe = false }: Pick<RequestOptions, 'signal' | 'probe'>,
   ): Promise<{ response: Response; ms: number; body: T }> {
+    const mayWait = this.options.wait && !probe;
     const gaveUp = (): CliError => new RequestTimeout(`Gave up on ${purpose.what} at ${url.href}: its time ran out.`);
     for (let attempt = 1; ; attempt++) {
-      await this.waitForBudget(url, signal).catch((error: unknown) => {
-        throw signal?.aborted ? gaveUp() : error;
-      });
+      if (!probe) {
+        await this.waitForBudget(url, signal).catch((error: unknown) => {
+          throw signal?.aborted ? gaveUp() : error;
+        });
+      }
       const started = performance.now();
       let response: Response;
       let body: T;
@@ -313,26 +321,27 @@ export class HttpClient {
       const budget = readRateBudget(response.headers);
       if (response.status !== 429) {
         if (budget?.remaining === 0) await this.noteSpent(url, Date.now() + budget.reset * 1000, budget.limit);
+        else if (budget !== undefined) await this.forgetSpent(url.origin);
         return { response, ms, body };
       }
-      const wait = parseRetryAfter(response.headers.get('retry-after'), Date.now()) ?? budget?.reset;
+      const waitSeconds = parseRetryAfter(response.headers.get('retry-after'), Date.now()) ?? budget?.reset;
       const refused = `${capitalize(purpose.what)} at ${url.host} refused the request as too many (429)`;
-      if (wait === undefined) throw new RateLimited(`${refused} without saying how long to wait; try again later.`, undefined);
-      const resetAt = Date.now() + wait * 1000;
+      if (waitSeconds === undefined) throw new RateLimited(`${refused} without saying how long to wait; try again later.`, undefined);
+      const resetAt = Date.now() + waitSeconds * 1000;
       await this.noteSpent(url, resetAt, budget?.limit);
-      const until = `until ${clockTime(resetAt)} (in ${wait} s)`;
+      const until = `until ${clockTime(resetAt)} (in ${waitSeconds} s)`;
       if (attempt > 1) throw new RateLimited(`${refused} again after waiting; its read budget is spent ${until}: try again then.`, resetAt);
-      if (!this.options.wait) throw new RateLimited(`${refused}; its read budget is spent ${until}. ${NOT_WAITING}`, resetAt);
-      if (wait > this.options.maxWaitSeconds) {
+      if (!mayWait) throw new RateLimited(`${refused}; its read budget is spent ${until}.${probe ? '' : ` ${NOT_WAITING}`}`, resetAt);
+      if (waitSeconds > this.options.maxWaitSeconds) {
         throw new RateLimited(
           `${refused}; its read budget is spent ${until}, longer than the ${this.options.maxWaitSeconds} s this client waits: try again then.`,
           resetAt,
         );
       }
       this.options.notice(
-        `Rate limited by ${url.host} (429): waiting ${wait} s as Retry-After asks, then retrying once (until ${clockTime(resetAt)}; --no-wait fails at once instead).`,
+        `Rate limited by ${url.host} (429): waiting ${waitSeconds} s as Retry-After asks, then retrying once (until ${clockTime(resetAt)}; --no-wait fails at once instead).`,
       );
-      await this.sleep(wait * 1000, signal).catch(() => {
+      await this.sleep(waitSeconds * 1000, signal).catch(() => {
         throw gaveUp();
       });
       this.spent.delete(url.origin);
@@ -345,6 +354,14 @@ export class HttpClient {
     this.spent.set(url.origin, budget);
     this.loaded.add(url.origin);
     await this.options.budgets?.recordSpent(url.origin, budget);
+  }
+
+  /** Forgets a spent budget of `origin` the service now reports reads left in (a restart, a probe), here and on disk. */
+  private async forgetSpent(origin: string): Promise<void> {
+    const stored = !this.loaded.has(origin) || this.spent.has(origin);
+    this.spent.delete(origin);
+    this.loaded.add(origin);
+    if (stored) await this.options.budgets?.forget(origin);
   }
 
   /** The spent budget of `url`'s origin that has not reset yet: this run's, or the one a previous run stored. */
