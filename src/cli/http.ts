@@ -233,7 +233,8 @@ export class HttpClient {
   /**
    * GETs a text resource, revalidating a cached copy with `If-None-Match` when `cache` is set.
    * Any status is returned (callers decide what a 404 means); only 429s are retried, once.
-   * @throws CliError when the server cannot be reached, or still answers 429 after the wait.
+   * @throws RateLimited (exit status 75) when the read budget is spent and the client does not, or can no longer,
+   *   wait; CliError when the server cannot be reached.
    */
   async getText(url: URL, purpose: RequestPurpose, { cache = true, signal, probe = false }: RequestOptions = {}): Promise<HttpResult> {
     const cached = cache && this.options.cache ? await this.options.cache.get(url.href) : undefined;
@@ -262,7 +263,8 @@ export class HttpClient {
    * GETs a file (the release files), refusing to read more than `maxBytes` (a larger `Content-Length` is refused
    * before reading). Redirects are never followed: a release file comes from the URL asked for, on the manifest's
    * origin, or not at all.
-   * @throws CliError when unreachable, redirected, still rate-limited, or the body is larger than `maxBytes`.
+   * @throws RateLimited as {@link getText}; CliError when unreachable, redirected, or the body is larger than
+   *   `maxBytes`.
    */
   async getBytes(url: URL, purpose: RequestPurpose, maxBytes: number, { signal }: Pick<RequestOptions, 'signal'> = {}): Promise<HttpBytes> {
     const { response, ms, body } = await this.send(
