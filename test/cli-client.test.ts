@@ -205,11 +205,13 @@ describe('HTTP behaviour', () => {
     expect(service.requests.map((q) => q.path)).toEqual(['/v1/catalog', '/v1/catalog']);
   });
 
-  it('gives up after the one retry with exit 1 and a sentence', async () => {
+  it('gives up after the one retry with exit 75 and a sentence naming the reset time', async () => {
     const service = await serve(startLoopback((_req, res) => void res.writeHead(429, { 'retry-after': '1' }).end('{"detail":"Too Many Requests"}')));
     const r = await runCli(bundle, ['catalog', '--base-url', service.url], cliEnv(dir));
-    expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/still refused the request as too many \(429\) after waiting; try again in 1 s\.\n$/);
+    expect(r.code).toBe(75);
+    expect(r.stderr).toMatch(
+      /refused the request as too many \(429\) again after waiting; its read budget is spent until \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ \(in 1 s\): try again then\.\n$/,
+    );
     expect(service.requests).toHaveLength(2);
   });
 

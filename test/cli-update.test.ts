@@ -89,7 +89,7 @@ describe('syllabus update', () => {
     const home = await freshInstall('size');
     const r = await runProcess(bin(home), ['update', '--json'], cliEnv(home, { SYLLABUS_RELEASE_URL: server.url }));
     expect(r.code).toBe(1);
-    expect(r.stdout).toBe('');
+    expect(JSON.parse(r.stdout)).toEqual({ error: expect.stringContaining('more than the'), exit_code: 1, retry_at: null });
     expect(r.stderr).toContain('more than the');
     expect(await readlink(join(root(home), 'current'))).toBe('syllabus-0.1.0');
   });

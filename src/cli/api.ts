@@ -6,10 +6,23 @@ import { apiUrl } from './config.js';
 import { servicePurpose, type CliContext } from './context.js';
 import { CliError } from './errors.js';
 
-/** Words a non-200 answer: the default says to try again or check the base URL. */
-type OnStatus = (status: number, url: string) => string;
+/** Words a non-200 answer of `url` (the default is {@link statusProblem}); it may ask the service more first. */
+type OnStatus = (status: number, url: string) => string | Promise<string>;
 
-const tryAgain: OnStatus = (status, url) => `${url} answered ${status}; try again later or check --base-url.`;
+/**
+ * What a non-200 answer of an API URL means for the user, one sentence: a 5xx or 408 may pass (try again later);
+ * any other status will not, so it points at the base URL, which is the service's root. A 404 under a base URL with
+ * a path suggests the host's root.
+ */
+export function statusProblem(baseUrl: URL, status: number, url: string): string {
+  if (status >= 500 || status === 408) return `${url} answered ${status}; try again later, or check --base-url.`;
+  if (status !== 404) return `${url} answered ${status}; check --base-url (the service's root URL).`;
+  if (baseUrl.pathname === '/') return `${url} answered 404: ${baseUrl.href} does not serve the Syllabus API; check --base-url.`;
+  return (
+    `${url} answered 404: there is no Syllabus API under ${baseUrl.href}. --base-url is the service's root URL ` +
+    `(the client adds /v1/… itself); if the service is at its host's root, use ${baseUrl.origin}/`
+  );
+}
 
 /**
  * GETs the API path `path` (e.g. `/v1/changelog`) and parses its JSON body.
@@ -22,11 +35,11 @@ export async function getApiJson<T>(
   path: string,
   what: string,
   is: (value: unknown) => value is T,
-  onStatus: OnStatus = tryAgain,
+  onStatus: OnStatus = (status, href) => statusProblem(ctx.baseUrl, status, href),
 ): Promise<T> {
   const url = apiUrl(ctx.baseUrl, path);
   const response = await ctx.http.getText(url, servicePurpose(ctx));
-  if (response.status !== 200) throw new CliError(onStatus(response.status, url.href));
+  if (response.status !== 200) throw new CliError(await onStatus(response.status, url.href));
   let body: unknown;
   try {
     body = JSON.parse(response.body);

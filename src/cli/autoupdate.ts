@@ -6,7 +6,8 @@
  * `SYLLABUS_NO_UPDATE=1` switches it off completely: no process is started and no request is made.
  */
 import { spawn } from 'node:child_process';
-import { inCi, updatesDisabled, type CliEnv } from './config.js';
+import { inCi, updatesDisabled } from './config.js';
+import type { CliEnv } from './environment.js';
 import type { CliContext } from './context.js';
 import { printable, type TextSink } from './output.js';
 import { detectManagedInstall, runningModulePath } from './release/layout.js';

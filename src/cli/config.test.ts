@@ -27,6 +27,26 @@ describe('base URL', () => {
     },
   );
 
+  it.each([
+    ['localhost:18080', 'http://localhost:18080'],
+    ['example.org', 'http://example.org'],
+    ['localhost:18080/v1', 'http://localhost:18080'],
+  ])('suggests http:// for %j, which has no scheme', (value, suggestion) => {
+    expect(() => resolveBaseUrl(value, {})).toThrow(
+      new UsageError(`--base-url must start with http:// or https://, got ${JSON.stringify(value)}; did you mean ${suggestion}?`),
+    );
+  });
+
+  it.each([
+    ['http://localhost:18080/v1', '/v1', 'http://localhost:18080/'],
+    ['http://localhost:18080/v1/', '/v1', 'http://localhost:18080/'],
+    ['https://x.test/syllabus/v1/catalog', '/v1/catalog', 'https://x.test/syllabus/'],
+  ])('refuses the API path in %j, suggesting the service root', (value, apiPath, root) => {
+    expect(() => resolveBaseUrl(undefined, { SYLLABUS_BASE_URL: value })).toThrow(
+      new UsageError(`SYLLABUS_BASE_URL is the service's root URL, without the API's ${apiPath} (the client adds /v1/… itself): use ${root}`),
+    );
+  });
+
   it('keeps a path prefix when joining API paths', () => {
     const base = parseServiceUrl('https://x.test/syllabus', 'test');
     expect(apiUrl(base, '/v1/catalog').href).toBe('https://x.test/syllabus/v1/catalog');

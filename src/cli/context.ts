@@ -1,7 +1,9 @@
 /**
  * Everything a command needs, built once per run from the global options and the environment.
  */
-import { cacheDir, resolveBaseUrl, resolveReleaseUrl, type CliEnv } from './config.js';
+import { BudgetStore } from './budget-store.js';
+import { cacheDir, debugEnabled, requestTimeoutMs, resolveBaseUrl, resolveReleaseUrl } from './config.js';
+import { MAX_WAIT_SECONDS, switchedOn, type CliEnv } from './environment.js';
 import { EtagCache } from './etag-cache.js';
 import { HttpClient, type RequestPurpose } from './http.js';
 import { USER_AGENT } from './meta.js';
@@ -44,17 +46,17 @@ export const RELEASE_PURPOSE: RequestPurpose = {
   advice: 'Check SYLLABUS_RELEASE_URL (or --base-url) and try again later.',
 };
 
-/** Per-request timeout in milliseconds (`SYLLABUS_TIMEOUT_MS` overrides; 10 s by default). */
-function timeoutMs(env: CliEnv): number {
-  const value = Number(env.SYLLABUS_TIMEOUT_MS);
-  return Number.isInteger(value) && value >= 100 && value <= 600_000 ? value : 10_000;
+/** The global options every command sees (commander's names: `--no-wait` is `wait: false`). */
+export interface GlobalOptions {
+  baseUrl?: string;
+  wait?: boolean;
 }
 
 /**
  * Builds the run's context.
  * @throws UsageError when `--base-url`, `SYLLABUS_BASE_URL` or `SYLLABUS_RELEASE_URL` is not a usable URL.
  */
-export function createContext(options: { baseUrl?: string }, io: CliIo): CliContext {
+export function createContext(options: GlobalOptions, io: CliIo): CliContext {
   const baseUrl = resolveBaseUrl(options.baseUrl, io.env);
   const releaseUrl = resolveReleaseUrl(io.env, baseUrl);
   const dir = cacheDir(io.env);
@@ -62,15 +64,16 @@ export function createContext(options: { baseUrl?: string }, io: CliIo): CliCont
   const notice = (line: string): void => {
     io.stderr.write(`${errStyle.yellow('syllabus:')} ${line}\n`);
   };
-  const debugOn = io.env.SYLLABUS_DEBUG !== undefined && io.env.SYLLABUS_DEBUG !== '' && io.env.SYLLABUS_DEBUG !== '0';
-  const perRequestMs = timeoutMs(io.env);
+  const perRequestMs = requestTimeoutMs(io.env);
   const http = new HttpClient({
     userAgent: USER_AGENT,
     cache: new EtagCache(dir),
+    budgets: new BudgetStore(dir),
     timeoutMs: perRequestMs,
-    maxWaitSeconds: 120,
+    maxWaitSeconds: MAX_WAIT_SECONDS,
+    wait: options.wait !== false && !switchedOn(io.env.SYLLABUS_NO_WAIT),
     notice,
-    debug: debugOn ? (line) => io.stderr.write(`syllabus: debug: ${line}\n`) : () => undefined,
+    debug: debugEnabled(io.env) ? (line) => io.stderr.write(`syllabus: debug: ${line}\n`) : () => undefined,
   });
   return { ...io, baseUrl, releaseUrl, cacheDir: dir, http, timeoutMs: perRequestMs, style: styleFor(io.stdout, io.env), errStyle, notice };
 }

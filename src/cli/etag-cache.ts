@@ -3,9 +3,10 @@
  * and the service can answer `304 Not Modified` (RFC 9110 §13.1.2) without resending the body.
  * A missing, unreadable or corrupt entry is a cache miss, never an error.
  */
-import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, readFile, rename, writeFile, unlink } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { writeFileAtomic } from './atomic-file.js';
 
 /** One cached response. */
 export interface CachedResponse {
@@ -47,15 +48,11 @@ export class EtagCache {
   /** Stores a response (atomically: write then rename). Failures to write are ignored: the cache is an optimisation. */
   async set(url: string, etag: string, body: string): Promise<void> {
     if (Buffer.byteLength(body) > MAX_BODY_BYTES) return;
-    const file = this.fileFor(url);
-    const tmp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
+    const entry: CachedResponse = { url, etag, body, storedAt: Date.now() };
     try {
-      await mkdir(this.dir, { recursive: true, mode: 0o700 });
-      const entry: CachedResponse = { url, etag, body, storedAt: Date.now() };
-      await writeFile(tmp, JSON.stringify(entry), { mode: 0o600 });
-      await rename(tmp, file);
+      await writeFileAtomic(this.fileFor(url), JSON.stringify(entry));
     } catch {
-      await unlink(tmp).catch(() => undefined);
+      // not writable: the next run simply sends no If-None-Match
     }
   }
 }

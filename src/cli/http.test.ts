@@ -50,4 +50,12 @@ describe('network errors', () => {
   ])('words %j as %j', (error, words) => {
     expect(describeNetworkError(error, 10_000)).toBe(words);
   });
+
+  it('says a server that does not speak TLS is not a certificate problem, and names the http:// URL', () => {
+    const error = { cause: { code: 'ERR_SSL_WRONG_VERSION_NUMBER' } };
+    expect(describeNetworkError(error, 10_000, new URL('https://127.0.0.1:18080/v1/catalog'))).toBe(
+      'the server on port 18080 does not speak TLS (ERR_SSL_WRONG_VERSION_NUMBER), so the certificate is not the problem: it probably serves plain http, at http://127.0.0.1:18080/',
+    );
+    expect(describeNetworkError(error, 10_000, new URL('https://[::1]/'))).toContain('at http://[::1]:443/');
+  });
 });

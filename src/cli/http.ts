@@ -1,10 +1,12 @@
 /**
  * The client's HTTP layer: identifies itself, throttles from the RateLimit headers
- * (draft-ietf-httpapi-ratelimit-headers-06), waits out one 429 as `Retry-After` asks (RFC 9110 §10.2.3),
- * revalidates cached bodies with `If-None-Match`, and turns network failures into one readable sentence.
+ * (draft-ietf-httpapi-ratelimit-headers-06) and remembers a spent budget between runs (budget-store.ts), waits out
+ * one 429 as `Retry-After` asks (RFC 9110 §10.2.3) or fails at once when told not to wait, revalidates cached
+ * bodies with `If-None-Match`, and turns network failures into one readable sentence.
  */
 import { setTimeout as delay } from 'node:timers/promises';
-import { CliError } from './errors.js';
+import type { BudgetStore, SpentBudget } from './budget-store.js';
+import { CliError, EXIT } from './errors.js';
 import type { EtagCache } from './etag-cache.js';
 
 /** A request that failed because its time ran out: the per-attempt timeout, or the caller's signal. */
@@ -12,6 +14,18 @@ export class RequestTimeout extends CliError {
   constructor(message: string) {
     super(message);
     this.name = 'RequestTimeout';
+  }
+}
+
+/** A request refused because the read budget is spent and the client did not wait (exit status 75). */
+export class RateLimited extends CliError {
+  /** @param retryAt when the budget resets, epoch milliseconds, when the service said so. */
+  constructor(
+    message: string,
+    readonly retryAt: number | undefined,
+  ) {
+    super(message, EXIT.rateLimited);
+    this.name = 'RateLimited';
   }
 }
 
@@ -54,6 +68,10 @@ export interface HttpClientOptions {
   timeoutMs: number;
   /** Longest wait (seconds) the client accepts from `Retry-After` or `RateLimit-Reset` before giving up. */
   maxWaitSeconds: number;
+  /** False to fail at once (naming the reset time) whenever the budget is spent, instead of waiting. */
+  wait: boolean;
+  /** Where spent budgets are kept between runs; omit to keep them for this run only. */
+  budgets?: BudgetStore;
   /** Writes one diagnostic line to stderr. */
   notice: (line: string) => void;
   /** Writes a debug line (only with `SYLLABUS_DEBUG`). */
@@ -71,6 +89,11 @@ export interface RequestOptions {
    * own, shorter deadline (`doctor`). The request then fails with a CliError.
    */
   signal?: AbortSignal;
+  /**
+   * A diagnostic request (`doctor`): sent even when the read budget is known to be spent (a service reports its
+   * budget on `/health` without counting it), and a 429 fails at once instead of being waited out.
+   */
+  probe?: boolean;
 }
 
 /** Largest text body read (JSON answers, the release manifest), in bytes. */
@@ -145,8 +168,20 @@ export function readRateBudget(headers: Headers): RateBudget | undefined {
   return { limit: parseNonNegativeInt(headers.get('ratelimit-limit')), remaining, reset };
 }
 
-/** Words for a failed `fetch`: "the connection was refused", "no answer within 10 s", … */
-export function describeNetworkError(error: unknown, timeoutMs: number): string {
+/** OpenSSL's errors when what came back to a TLS hello is not TLS (a plain-http server, typically). */
+const NOT_TLS = new Set(['ERR_SSL_WRONG_VERSION_NUMBER', 'ERR_SSL_PACKET_LENGTH_TOO_LONG', 'ERR_SSL_HTTP_REQUEST', 'EPROTO']);
+
+/** An instant as the client names it: ISO 8601 in UTC, to the second (`2026-11-29T08:12:03Z`). */
+export function clockTime(epochMs: number): string {
+  return new Date(epochMs).toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+/**
+ * Words for a failed `fetch`: "the connection was refused", "no answer within 10 s", …
+ * @param url the URL asked for: an https URL answered by something that does not speak TLS gets the http:// one
+ *   suggested.
+ */
+export function describeNetworkError(error: unknown, timeoutMs: number, url?: URL): string {
   const err = error as { name?: string; message?: string; cause?: { code?: string; message?: string } };
   if (err?.name === 'TimeoutError' || err?.name === 'AbortError') return `no answer within ${timeoutMs / 1000} s`;
   const code = err?.cause?.code ?? (err as { code?: string })?.code;
@@ -170,6 +205,10 @@ export function describeNetworkError(error: unknown, timeoutMs: number): string 
       return 'the network cannot reach that host';
     default:
       if (err?.cause?.message === 'bad port') return 'that port is one fetch refuses to use (a "bad port" such as 1, 25 or 6000)';
+      if (typeof code === 'string' && NOT_TLS.has(code) && url?.protocol === 'https:') {
+        const port = url.port || '443';
+        return `the server on port ${port} does not speak TLS (${code}), so the certificate is not the problem: it probably serves plain http, at http://${url.hostname}:${port}/`;
+      }
       if (typeof code === 'string' && /CERT|SSL|TLS/.test(code)) return `its TLS certificate was not accepted (${code})`;
       return code ? `the request failed (${code})` : `the request failed (${err?.cause?.message ?? err?.message ?? 'unknown error'})`;
   }
@@ -181,8 +220,10 @@ function capitalize(text: string): string {
 
 /** HTTP client of the CLI; one instance per command run, so the throttle spans all of that run's requests. */
 export class HttpClient {
-  /** Epoch ms before which no request may be sent (the budget ran out). */
-  private notBefore = 0;
+  /** Spent budgets by origin: no request is sent there before `resetAt`. */
+  private readonly spent = new Map<string, SpentBudget>();
+  /** Origins whose stored budget has been read (once per run). */
+  private readonly loaded = new Set<string>();
   private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
 
   constructor(private readonly options: HttpClientOptions) {
@@ -192,9 +233,10 @@ export class HttpClient {
   /**
    * GETs a text resource, revalidating a cached copy with `If-None-Match` when `cache` is set.
    * Any status is returned (callers decide what a 404 means); only 429s are retried, once.
-   * @throws CliError when the server cannot be reached, or still answers 429 after the wait.
+   * @throws RateLimited (exit status 75) when the read budget is spent and the client does not, or can no longer,
+   *   wait; CliError when the server cannot be reached.
    */
-  async getText(url: URL, purpose: RequestPurpose, { cache = true, signal }: RequestOptions = {}): Promise<HttpResult> {
+  async getText(url: URL, purpose: RequestPurpose, { cache = true, signal, probe = false }: RequestOptions = {}): Promise<HttpResult> {
     const cached = cache && this.options.cache ? await this.options.cache.get(url.href) : undefined;
     const headers: Record<string, string> = { accept: 'application/json' };
     if (cached) headers['if-none-match'] = cached.etag;
@@ -204,7 +246,7 @@ export class HttpClient {
       purpose,
       (r) => readBounded(r, url, MAX_TEXT_BYTES, `more than ${MAX_TEXT_BYTES} bytes, far more than any answer of the service`),
       'follow',
-      signal,
+      { signal, probe },
     );
     const text = body.toString('utf8');
     if (response.status === 304 && cached) {
@@ -221,7 +263,8 @@ export class HttpClient {
    * GETs a file (the release files), refusing to read more than `maxBytes` (a larger `Content-Length` is refused
    * before reading). Redirects are never followed: a release file comes from the URL asked for, on the manifest's
    * origin, or not at all.
-   * @throws CliError when unreachable, redirected, still rate-limited, or the body is larger than `maxBytes`.
+   * @throws RateLimited as {@link getText}; CliError when unreachable, redirected, or the body is larger than
+   *   `maxBytes`.
    */
   async getBytes(url: URL, purpose: RequestPurpose, maxBytes: number, { signal }: Pick<RequestOptions, 'signal'> = {}): Promise<HttpBytes> {
     const { response, ms, body } = await this.send(
@@ -230,7 +273,7 @@ export class HttpClient {
       purpose,
       (r) => readBounded(r, url, maxBytes, `more than the ${maxBytes} bytes expected; nothing was installed`),
       'manual',
-      signal,
+      { signal },
     );
     this.options.debug(`GET ${url.href} → ${response.status} (${ms} ms, ${body.length} bytes)`);
     if (response.status >= 300 && response.status < 400) {
@@ -248,13 +291,16 @@ export class HttpClient {
     purpose: RequestPurpose,
     read: (response: Response) => Promise<T>,
     redirect: RequestRedirect,
-    signal: AbortSignal | undefined,
+    { signal, probe = false }: Pick<RequestOptions, 'signal' | 'probe'>,
   ): Promise<{ response: Response; ms: number; body: T }> {
+    const mayWait = this.options.wait && !probe;
     const gaveUp = (): CliError => new RequestTimeout(`Gave up on ${purpose.what} at ${url.href}: its time ran out.`);
     for (let attempt = 1; ; attempt++) {
-      await this.waitForBudget(url, signal).catch((error: unknown) => {
-        throw signal?.aborted ? gaveUp() : error;
-      });
+      if (!probe) {
+        await this.waitForBudget(url, signal).catch((error: unknown) => {
+          throw signal?.aborted ? gaveUp() : error;
+        });
+      }
       const started = performance.now();
       let response: Response;
       let body: T;
@@ -270,45 +316,84 @@ export class HttpClient {
         if (error instanceof CliError) throw error;
         if (signal?.aborted && !timeout.aborted) throw gaveUp();
         throw new (timeout.aborted ? RequestTimeout : CliError)(
-          `Could not reach ${purpose.what} at ${url.href}: ${describeNetworkError(error, this.options.timeoutMs)}. ${purpose.advice}`,
+          `Could not reach ${purpose.what} at ${url.href}: ${describeNetworkError(error, this.options.timeoutMs, url)}. ${purpose.advice}`,
         );
       }
       const ms = Math.round(performance.now() - started);
-      this.noteBudget(response.headers);
-      if (response.status !== 429) return { response, ms, body };
-      const wait = parseRetryAfter(response.headers.get('retry-after'), Date.now()) ?? readRateBudget(response.headers)?.reset;
-      if (attempt > 1) {
-        throw new CliError(`${purpose.what} at ${url.host} still refused the request as too many (429) after waiting; try again in ${wait ?? 60} s.`);
+      const budget = readRateBudget(response.headers);
+      if (response.status !== 429) {
+        if (budget?.remaining === 0) await this.noteSpent(url, Date.now() + budget.reset * 1000, budget.limit);
+        else if (budget !== undefined) await this.forgetSpent(url.origin);
+        return { response, ms, body };
       }
-      if (wait === undefined || wait > this.options.maxWaitSeconds) {
-        throw new CliError(
-          `${purpose.what} at ${url.host} refused the request as too many (429)` +
-            (wait === undefined ? ' without saying how long to wait' : ` and asks to wait ${wait} s`) +
-            '; try again later.',
+      const waitSeconds = parseRetryAfter(response.headers.get('retry-after'), Date.now()) ?? budget?.reset;
+      const refused = `${capitalize(purpose.what)} at ${url.host} refused the request as too many (429)`;
+      if (waitSeconds === undefined) throw new RateLimited(`${refused} without saying how long to wait; try again later.`, undefined);
+      const resetAt = Date.now() + waitSeconds * 1000;
+      await this.noteSpent(url, resetAt, budget?.limit);
+      const until = `until ${clockTime(resetAt)} (in ${waitSeconds} s)`;
+      if (attempt > 1) throw new RateLimited(`${refused} again after waiting; its read budget is spent ${until}: try again then.`, resetAt);
+      if (!mayWait) throw new RateLimited(`${refused}; its read budget is spent ${until}.${probe ? '' : ` ${NOT_WAITING}`}`, resetAt);
+      if (waitSeconds > this.options.maxWaitSeconds) {
+        throw new RateLimited(
+          `${refused}; its read budget is spent ${until}, longer than the ${this.options.maxWaitSeconds} s this client waits: try again then.`,
+          resetAt,
         );
       }
-      this.options.notice(`Rate limited by ${url.host} (429): waiting ${wait} s as Retry-After asks, then retrying once.`);
-      await this.sleep(wait * 1000, signal).catch(() => {
+      this.options.notice(
+        `Rate limited by ${url.host} (429): waiting ${waitSeconds} s as Retry-After asks, then retrying once (until ${clockTime(resetAt)}; --no-wait fails at once instead).`,
+      );
+      await this.sleep(waitSeconds * 1000, signal).catch(() => {
         throw gaveUp();
       });
-      this.notBefore = 0;
+      this.spent.delete(url.origin);
     }
   }
 
-  /** Remembers an exhausted budget so the next request waits for the window to reset instead of earning a 429. */
-  private noteBudget(headers: Headers): void {
-    const budget = readRateBudget(headers);
-    if (budget && budget.remaining === 0) this.notBefore = Date.now() + budget.reset * 1000;
+  /** Remembers a spent budget (for this run and the next ones) so no request earns a 429 before it resets. */
+  private async noteSpent(url: URL, resetAt: number, limit: number | undefined): Promise<void> {
+    const budget = { resetAt, limit };
+    this.spent.set(url.origin, budget);
+    this.loaded.add(url.origin);
+    await this.options.budgets?.recordSpent(url.origin, budget);
   }
 
+  /** Forgets a spent budget of `origin` the service now reports reads left in (a restart, a probe), here and on disk. */
+  private async forgetSpent(origin: string): Promise<void> {
+    const stored = !this.loaded.has(origin) || this.spent.has(origin);
+    this.spent.delete(origin);
+    this.loaded.add(origin);
+    if (stored) await this.options.budgets?.forget(origin);
+  }
+
+  /** The spent budget of `url`'s origin that has not reset yet: this run's, or the one a previous run stored. */
+  private async spentBudget(url: URL): Promise<SpentBudget | undefined> {
+    if (!this.loaded.has(url.origin)) {
+      this.loaded.add(url.origin);
+      const stored = await this.options.budgets?.spent(url.origin);
+      if (stored) this.spent.set(url.origin, stored);
+    }
+    const budget = this.spent.get(url.origin);
+    return budget && budget.resetAt > Date.now() ? budget : undefined;
+  }
+
+  /** Waits for a spent budget to reset before sending, or fails at once (no waiting, or too long a wait). */
   private async waitForBudget(url: URL, signal: AbortSignal | undefined): Promise<void> {
-    const waitMs = this.notBefore - Date.now();
-    if (waitMs <= 0) return;
+    const budget = await this.spentBudget(url);
+    if (!budget) return;
+    const waitMs = budget.resetAt - Date.now();
     const seconds = Math.ceil(waitMs / 1000);
+    const spent = `The read budget at ${url.host}${budget.limit !== undefined ? ` (${budget.limit} a window)` : ''} is spent until ${clockTime(budget.resetAt)} (in ${seconds} s)`;
+    if (!this.options.wait) throw new RateLimited(`${spent}. ${NOT_WAITING}`, budget.resetAt);
     if (seconds > this.options.maxWaitSeconds) {
-      throw new CliError(`The read budget at ${url.host} is used up for ${seconds} s more (RateLimit-Reset); try again then.`);
+      throw new RateLimited(`${spent}, longer than the ${this.options.maxWaitSeconds} s this client waits: try again then.`, budget.resetAt);
     }
-    this.options.notice(`Read budget at ${url.host} used up: waiting ${seconds} s for it to reset before the next request.`);
+    this.options.notice(
+      `Read budget at ${url.host} used up: waiting ${seconds} s for it to reset before the next request (until ${clockTime(budget.resetAt)}; --no-wait fails at once instead).`,
+    );
     await this.sleep(waitMs, signal);
   }
 }
+
+/** The end of a fail-fast refusal. */
+const NOT_WAITING = 'Not waiting (--no-wait or SYLLABUS_NO_WAIT): try again then.';

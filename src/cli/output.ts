@@ -3,7 +3,7 @@
  * JSON documents on stdout, diagnostics on stderr.
  */
 import pc from 'picocolors';
-import type { CliEnv } from './config.js';
+import type { CliEnv } from './environment.js';
 
 /** The colour functions the client uses; identity functions when colour is off. */
 export type Style = Pick<ReturnType<typeof pc.createColors>, 'bold' | 'dim' | 'green' | 'red' | 'yellow' | 'cyan'>;

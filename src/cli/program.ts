@@ -1,6 +1,6 @@
 /**
  * The `syllabus` command line: global options, the commands, and the mapping of outcomes to exit codes
- * (0 ok, 1 check or request failed, 2 usage error, 10 `update --check` found a newer release).
+ * (0 ok, 1 check or request failed, 2 usage error, 10 `update --check` found a newer release, 75 rate limited).
  */
 import { Command, CommanderError } from 'commander';
 import { announceBackgroundUpdate, DAILY_UPDATE_COMMAND, maybeStartDailyUpdate, runDailyUpdate } from './autoupdate.js';
@@ -10,15 +10,37 @@ import { DOCTOR_DEADLINE_MS, doctorCommand } from './commands/doctor.js';
 import { roadmapCommand } from './commands/roadmap.js';
 import { updateCommand } from './commands/update.js';
 import { versionCommand } from './commands/version.js';
-import { DEFAULT_BASE_URL } from './config.js';
-import { createContext, type CliContext, type CliIo } from './context.js';
+import { debugEnabled } from './config.js';
+import { createContext, type CliContext, type CliIo, type GlobalOptions } from './context.js';
+import { DEFAULT_BASE_URL, environmentHelp, MAX_WAIT_SECONDS } from './environment.js';
 import { CliError, EXIT } from './errors.js';
+import { clockTime, RateLimited } from './http.js';
 import { CLI_HOMEPAGE, CLI_VERSION } from './meta.js';
-import { styleFor } from './output.js';
+import { styleFor, writeJson } from './output.js';
+import type { CliErrorOutput } from '../schemas/types.generated.js';
 
 /** The "Examples:" block of a command's help: one `$ syllabus …` line each (a test runs them against the content). */
 function examples(...lines: string[]): string {
   return `\nExamples:\n${lines.map((line) => `  $ syllabus ${line}`).join('\n')}\n`;
+}
+
+/** The exit codes, as `--help` lists them. */
+const EXIT_HELP = `Exit codes:
+  ${EXIT.ok}   ok
+  ${EXIT.failed}   a check or request failed
+  ${EXIT.usage}   usage error
+  ${EXIT.updateAvailable}  (update --check) a newer release exists
+  ${EXIT.rateLimited}  rate limited: the read budget is spent (at once with --no-wait; else when it resets more than ${MAX_WAIT_SECONDS} s
+      away, or the one retry is refused again)
+`;
+
+/** The JSON document a command run with `--json` prints on stdout when it fails (schemas/cli/error.schema.json). */
+function errorOutput(error: CliError): CliErrorOutput {
+  return {
+    error: error.message,
+    exit_code: error.exitCode,
+    retry_at: error instanceof RateLimited && error.retryAt !== undefined ? clockTime(error.retryAt) : null,
+  };
 }
 
 /** Commands after which the daily self-update never starts (they are updates themselves). */
@@ -36,7 +58,11 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
   const program = new Command('syllabus')
     .description('Command-line client of the Syllabus catalog service.')
     .version(CLI_VERSION, '-V, --version', 'print the client version')
-    .option('--base-url <url>', `service base URL (default: $SYLLABUS_BASE_URL, else ${DEFAULT_BASE_URL})`)
+    .option('--base-url <url>', `the service's root URL (default: $SYLLABUS_BASE_URL, else ${DEFAULT_BASE_URL})`)
+    .option(
+      '--no-wait',
+      `when the read budget is spent, fail at once (exit ${EXIT.rateLimited}) naming when it resets, instead of waiting up to ${MAX_WAIT_SECONDS} s (also SYLLABUS_NO_WAIT=1)`,
+    )
     .helpOption('-h, --help', 'show help')
     .showHelpAfterError('(run syllabus --help for usage)')
     .exitOverride()
@@ -45,21 +71,24 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
       writeErr: (text) => io.stderr.write(text),
       outputError: (text, write) => write(errStyle.red(text)),
     })
-    .addHelpText(
-      'after',
-      `\nExit codes: 0 ok, 1 a check or request failed, 2 usage error, 10 (update --check) a newer release exists.\nEnvironment: SYLLABUS_BASE_URL, SYLLABUS_RELEASE_URL, SYLLABUS_NO_UPDATE=1, SYLLABUS_CACHE_DIR, NO_COLOR.\nDocumentation: ${CLI_HOMEPAGE}`,
-    );
+    .addHelpText('after', `\n${EXIT_HELP}\n${environmentHelp()}\nDocumentation: ${CLI_HOMEPAGE}`);
 
   /** Wraps a command's action: builds the context, runs it, remembers the outcome. */
   const action =
     <A extends unknown[]>(name: string, body: (ctx: CliContext, ...args: A) => Promise<number>) =>
     async (...args: [...A, Command]): Promise<void> => {
       const command = args[args.length - 1] as Command;
-      const ctx = createContext(command.optsWithGlobals<{ baseUrl?: string }>(), io);
+      const ctx = createContext(command.optsWithGlobals<GlobalOptions>(), io);
       finished = { name, ctx };
       // First, so a command that records an update check itself (update) cannot overwrite the news.
       if (name !== DAILY_UPDATE_COMMAND) await announceBackgroundUpdate(ctx.cacheDir, io.stderr).catch(() => undefined);
-      exitCode = await body(ctx, ...(args.slice(0, -1) as A));
+      try {
+        exitCode = await body(ctx, ...(args.slice(0, -1) as A));
+      } catch (error) {
+        // A script reading --json gets a document either way; the sentence also goes to stderr (below).
+        if (error instanceof CliError && command.opts<{ json?: boolean }>().json === true) writeJson(io.stdout, errorOutput(error));
+        throw error;
+      }
     };
 
   program
@@ -108,7 +137,7 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     .option('--json', 'print the outcome as JSON')
     .addHelpText(
       'after',
-      `\nExit codes: 0 up to date or updated; with --check, ${EXIT.updateAvailable} when a newer release exists; 1 the release could not be read, verified or installed.\n` +
+      `\nExit codes: 0 up to date or updated; with --check, ${EXIT.updateAvailable} when a newer release exists; 1 the release could not be read, verified or installed; ${EXIT.rateLimited} the release server's read budget is spent.\n` +
         examples('update', 'update --check', 'update --rollback'),
     )
     .action(action('update', (ctx, opts: { check?: boolean; json?: boolean; rollback?: boolean }) => updateCommand(ctx, opts)));
@@ -133,7 +162,7 @@ export async function run(argv: readonly string[], io: CliIo): Promise<number> {
     } else {
       const message = error instanceof Error ? error.message : String(error);
       io.stderr.write(`${errStyle.red('syllabus:')} unexpected error: ${message}. Please report it at ${CLI_HOMEPAGE}.\n`);
-      if (io.env.SYLLABUS_DEBUG && error instanceof Error && error.stack) io.stderr.write(`${error.stack}\n`);
+      if (debugEnabled(io.env) && error instanceof Error && error.stack) io.stderr.write(`${error.stack}\n`);
       exitCode = EXIT.failed;
     }
   }

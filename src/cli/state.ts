@@ -2,9 +2,9 @@
  * The record of the last update check, kept in the cache folder (`<cache>/update-check.json`), so the daily
  * self-update runs at most once a day and `doctor` can say when updates were last checked.
  */
-import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { writeFileAtomic } from './atomic-file.js';
 
 /** One update check. */
 export interface UpdateCheckRecord {
@@ -48,12 +48,8 @@ export async function readUpdateCheck(cacheDir: string): Promise<UpdateCheckReco
 
 /** Records an update check (atomically). Write failures are ignored: the record only spaces checks out. */
 export async function writeUpdateCheck(cacheDir: string, record: UpdateCheckRecord): Promise<void> {
-  const file = fileIn(cacheDir);
-  const tmp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
   try {
-    await mkdir(cacheDir, { recursive: true, mode: 0o700 });
-    await writeFile(tmp, `${JSON.stringify(record)}\n`, { mode: 0o600 });
-    await rename(tmp, file);
+    await writeFileAtomic(fileIn(cacheDir), `${JSON.stringify(record)}\n`);
   } catch {
     // the cache folder is not writable: checks are then not spaced out, which is harmless
   }

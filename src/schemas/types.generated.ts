@@ -444,6 +444,24 @@ export interface CliDoctorOutput {
 }
 
 /**
+ * What a command run with --json prints on stdout when it fails (catalog, changelog, roadmap, update): the sentence also written on stderr, and the exit status. `doctor --json` and `version --json` report failures in their own documents instead. Keys are snake_case, as in the API.
+ */
+export interface CliErrorOutput {
+  /**
+   * What failed and what to do, one sentence (as on stderr, without the `syllabus:` prefix).
+   */
+  error: string;
+  /**
+   * The exit status: 1 a request or check failed, 2 usage error, 75 rate limited (the read budget is spent; `retry_at` says until when).
+   */
+  exit_code: 1 | 2 | 75;
+  /**
+   * With exit status 75, when the read budget resets, when the service said so (RFC 3339, UTC); else null.
+   */
+  retry_at: string | null;
+}
+
+/**
  * latest.json, published beside the release archives by `npm run release`: the newest release of the client.
  */
 export interface ReleaseManifest {

@@ -1,8 +1,9 @@
 /** `syllabus catalog [--json] [COURSE_ID]`: the courses as a table, or one course's classes and lessons. */
 import { COURSE_ID, ID_MAX_LENGTH, ID_PATTERN } from '../../contract/params.js';
-import { getApiJson, hasArray } from '../api.js';
+import { getApiJson, hasArray, statusProblem } from '../api.js';
 import type { CliContext } from '../context.js';
 import { EXIT, UsageError } from '../errors.js';
+import { didYouMean } from '../nearest.js';
 import { printable, renderTable, writeJson, type Column } from '../output.js';
 import type { Catalog, Course, Klass, Lesson } from '../../schemas/types.generated.js';
 
@@ -101,11 +102,24 @@ export async function catalogCommand(ctx: CliContext, courseId: string | undefin
     );
   }
   const course = await getApiJson(ctx, `/v1/courses/${courseId}`, 'course', isCourse, (status, url) =>
-    status === 404
-      ? `There is no course ${courseId} at ${ctx.baseUrl.href}; run syllabus catalog to list the course ids.`
-      : `${url} answered ${status}; try again later or check --base-url.`,
+    status === 404 ? noSuchCourse(ctx, courseId) : statusProblem(ctx.baseUrl, status, url),
   );
   if (options.json) writeJson(ctx.stdout, course);
   else printCourse(ctx, course);
   return EXIT.ok;
+}
+
+/**
+ * Words a 404 for a course id: the catalog is read to tell a missing course (with the nearest ids, "did you mean")
+ * from a base URL that serves no API at all, whose error is then the catalog's.
+ * @throws CliError when the catalog cannot be read either.
+ */
+async function noSuchCourse(ctx: CliContext, courseId: string): Promise<string> {
+  const catalog = await getApiJson(ctx, '/v1/catalog', 'catalog', isCatalog);
+  const guess = didYouMean(
+    courseId,
+    catalog.courses.map((c) => c.id),
+  );
+  const missing = `There is no course ${courseId} at ${ctx.baseUrl.href}`;
+  return guess ? `${missing}; ${guess} Run syllabus catalog to list the course ids.` : `${missing}; run syllabus catalog to list the course ids.`;
 }

@@ -103,7 +103,7 @@ async function probe(ctx: CliContext, path: string, ms: number): Promise<HttpRes
   const url = apiUrl(ctx.baseUrl, path);
   const outcome = await within(ms, async (signal): Promise<HttpResult | Failure> => {
     try {
-      return await ctx.http.getText(url, servicePurpose(ctx), { cache: false, signal });
+      return await ctx.http.getText(url, servicePurpose(ctx), { cache: false, signal, probe: true });
     } catch (error) {
       if (error instanceof CliError) return { failed: error.message, timedOut: error instanceof RequestTimeout };
       throw error;

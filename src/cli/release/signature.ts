@@ -9,6 +9,7 @@
  */
 import { createPublicKey, verify, type KeyObject } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import type { CliEnv } from '../environment.js';
 import { CliError } from '../errors.js';
 
 /** The project's release public key (Ed25519, SPKI PEM). `install.sh` pins the same key (a test checks). */
@@ -21,7 +22,7 @@ MCowBQYDK2VwAyEAcJCxlPThF6OzfKcRlRD7ocNkWjKmupHNOuAeXpUOvJI=
 export const SIGNATURE_SUFFIX = '.sig';
 
 /** Whether the explicit test setting is on (environment of the client). */
-export function testReleasesAllowed(env: Readonly<Record<string, string | undefined>>): boolean {
+export function testReleasesAllowed(env: CliEnv): boolean {
   return env.SYLLABUS_ALLOW_TEST_RELEASES === '1';
 }
 
@@ -29,7 +30,7 @@ export function testReleasesAllowed(env: Readonly<Record<string, string | undefi
  * The key manifests must be signed with: the pinned one, or under the test setting `SYLLABUS_RELEASE_TEST_KEY`.
  * @throws CliError when the test key file cannot be read or is not an Ed25519 public key.
  */
-export function releaseKey(env: Readonly<Record<string, string | undefined>>): KeyObject {
+export function releaseKey(env: CliEnv): KeyObject {
   const testKeyFile = testReleasesAllowed(env) ? env.SYLLABUS_RELEASE_TEST_KEY : undefined;
   let pem = RELEASE_PUBLIC_KEY;
   if (testKeyFile !== undefined && testKeyFile !== '') {
@@ -58,7 +59,7 @@ export function manifestSignatureValid(manifest: Uint8Array, signature: string, 
  * Whether the client may fetch releases from `url`: `https`, or under the test setting plain `http` to a loopback
  * host. @returns the reason when it may not.
  */
-export function releaseUrlProblem(url: URL, env: Readonly<Record<string, string | undefined>>): string | undefined {
+export function releaseUrlProblem(url: URL, env: CliEnv): string | undefined {
   if (url.protocol === 'https:') return undefined;
   const loopback = url.hostname === 'localhost' || url.hostname === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(url.hostname);
   if (url.protocol === 'http:' && loopback && testReleasesAllowed(env)) return undefined;
