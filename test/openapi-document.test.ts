@@ -72,7 +72,12 @@ describe('OpenAPI document', () => {
       expect(op.tags.length).toBe(1);
       expect(tags.has(op.tags[0])).toBe(true);
     }
-    expect(operations.map((o) => `${o.method} ${o.route}`).sort()).toEqual(['head /health', ...API_ROUTES.map((r) => `get ${r}`)].sort());
+    // Every route answers HEAD as GET (RFC 9110 §9.3.2): both are documented, HEAD without bodies.
+    expect(operations.map((o) => `${o.method} ${o.route}`).sort()).toEqual(API_ROUTES.flatMap((r) => [`get ${r}`, `head ${r}`]).sort());
+    for (const { route, method, op } of operations.filter((o) => o.method === 'head')) {
+      for (const status of Object.keys(op.responses))
+        expect(deref(doc, op.responses[status], '#').value.content, `${method} ${route} ${status}`).toBeUndefined();
+    }
   });
 
   it('declares the four RateLimit headers, required, on every response of every operation', () => {
@@ -90,6 +95,7 @@ describe('OpenAPI document', () => {
     const r = new OpenApiResponses(doc);
     for (const { route, method } of v1) {
       expect(r.headers(route, method, 429).get('Retry-After'), route).toBe(true);
+      if (method === 'head') continue;
       expect(r.check(route, method, 429, { detail: 'Too Many Requests' })).toEqual([]);
       expect(r.check(route, method, 429, { message: 'Too Many Requests' })).not.toEqual([]);
     }
@@ -104,7 +110,8 @@ describe('OpenAPI document', () => {
       const hasParams = route.includes('{');
       expect(codes.includes('422'), route).toBe(hasParams);
       expect(codes.includes('404'), route).toBe(route === '/v1/courses/{course_id}' || route === '/v1/lessons/{lesson_id}');
-      if (hasParams) expect(op.responses['422'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/HTTPValidationError' });
+      if (hasParams && op === doc.paths[route].get)
+        expect(op.responses['422'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/HTTPValidationError' });
     }
     const r = new OpenApiResponses(doc);
     expect(r.check('/v1/courses/{course_id}', 'get', 404, { detail: 'Course not found' })).toEqual([]);

@@ -238,17 +238,21 @@ function responses({ route, method }: OperationSpec): OpenApiObject {
     out['404'] = {
       description: `${route.notFound}: no such id.`,
       headers: errorHeaders,
-      content: { [JSON_TYPE]: { schema: detailSchema('The id names nothing.'), example: { detail: route.notFound } } },
+      ...(method === 'get' && {
+        content: { [JSON_TYPE]: { schema: detailSchema('The id names nothing.'), example: { detail: route.notFound } } },
+      }),
     };
   }
   if (route.params.length > 0) {
     out['422'] = {
       description: 'A path parameter is invalid: one error per parameter, checked in the order min length, max length, pattern.',
       headers: errorHeaders,
-      content: { [JSON_TYPE]: { schema: schemaRef('HTTPValidationError'), example: validationExample(route.params[0]!) } },
+      ...(method === 'get' && {
+        content: { [JSON_TYPE]: { schema: schemaRef('HTTPValidationError'), example: validationExample(route.params[0]!) } },
+      }),
     };
   }
-  if (route.budget !== 'exempt') out['429'] = responseRef('TooManyRequests');
+  if (route.budget !== 'exempt') out['429'] = responseRef(method === 'get' ? 'TooManyRequests' : 'TooManyRequestsHead');
   if (route.unavailable !== undefined) {
     out['503'] = {
       description:
@@ -260,6 +264,12 @@ function responses({ route, method }: OperationSpec): OpenApiObject {
     };
   }
   return out;
+}
+
+/** The HEAD operation's id of a GET operation's: `getCatalog` → `headCatalog`, `checkReferral` → `headCheckReferral`. */
+function headOperationId(get: string): string {
+  const rest = get.replace(/^get/, '');
+  return `head${rest.charAt(0).toUpperCase()}${rest.slice(1)}`;
 }
 
 /** Trailing slashes removed; `/` when no base URL is configured (Swagger UI then calls the same origin). */
@@ -283,8 +293,8 @@ export function assembleOpenApiDocument(input: OpenApiInput): OpenApiDocument {
     const item: OpenApiObject = (paths[route.path] ??= route.params.length > 0 ? { parameters: route.params.map(pathParameter) } : {});
     const head = op.method === 'head';
     item[op.method] = {
-      operationId: head ? `head${doc.operationId.replace(/^get/, '')}` : doc.operationId,
-      summary: head ? (doc.headSummary ?? doc.summary) : doc.summary,
+      operationId: head ? headOperationId(doc.operationId) : doc.operationId,
+      summary: head ? `${doc.summary}, headers only` : doc.summary,
       description: head ? `As \`GET ${route.path}\`, without a body.` : doc.description,
       tags: [doc.tag],
       ...(isConditional(route) && { parameters: [{ $ref: '#/components/parameters/IfNoneMatch' }] }),
@@ -331,6 +341,10 @@ export function assembleOpenApiDocument(input: OpenApiInput): OpenApiDocument {
         NotModified: {
           description: 'Not Modified: the representation matches `If-None-Match`; no body (RFC 9110 §15.4.5).',
           headers: { ...rateLimitHeaders(), ETag: headerRef('ETag'), 'Cache-Control': headerRef('Cache-Control') },
+        },
+        TooManyRequestsHead: {
+          description: 'Too Many Requests: as the GET answer, without a body.',
+          headers: { ...rateLimitHeaders(), 'Retry-After': headerRef('Retry-After') },
         },
         TooManyRequests: {
           description: 'Too Many Requests: the budget reported in the RateLimit headers ran out. Retry after `Retry-After` seconds.',

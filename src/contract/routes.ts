@@ -44,7 +44,10 @@ export type AliasKind = 'courses' | 'lessons';
 
 /** What the OpenAPI document says of a route; routes without it are not part of the documented API. */
 export interface OperationDoc {
-  /** `operationId` of the GET operation (the HEAD one, when the route allows HEAD, gets `head` + the rest). */
+  /**
+   * `operationId` of the GET operation. The HEAD one, when the route allows HEAD, is derived: `head` + the rest
+   * (`getCatalog` → `headCatalog`), summary + `, headers only`.
+   */
   readonly operationId: string;
   readonly tag: string;
   readonly summary: string;
@@ -54,8 +57,6 @@ export interface OperationDoc {
   /** Description of the 200 response. */
   readonly bodyDescription: string;
   readonly example?: unknown;
-  /** The HEAD operation's summary, when the route allows HEAD. */
-  readonly headSummary?: string;
 }
 
 /** One route of the table. */
@@ -64,7 +65,10 @@ export interface RouteSpec {
   readonly name: string;
   /** Path template; `{name}` is one non-empty path segment. */
   readonly path: string;
-  /** Methods answered; any other gets a 405 with `Allow`. */
+  /**
+   * Methods answered besides `OPTIONS` (which every path answers: a CORS preflight); any other gets a 405. `Allow`
+   * and `Access-Control-Allow-Methods` derive from it ({@link allowOf}).
+   */
   readonly methods: readonly ReadMethod[];
   /**
    * Specs of the template's parameters, validated (422) before the lookup. A template parameter without a spec
@@ -139,10 +143,12 @@ const SERVICE_HEALTH_SCHEMA: JsonSchemaObject = {
   additionalProperties: { type: 'string' },
 };
 
-const GET: readonly ReadMethod[] = ['GET'];
 const GET_HEAD: readonly ReadMethod[] = ['GET', 'HEAD'];
 
-/** A route of the versioned JSON API: GET only (a HEAD is a 405, as in the FastAPI service this contract comes from). */
+/**
+ * A route of the versioned JSON API: GET and HEAD. The FastAPI service this contract comes from answered HEAD with
+ * 405; a server that answers GET should answer HEAD (RFC 9110 §9.3.2), so `curl -I` works.
+ */
 function api<const N extends string, const S extends RouteSource>(
   spec: Omit<RouteSpec, 'name' | 'source' | 'methods' | 'errors' | 'deprecatable' | 'cacheControl' | 'params'> & {
     name: N;
@@ -154,7 +160,7 @@ function api<const N extends string, const S extends RouteSource>(
   return {
     ...spec,
     path: API_BASE + spec.path,
-    methods: GET,
+    methods: GET_HEAD,
     params: spec.params ?? [],
     errors: 'json',
     deprecatable: true,
@@ -215,7 +221,6 @@ export const ROUTES = [
       body: SERVICE_HEALTH_SCHEMA,
       bodyDescription: 'The instance is serving.',
       example: { status: 'ok' },
-      headSummary: 'Instance health, headers only',
     },
   },
   api({
@@ -345,6 +350,23 @@ export const ROUTES = [
   siteFile('robots', '/robots.txt', 'exempt', CATALOG_CACHE_CONTROL),
   siteFile('sitemap', '/sitemap.xml', 'read', CATALOG_CACHE_CONTROL),
 ] as const satisfies readonly RouteSpec[];
+
+/** `Allow` of each route (RFC 9110 §10.2.1): its methods and `OPTIONS`, formatted once. */
+const ALLOW = new Map<RouteSpec, string>((ROUTES as readonly RouteSpec[]).map((r) => [r, [...r.methods, 'OPTIONS'].join(', ')]));
+
+/**
+ * What a route answers, as `Allow` and `Access-Control-Allow-Methods` write it: its methods and `OPTIONS`
+ * (`GET, HEAD, OPTIONS`). The same value on its 405 and on its preflight's 204.
+ */
+export function allowOf(route: RouteSpec): string {
+  return ALLOW.get(route) ?? [...route.methods, 'OPTIONS'].join(', ');
+}
+
+/**
+ * What a preflight of a path no route matches is told: every method some route answers, and `OPTIONS`. A script
+ * may then send its request, and read the 404 (or a redirect) it gets.
+ */
+export const ANY_PATH_ALLOW = [...new Set((ROUTES as readonly RouteSpec[]).flatMap((r) => r.methods)), 'OPTIONS'].join(', ');
 
 /** A route's name. */
 export type RouteName = (typeof ROUTES)[number]['name'];

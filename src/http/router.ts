@@ -7,7 +7,7 @@
 import type { Answer, HeaderRecord, Step, StepContext } from './step.js';
 import { detailBody, DETAIL } from '../contract/errors.js';
 import { checkPathParam, decodePathSegment, validationErrorBody, type ValidationErrorItem } from '../contract/path-params.js';
-import { JSON_TYPE, matchRoute, NO_STORE, routeNamed, routePath, type ComputedRouteName, type RouteSpec } from '../contract/routes.js';
+import { allowOf, JSON_TYPE, matchRoute, NO_STORE, routeNamed, routePath, type ComputedRouteName, type RouteSpec } from '../contract/routes.js';
 import type { StaticRepresentations } from '../index/static-representations.js';
 import type { CatalogIndex, Representation } from '../index/types.js';
 import type { HealthReport } from './health.js';
@@ -51,14 +51,6 @@ function deprecationOf(index: CatalogIndex, path: string, route: RouteSpec): Dep
 /** A JSON error answer, with the route's deprecation fields if any. */
 function jsonError(ctx: StepContext, status: number, body: Uint8Array, deprecation?: Deprecation, extra?: HeaderRecord): Answer {
   return respondJson(ctx, status, body, { ...extra, ...deprecation });
-}
-
-/** `Allow` of each route, formatted once. */
-const allowOf = new WeakMap<RouteSpec, string>();
-function allow(route: RouteSpec): string {
-  let value = allowOf.get(route);
-  if (value === undefined) allowOf.set(route, (value = route.methods.join(', ')));
-  return value;
 }
 
 /** Validates and decodes a route's parameter values (those with a spec). @returns the values, or the 422 errors. */
@@ -109,7 +101,7 @@ export function routerStep(options: RouterOptions): Step {
     if (index !== undefined) ctx.locals.revision = index.revision;
     const deprecation = index && deprecationOf(index, path, route);
     if (!(route.methods as readonly string[]).includes(ctx.method)) {
-      return jsonError(ctx, 405, detailBody(DETAIL.methodNotAllowed), deprecation, { Allow: allow(route) });
+      return jsonError(ctx, 405, detailBody(DETAIL.methodNotAllowed), deprecation, { Allow: allowOf(route) });
     }
     let values: readonly string[] = match.values;
     if (route.params.length > 0) {
