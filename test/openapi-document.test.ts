@@ -7,6 +7,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { COMPONENT_SCHEMA_NAMES } from '../src/contract/components.js';
 import { RATE_LIMIT_HEADER_NAMES } from '../src/contract/openapi.js';
+import { RATE_LIMITS_DOC_URL } from '../src/contract/rate-limits.js';
 import type { PathParamSpec } from '../src/contract/params.js';
 import { routeNamed, ROUTES, type RouteSpec } from '../src/contract/routes.js';
 import { buildOpenApiDocument } from '../src/server/openapi-document.js';
@@ -96,7 +97,10 @@ describe('OpenAPI document', () => {
     for (const { route, method } of v1) {
       expect(r.headers(route, method, 429).get('Retry-After'), route).toBe(true);
       if (method === 'head') continue;
-      expect(r.check(route, method, 429, { detail: 'Too Many Requests' })).toEqual([]);
+      const response: Json = deref(doc, doc.paths[route].get.responses['429'], '#').value;
+      const example: unknown = response.content['application/json'].example;
+      expect(r.check(route, method, 429, example)).toEqual([]);
+      expect(r.check(route, method, 429, { detail: 'Too Many Requests' })).not.toEqual([]);
       expect(r.check(route, method, 429, { message: 'Too Many Requests' })).not.toEqual([]);
     }
     for (const { route, op } of operations.filter((o) => o.route === '/health')) {
@@ -184,5 +188,24 @@ describe('OpenAPI document', () => {
 
   it('is deterministic (a stable ETag for /openapi.json)', () => {
     expect(JSON.stringify(buildOpenApiDocument({ version: '9.9.9' }))).toBe(JSON.stringify(doc));
+  });
+});
+
+describe('the 429 of the document', () => {
+  it('explains itself with the budgets of the configuration, not restated ones', () => {
+    const limits = { verified: 1000, declared: 200, browser: 150, anonymous: 7, referrals: 9 };
+    const configured = buildOpenApiDocument({ version: '9.9.9', rateLimits: limits }) as Json;
+    const example = configured.components.responses.TooManyRequests.content['application/json'].example;
+    expect(example).toMatchObject({
+      detail: 'Too Many Requests',
+      budget: { name: 'read', client_kind: 'anonymous', policy: '7;w=60', limit: 7, window_seconds: 60 },
+      retry_after_seconds: 42,
+      larger_budgets: [
+        { client_kind: 'declared', policy: '200;w=60' },
+        { client_kind: 'verified', policy: '1000;w=60' },
+      ],
+      documentation_url: RATE_LIMITS_DOC_URL,
+    });
+    expect(configured.info.description).toContain('1000 for a verified (signed) agent, 200 for a declared one');
   });
 });

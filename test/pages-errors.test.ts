@@ -98,6 +98,6 @@ describe('429', () => {
     const api = await fetch(`${server.url}/v1/catalog`, { headers: { accept: BROWSER_ACCEPT } });
     expect(api.status).toBe(429);
     expect(api.headers.get('content-type')).toBe('application/json');
-    expect(await api.json()).toEqual({ detail: 'Too Many Requests' });
+    expect(await api.json()).toMatchObject({ detail: 'Too Many Requests', retry_after_seconds: expect.any(Number) });
   });
 });

@@ -9,6 +9,7 @@
  */
 import { COMPONENT_SCHEMA_NAMES, type ComponentSchemaName, type JsonSchemaObject as JsonSchema } from './components.js';
 import { DETAIL, movedDetail } from './errors.js';
+import { RATE_LIMITS_DOC_URL, TOO_MANY_REQUESTS_SCHEMA, tooManyRequestsBody, type ClientKind } from './rate-limits.js';
 import type { PathParamSpec } from './params.js';
 import { JSON_TYPE, ROUTES, routePath, type RouteSpec } from './routes.js';
 
@@ -44,6 +45,8 @@ export interface OpenApiInput {
   publicBaseUrl?: string;
   /** `info.version`: the version of this document (the service's release). */
   version: string;
+  /** The read budgets of each client kind (`RATE_LIMIT_*`), and their window: for the description and the 429's example. */
+  readBudgets: { limits: Readonly<Record<ClientKind, number>>; windowSeconds: number };
 }
 
 /** `#/components/schemas/<name>` reference. */
@@ -272,6 +275,24 @@ function headOperationId(get: string): string {
   return `head${rest.charAt(0).toUpperCase()}${rest.slice(1)}`;
 }
 
+/** `480 for a verified agent (a signed one), 120 for a declared one …`: the budgets by kind. */
+function budgetList(limits: OpenApiInput['readBudgets']['limits']): string {
+  return `${limits.verified} for a verified (signed) agent, ${limits.declared} for a declared one (named in \`User-Agent\`), ${limits.browser} for a browser, ${limits.anonymous} for any other client`;
+}
+
+/** The 429 of an anonymous client that spent its read budget 18 seconds ago. */
+function tooManyRequestsExample({ limits, windowSeconds }: OpenApiInput['readBudgets']): unknown {
+  return tooManyRequestsBody({
+    detail: DETAIL.tooManyRequests,
+    kind: 'anonymous',
+    budget: 'read',
+    limit: limits.anonymous,
+    windowSeconds,
+    resetSeconds: windowSeconds - 18,
+    limitOf: (kind) => limits[kind],
+  });
+}
+
 /** Trailing slashes removed; `/` when no base URL is configured (Swagger UI then calls the same origin). */
 function serverUrl(publicBaseUrl: string | undefined): string {
   const trimmed = publicBaseUrl?.replace(/\/+$/, '');
@@ -310,9 +331,10 @@ export function assembleOpenApiDocument(input: OpenApiInput): OpenApiDocument {
       description: [
         'Read-only JSON API of the Syllabus catalog. No credentials are needed.',
         '',
-        'Reads are budgeted per IP address by client kind (a signed agent, a named agent, a browser, anything else);',
-        'every response reports the budget in the `RateLimit-*` headers, and a `429` carries `Retry-After`.',
-        'Name your client in `User-Agent` (`name/version (+contact URL)`) for a larger budget.',
+        `Reads are budgeted per IP address by client kind, per ${input.readBudgets.windowSeconds} seconds: ${budgetList(input.readBudgets.limits)}.`,
+        'Every response reports the budget in the `RateLimit-*` headers; a `429` carries `Retry-After` and a body that says',
+        'which budget ran out, how to get a larger one and when to retry.',
+        `Name your client in \`User-Agent\` (\`name/version (+contact URL)\`) for a larger budget: ${RATE_LIMITS_DOC_URL}`,
         '',
         'Every `200` of the catalog has a strong `ETag`; send it back in `If-None-Match` to get a `304`.',
         '',
@@ -347,12 +369,13 @@ export function assembleOpenApiDocument(input: OpenApiInput): OpenApiDocument {
           headers: { ...rateLimitHeaders(), 'Retry-After': headerRef('Retry-After') },
         },
         TooManyRequests: {
-          description: 'Too Many Requests: the budget reported in the RateLimit headers ran out. Retry after `Retry-After` seconds.',
+          description:
+            'Too Many Requests: the budget reported in the RateLimit headers ran out. The body says which (as `RateLimit-Policy`), the larger budgets a client could reach and how, when to retry (as `Retry-After`) and where the limits are documented.',
           headers: { ...rateLimitHeaders(), 'Retry-After': headerRef('Retry-After') },
           content: {
             [JSON_TYPE]: {
-              schema: detailSchema('The request was refused by a rate limit.'),
-              example: { detail: DETAIL.tooManyRequests },
+              schema: TOO_MANY_REQUESTS_SCHEMA,
+              example: tooManyRequestsExample(input.readBudgets),
             },
           },
         },

@@ -9,7 +9,7 @@ import { LRUCache } from 'lru-cache';
 import Negotiator from 'negotiator';
 import { detailBody, DETAIL } from '../contract/errors.js';
 import { errorFormatOf, routeFor } from '../contract/routes.js';
-import type { RateLimitState } from './locals.js';
+import type { TooManyRequestsBody } from '../contract/rate-limits.js';
 import { tooManyRequests } from './ratelimit/headers.js';
 import { respond, respondJson } from './respond.js';
 
@@ -23,8 +23,8 @@ export interface ErrorPages {
   notFound(what: 'page' | 'course'): string;
   /** The 500 page, naming the request id (never the error). */
   serverError(requestId: string | undefined): string;
-  /** The 429 page. @param retryAfterSeconds whole seconds until a retry can succeed. */
-  tooManyRequests(retryAfterSeconds: number): string;
+  /** The 429 page, explaining `why` as the JSON body does. */
+  tooManyRequests(why: TooManyRequestsBody): string;
 }
 
 /** The error answers of the app (404, 429, 500), JSON or HTML as the request calls for. */
@@ -36,10 +36,10 @@ export interface ErrorAnswers {
   /** The 500 body for an unexpected failure (the error boundary adds `Cache-Control` to the JSON one). */
   serverError: (ctx: StepContext) => Answer;
   /**
-   * The rate limiter's refusal (`rateLimitStep({ refuse })`): the HTML 429 page, or the JSON
-   * `{"detail":"Too Many Requests"}`; `respond` adds `Retry-After` and the RateLimit fields.
+   * The rate limiter's refusal (`rateLimitStep({ refuse })`): the HTML 429 page, or the JSON body, both explaining
+   * `why`; `respond` adds `Retry-After` and the RateLimit fields.
    */
-  refuse: (ctx: StepContext, state: RateLimitState) => Answer;
+  refuse: (ctx: StepContext, why: TooManyRequestsBody) => Answer;
 }
 
 const JSON_FIRST = ['application/json', 'text/html'];
@@ -58,8 +58,8 @@ export function errorAnswers(pages: ErrorPages): ErrorAnswers {
   const encoder = new TextEncoder();
   let notFoundPage: Uint8Array | undefined;
   let courseNotFoundPage: Uint8Array | undefined;
-  // 429 pages by whole seconds to wait: a refused flood renders each distinct wait once.
-  const tooManyPages = new LRUCache<number, Uint8Array>({ max: 4096 });
+  // 429 pages by what they say (the budget and the seconds to wait): a refused flood renders each one once.
+  const tooManyPages = new LRUCache<string, Uint8Array>({ max: 4096 });
 
   const wantsHtml = (ctx: StepContext): boolean => {
     const format = errorFormatOf(ctx.url.pathname);
@@ -96,13 +96,14 @@ export function errorAnswers(pages: ErrorPages): ErrorAnswers {
       if (!wantsHtml(ctx)) return respondJson(ctx, 500, detailBody(DETAIL.internal), { 'Cache-Control': 'no-store' });
       return htmlError(ctx, 500, encoder.encode(pages.serverError(ctx.locals.requestId)));
     },
-    refuse(ctx, state) {
-      if (!wantsHtml(ctx)) return tooManyRequests(ctx);
-      const seconds = Math.max(1, state.resetSeconds);
-      let body = tooManyPages.get(seconds);
+    refuse(ctx, why) {
+      if (!wantsHtml(ctx)) return tooManyRequests(ctx, why);
+      // The larger budgets follow from the budget (the configuration does not change while serving).
+      const key = `${why.budget.name} ${why.budget.client_kind} ${why.budget.policy} ${why.retry_after_seconds}`;
+      let body = tooManyPages.get(key);
       if (body === undefined) {
-        body = encoder.encode(pages.tooManyRequests(seconds));
-        tooManyPages.set(seconds, body);
+        body = encoder.encode(pages.tooManyRequests(why));
+        tooManyPages.set(key, body);
       }
       return htmlError(ctx, 429, body);
     },
