@@ -204,15 +204,23 @@ describe('404, 405', () => {
     expectCommonHeaders(res);
   });
 
-  it.each(['/nope', '/v1', '/v1/', '/v1/catalog/', '/v1/courses/', '/v1/courses/python-basics/extra', '/v2/catalog', '/v1//catalog'])(
-    'unknown path %s → 404 {"detail":"Not Found"}',
-    async (path) => {
-      const res = await get(path);
-      expect(res.status).toBe(404);
-      expect(res.headers['content-type']).toBe('application/json');
-      expect(res.json()).toEqual({ detail: 'Not Found' });
-    },
-  );
+  it.each(['/nope', '/v2/catalog', '/health/x'])('unknown path %s → 404 {"detail":"Not Found"}', async (path) => {
+    const res = await get(path);
+    expect(res.status).toBe(404);
+    expect(res.headers['content-type']).toBe('application/json');
+    expect(res.json()).toEqual({ detail: 'Not Found' });
+  });
+
+  it.each([
+    ['/v1/courses/', '/v1/courses/{course_id}'],
+    ['/v1/courses/python-basics/extra', '/v1/courses/{course_id}'],
+    ['/v1//catalog', '/v1/catalog'],
+  ])('unknown path %s → 404 {"detail":"Not Found"} naming the nearest route %s', async (path, nearest) => {
+    const res = await get(path);
+    expect(res.status).toBe(404);
+    expect(res.headers['content-type']).toBe('application/json');
+    expect(res.json()).toEqual({ detail: 'Not Found', nearest_route: nearest });
+  });
 
   it.each([
     ['POST', '/v1/catalog'],

@@ -11,7 +11,7 @@ import { COMPONENT_SCHEMA_NAMES, type ComponentSchemaName, type JsonSchemaObject
 import { DETAIL, movedDetail } from './errors.js';
 import { RATE_LIMITS_DOC_URL, TOO_MANY_REQUESTS_SCHEMA, tooManyRequestsBody, type ClientKind } from './rate-limits.js';
 import type { PathParamSpec } from './params.js';
-import { JSON_TYPE, ROUTES, routePath, type RouteSpec } from './routes.js';
+import { API_BASE, JSON_TYPE, ROUTES, routePath, type RouteSpec } from './routes.js';
 
 /** The RateLimit response fields (draft-ietf-httpapi-ratelimit-headers-06) declared on every response. */
 export const RATE_LIMIT_HEADER_NAMES = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy'] as const;
@@ -330,6 +330,9 @@ export function assembleOpenApiDocument(input: OpenApiInput): OpenApiDocument {
       summary: 'The public, read-only catalog of Syllabus: courses, classes, lessons, changelog and roadmap.',
       description: [
         'Read-only JSON API of the Syllabus catalog. No credentials are needed.',
+        '',
+        `Start at \`GET ${API_BASE}\`: it lists the API's URLs. A path with a trailing slash redirects (\`308\`) to the route without it;`,
+        `an unknown path below \`${API_BASE}/\` answers \`404\` with \`nearest_route\`, the template of the nearest route.`,
         '',
         `Reads are budgeted per IP address by client kind, per ${input.readBudgets.windowSeconds} seconds: ${budgetList(input.readBudgets.limits)}.`,
         'Every response reports the budget in the `RateLimit-*` headers; a `429` carries `Retry-After` and a body that says',

@@ -94,6 +94,8 @@ export interface RouteSpec {
   readonly cacheControl: string;
   /** Whether a changelog entry may deprecate it (`deprecates[].path`): every route of the versioned API. */
   readonly deprecatable: boolean;
+  /** The name of its URL in the API's root (`GET /v1`): `<link>_url`. Routes without one are not listed there. */
+  readonly link?: string;
   readonly operation?: OperationDoc;
 }
 
@@ -169,8 +171,19 @@ function api<const N extends string, const S extends RouteSource>(
 }
 
 /** A content-independent document (the OpenAPI document, the reference page and its assets): never budgeted. */
-function document<const N extends string>(name: N, path: string, cacheControl: string): RouteSpec & { name: N; source: 'static' } {
-  return { name, path, methods: GET_HEAD, params: [], source: 'static', budget: 'exempt', errors: 'json', cacheControl, deprecatable: false };
+function document<const N extends string>(name: N, path: string, cacheControl: string, link?: string): RouteSpec & { name: N; source: 'static' } {
+  return {
+    name,
+    path,
+    methods: GET_HEAD,
+    params: [],
+    source: 'static',
+    budget: 'exempt',
+    errors: 'json',
+    cacheControl,
+    deprecatable: false,
+    ...(link !== undefined && { link }),
+  };
 }
 
 /** A web page or feed, rendered from the content at index build time (`aliases`: see {@link RouteSpec.aliases}). */
@@ -224,10 +237,30 @@ export const ROUTES = [
     },
   },
   api({
+    name: 'apiRoot',
+    path: '',
+    source: 'index',
+    budget: 'read',
+    operation: {
+      operationId: 'getApiRoot',
+      tag: 'Service',
+      summary: "The API's URLs",
+      description:
+        'Every URL of the API by name, as `<name>_url` (GitHub-style): a route with parameters as its template (RFC 6570, e.g. `/v1/lessons/{lesson_id}`), the OpenAPI document and the reference. URLs are absolute after `PUBLIC_BASE_URL` when the service has one, else paths on this origin. Generated from the route table.\n\n' +
+        'Paths near a route: a path with a trailing slash whose path without it is a route answers `308 Permanent Redirect` to it (`Location` without the slash, the query kept; no body). Any other path below `/v1/` that names no route answers `404` with `{"detail": "Not Found", "nearest_route": "<template>"}`: the route whose template is nearest to the path asked for (`/v1/courses` → `/v1/courses/{course_id}`), or `/v1` itself.',
+      // The table itself says which URLs the root lists: the schema is derived from it when asked.
+      get body() {
+        return apiLinksSchema();
+      },
+      bodyDescription: "The API's URLs.",
+    },
+  }),
+  api({
     name: 'apiHealth',
     path: '/health',
     source: 'index',
     budget: 'read',
+    link: 'health',
     cacheControl: NO_STORE,
     operation: {
       operationId: 'getHealth',
@@ -243,6 +276,7 @@ export const ROUTES = [
     path: '/catalog',
     source: 'index',
     budget: 'read',
+    link: 'catalog',
     operation: {
       operationId: 'getCatalog',
       tag: 'Catalog',
@@ -258,6 +292,7 @@ export const ROUTES = [
     params: [COURSE_ID],
     source: 'index',
     budget: 'read',
+    link: 'course',
     notFound: 'Course not found',
     aliases: 'courses',
     operation: {
@@ -275,6 +310,7 @@ export const ROUTES = [
     params: [LESSON_ID],
     source: 'index',
     budget: 'read',
+    link: 'lesson',
     notFound: 'Lesson not found',
     aliases: 'lessons',
     operation: {
@@ -291,6 +327,7 @@ export const ROUTES = [
     path: '/changelog',
     source: 'index',
     budget: 'read',
+    link: 'changelog',
     operation: {
       operationId: 'getChangelog',
       tag: 'Changelog',
@@ -305,6 +342,7 @@ export const ROUTES = [
     path: '/roadmap',
     source: 'index',
     budget: 'read',
+    link: 'roadmap',
     operation: {
       operationId: 'getRoadmap',
       tag: 'Roadmap',
@@ -320,6 +358,7 @@ export const ROUTES = [
     params: [REFERRAL_CODE],
     source: 'computed',
     budget: 'referral',
+    link: 'referral',
     cacheControl: NO_STORE,
     unavailable: 'Referral codes cannot be checked: this service has no referral source configured',
     operation: {
@@ -332,8 +371,8 @@ export const ROUTES = [
       bodyDescription: 'Whether the code is valid.',
     },
   }),
-  document('openApiDocument', '/openapi.json', DOCUMENT_CACHE_CONTROL),
-  document('docs', '/docs', DOCUMENT_CACHE_CONTROL),
+  document('openApiDocument', '/openapi.json', DOCUMENT_CACHE_CONTROL, 'openapi'),
+  document('docs', '/docs', DOCUMENT_CACHE_CONTROL, 'docs'),
   document('docsAsset', '/docs/assets/{file}', DOCS_ASSET_CACHE_CONTROL),
   page('home', '/'),
   page('coursePage', '/courses/{course_id}', 'courses'),
@@ -367,6 +406,34 @@ export function allowOf(route: RouteSpec): string {
  * may then send its request, and read the 404 (or a redirect) it gets.
  */
 export const ANY_PATH_ALLOW = [...new Set((ROUTES as readonly RouteSpec[]).flatMap((r) => r.methods)), 'OPTIONS'].join(', ');
+
+/** The routes the API's root lists, in the table's order. */
+function linkedRoutes(): ReadonlyArray<RouteSpec & { link: string }> {
+  return (ROUTES as readonly RouteSpec[]).filter((r): r is RouteSpec & { link: string } => r.link !== undefined);
+}
+
+/**
+ * The body of the API's root (`GET /v1`): `{"<link>_url": "<base><path template>", …}` for every route with a
+ * `link`, in the table's order.
+ * @param base put before each path (`PUBLIC_BASE_URL` without a trailing slash), or `''` for paths alone.
+ */
+export function apiLinks(base: string): Record<string, string> {
+  return Object.fromEntries(linkedRoutes().map((r) => [`${r.link}_url`, base + r.path]));
+}
+
+/** The JSON Schema of {@link apiLinks}' body, for the OpenAPI document. */
+function apiLinksSchema(): JsonSchemaObject {
+  const routes = linkedRoutes();
+  return {
+    type: 'object',
+    description: "The API's URLs by name; a route with parameters as its URI template (RFC 6570).",
+    required: routes.map((r) => `${r.link}_url`),
+    properties: Object.fromEntries(
+      routes.map((r) => [`${r.link}_url`, { type: 'string', description: `\`${r.path}\`, after the base URL if any.`, example: r.path }]),
+    ),
+    additionalProperties: false,
+  };
+}
 
 /** A route's name. */
 export type RouteName = (typeof ROUTES)[number]['name'];

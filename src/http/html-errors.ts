@@ -8,7 +8,8 @@ import type { Answer, HeaderRecord, StepContext } from './step.js';
 import { LRUCache } from 'lru-cache';
 import Negotiator from 'negotiator';
 import { detailBody, DETAIL } from '../contract/errors.js';
-import { errorFormatOf, routeFor } from '../contract/routes.js';
+import { nearestRoute } from '../contract/nearest-route.js';
+import { API_BASE, errorFormatOf, routeFor } from '../contract/routes.js';
 import type { TooManyRequestsBody } from '../contract/rate-limits.js';
 import { tooManyRequests } from './ratelimit/headers.js';
 import { respond, respondJson } from './respond.js';
@@ -58,6 +59,15 @@ export function errorAnswers(pages: ErrorPages): ErrorAnswers {
   const encoder = new TextEncoder();
   let notFoundPage: Uint8Array | undefined;
   let courseNotFoundPage: Uint8Array | undefined;
+  // 404 bodies below `/v1/` by the route they name: as many as the API has routes.
+  const nearBodies = new Map<string, Uint8Array>();
+  const notFoundBody = (path: string): Uint8Array => {
+    if (!path.startsWith(`${API_BASE}/`)) return detailBody(DETAIL.notFound);
+    const nearest = nearestRoute(path);
+    let body = nearBodies.get(nearest);
+    if (body === undefined) nearBodies.set(nearest, (body = encoder.encode(JSON.stringify({ detail: DETAIL.notFound, nearest_route: nearest }))));
+    return body;
+  };
   // 429 pages by what they say (the budget and the seconds to wait): a refused flood renders each one once.
   const tooManyPages = new LRUCache<string, Uint8Array>({ max: 4096 });
 
@@ -76,13 +86,14 @@ export function errorAnswers(pages: ErrorPages): ErrorAnswers {
     wantsHtml,
     notFound(ctx) {
       if (!wantsHtml(ctx)) {
+        // Below `/v1/`, the body also names the nearest route (`nearest_route`).
         // Not stored (the path may exist after the next content reload), and where the format is negotiated the
         // body depends on `Accept`.
         const negotiated = errorFormatOf(ctx.url.pathname) === 'negotiated';
         return respondJson(
           ctx,
           404,
-          detailBody(DETAIL.notFound),
+          notFoundBody(ctx.url.pathname),
           negotiated ? { 'Cache-Control': 'no-store', Vary: 'Accept' } : { 'Cache-Control': 'no-store' },
         );
       }
