@@ -184,10 +184,10 @@ describe('/health', () => {
     expect(res.headers['cache-control']).toBe('no-store');
   });
 
-  it('other methods: 405 with Allow: GET, HEAD', async () => {
+  it('other methods: 405 with Allow: GET, HEAD, OPTIONS', async () => {
     const res = await send('DELETE', '/health');
     expect(res.status).toBe(405);
-    expect(res.headers.allow).toBe('GET, HEAD');
+    expect(res.headers.allow).toBe('GET, HEAD, OPTIONS');
     expect(res.json()).toEqual({ detail: 'Method Not Allowed' });
   });
 });
@@ -204,15 +204,23 @@ describe('404, 405', () => {
     expectCommonHeaders(res);
   });
 
-  it.each(['/nope', '/v1', '/v1/', '/v1/catalog/', '/v1/courses/', '/v1/courses/python-basics/extra', '/v2/catalog', '/v1//catalog'])(
-    'unknown path %s → 404 {"detail":"Not Found"}',
-    async (path) => {
-      const res = await get(path);
-      expect(res.status).toBe(404);
-      expect(res.headers['content-type']).toBe('application/json');
-      expect(res.json()).toEqual({ detail: 'Not Found' });
-    },
-  );
+  it.each(['/nope', '/v2/catalog', '/health/x'])('unknown path %s → 404 {"detail":"Not Found"}', async (path) => {
+    const res = await get(path);
+    expect(res.status).toBe(404);
+    expect(res.headers['content-type']).toBe('application/json');
+    expect(res.json()).toEqual({ detail: 'Not Found' });
+  });
+
+  it.each([
+    ['/v1/courses/', '/v1/courses/{course_id}'],
+    ['/v1/courses/python-basics/extra', '/v1/courses/{course_id}'],
+    ['/v1//catalog', '/v1/catalog'],
+  ])('unknown path %s → 404 {"detail":"Not Found"} naming the nearest route %s', async (path, nearest) => {
+    const res = await get(path);
+    expect(res.status).toBe(404);
+    expect(res.headers['content-type']).toBe('application/json');
+    expect(res.json()).toEqual({ detail: 'Not Found', nearest_route: nearest });
+  });
 
   it.each([
     ['POST', '/v1/catalog'],
@@ -220,19 +228,23 @@ describe('404, 405', () => {
     ['DELETE', '/v1/lessons/variables'],
     ['PATCH', '/v1/referrals/WELCOME-2026'],
     ['POST', '/v1/health'],
-  ])('%s %s → 405 with Allow: GET', async (method, path) => {
+  ])('%s %s → 405 with Allow: GET, HEAD, OPTIONS', async (method, path) => {
     const res = await send(method, path);
     expect(res.status).toBe(405);
-    expect(res.headers.allow).toBe('GET');
+    expect(res.headers.allow).toBe('GET, HEAD, OPTIONS');
     expect(res.json()).toEqual({ detail: 'Method Not Allowed' });
     expectCommonHeaders(res);
   });
 
-  it('HEAD on a /v1 route is a 405 too (GET only, as the FastAPI service), without a body', async () => {
+  it('HEAD on a /v1 route answers as GET, without a body (RFC 9110 §9.3.2: `curl -I` works)', async () => {
+    const full = await get('/v1/catalog');
     const res = await send('HEAD', '/v1/catalog');
-    expect(res.status).toBe(405);
-    expect(res.headers.allow).toBe('GET');
+    expect(res.status).toBe(200);
+    expect(res.headers.etag).toBe(full.headers.etag);
+    expect(res.headers['content-length']).toBe(String(full.body.length));
     expect(res.body.length).toBe(0);
+    const missing = await send('HEAD', '/v1/lessons/no-such-lesson');
+    expect([missing.status, missing.body.length]).toEqual([404, 0]);
   });
 
   it('a 405 is answered before validating the parameter', async () => {
@@ -594,10 +606,10 @@ describe('other representations served from the index: /openapi.json, /docs, pag
     expect(res.headers['content-length']).toBe(String(full.body.length));
   });
 
-  it.each(['/openapi.json', '/docs', '/changelog'])('POST %s → 405 with Allow: GET, HEAD', async (path) => {
+  it.each(['/openapi.json', '/docs', '/changelog'])('POST %s → 405 with Allow: GET, HEAD, OPTIONS', async (path) => {
     const res = await send('POST', path);
     expect(res.status).toBe(405);
-    expect(res.headers.allow).toBe('GET, HEAD');
+    expect(res.headers.allow).toBe('GET, HEAD, OPTIONS');
   });
 
   it('GET /docs is HTML', async () => {

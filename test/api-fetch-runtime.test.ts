@@ -75,8 +75,9 @@ describe('the app on the Fetch API alone', () => {
       expect(res.headers.get('retry-after')).toBeNull();
       expect((await res.json()) as unknown).toEqual({ detail: routeNamed('referral').unavailable });
     }
-    // A malformed code is still a 422 (validation comes first), and HEAD still a 405: the table allows GET only.
+    // A malformed code is still a 422 (validation comes first), and HEAD the same 503 without a body.
     expect((await app(context('https://catalog.example/v1/referrals/no'))).status).toBe(422);
-    expect((await app(context('https://catalog.example/v1/referrals/GOOD-CODE', { method: 'HEAD' }))).status).toBe(405);
+    const head = await app(context('https://catalog.example/v1/referrals/GOOD-CODE', { method: 'HEAD' }));
+    expect([head.status, await head.text()]).toEqual([503, '']);
   });
 });

@@ -64,7 +64,7 @@ describe('the static documents after start', () => {
     expect(head.headers.get('content-security-policy')).toContain("default-src 'none'");
     const post = await fetch(`${server.url}/openapi.json`, { method: 'POST', headers: UA });
     expect(post.status).toBe(405);
-    expect(post.headers.get('allow')).toBe('GET, HEAD');
+    expect(post.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
   });
 
   it('are served compressed once their compression, which follows their build, is done', async () => {

@@ -34,7 +34,7 @@ let srv: TestServer;
 
 beforeAll(async () => {
   srv = await startTestServer({
-    env: { ADMIN_PORT: '0', RATE_LIMIT_ANONYMOUS: '200', RATE_LIMIT_BROWSER: '400', RATE_LIMIT_DECLARED: '400', RATE_LIMIT_REFERRALS: '20' },
+    env: { ADMIN_PORT: '0', RATE_LIMIT_ANONYMOUS: '200', RATE_LIMIT_BROWSER: '5000', RATE_LIMIT_DECLARED: '5000', RATE_LIMIT_REFERRALS: '20' },
     // An old id of a course and of a lesson, so that their 308s are sent too.
     editContent: (files) => {
       files[COURSE_FILE] = files[COURSE_FILE]!.replace(/^---\n/, '---\naliases: [python-intro]\n');

@@ -7,6 +7,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { COMPONENT_SCHEMA_NAMES } from '../src/contract/components.js';
 import { RATE_LIMIT_HEADER_NAMES } from '../src/contract/openapi.js';
+import { RATE_LIMITS_DOC_URL } from '../src/contract/rate-limits.js';
 import type { PathParamSpec } from '../src/contract/params.js';
 import { routeNamed, ROUTES, type RouteSpec } from '../src/contract/routes.js';
 import { buildOpenApiDocument } from '../src/server/openapi-document.js';
@@ -72,7 +73,12 @@ describe('OpenAPI document', () => {
       expect(op.tags.length).toBe(1);
       expect(tags.has(op.tags[0])).toBe(true);
     }
-    expect(operations.map((o) => `${o.method} ${o.route}`).sort()).toEqual(['head /health', ...API_ROUTES.map((r) => `get ${r}`)].sort());
+    // Every route answers HEAD as GET (RFC 9110 §9.3.2): both are documented, HEAD without bodies.
+    expect(operations.map((o) => `${o.method} ${o.route}`).sort()).toEqual(API_ROUTES.flatMap((r) => [`get ${r}`, `head ${r}`]).sort());
+    for (const { route, method, op } of operations.filter((o) => o.method === 'head')) {
+      for (const status of Object.keys(op.responses))
+        expect(deref(doc, op.responses[status], '#').value.content, `${method} ${route} ${status}`).toBeUndefined();
+    }
   });
 
   it('declares the four RateLimit headers, required, on every response of every operation', () => {
@@ -90,7 +96,11 @@ describe('OpenAPI document', () => {
     const r = new OpenApiResponses(doc);
     for (const { route, method } of v1) {
       expect(r.headers(route, method, 429).get('Retry-After'), route).toBe(true);
-      expect(r.check(route, method, 429, { detail: 'Too Many Requests' })).toEqual([]);
+      if (method === 'head') continue;
+      const response: Json = deref(doc, doc.paths[route].get.responses['429'], '#').value;
+      const example: unknown = response.content['application/json'].example;
+      expect(r.check(route, method, 429, example)).toEqual([]);
+      expect(r.check(route, method, 429, { detail: 'Too Many Requests' })).not.toEqual([]);
       expect(r.check(route, method, 429, { message: 'Too Many Requests' })).not.toEqual([]);
     }
     for (const { route, op } of operations.filter((o) => o.route === '/health')) {
@@ -104,7 +114,8 @@ describe('OpenAPI document', () => {
       const hasParams = route.includes('{');
       expect(codes.includes('422'), route).toBe(hasParams);
       expect(codes.includes('404'), route).toBe(route === '/v1/courses/{course_id}' || route === '/v1/lessons/{lesson_id}');
-      if (hasParams) expect(op.responses['422'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/HTTPValidationError' });
+      if (hasParams && op === doc.paths[route].get)
+        expect(op.responses['422'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/HTTPValidationError' });
     }
     const r = new OpenApiResponses(doc);
     expect(r.check('/v1/courses/{course_id}', 'get', 404, { detail: 'Course not found' })).toEqual([]);
@@ -177,5 +188,24 @@ describe('OpenAPI document', () => {
 
   it('is deterministic (a stable ETag for /openapi.json)', () => {
     expect(JSON.stringify(buildOpenApiDocument({ version: '9.9.9' }))).toBe(JSON.stringify(doc));
+  });
+});
+
+describe('the 429 of the document', () => {
+  it('explains itself with the budgets of the configuration, not restated ones', () => {
+    const limits = { verified: 1000, declared: 200, browser: 150, anonymous: 7, referrals: 9 };
+    const configured = buildOpenApiDocument({ version: '9.9.9', rateLimits: limits }) as Json;
+    const example = configured.components.responses.TooManyRequests.content['application/json'].example;
+    expect(example).toMatchObject({
+      detail: 'Too Many Requests',
+      budget: { name: 'read', client_kind: 'anonymous', policy: '7;w=60', limit: 7, window_seconds: 60 },
+      retry_after_seconds: 42,
+      larger_budgets: [
+        { client_kind: 'declared', policy: '200;w=60' },
+        { client_kind: 'verified', policy: '1000;w=60' },
+      ],
+      documentation_url: RATE_LIMITS_DOC_URL,
+    });
+    expect(configured.info.description).toContain('1000 for a verified (signed) agent, 200 for a declared one');
   });
 });

@@ -2,6 +2,7 @@
  * Error pages on the real server: HTML 404 and 429 for people, the contract's JSON for API paths and for
  * clients that do not ask for HTML; pages carry the RateLimit fields and count against the read budget.
  */
+import { nearestRoute } from '../src/contract/nearest-route.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './helpers/server.js';
 
@@ -55,7 +56,7 @@ describe('404', () => {
     expect(course.status).toBe(404);
     expect(await course.json()).toEqual({ detail: 'Course not found' });
     const unknown = await get('/v1/nothing-here', { accept: BROWSER_ACCEPT });
-    expect(await unknown.json()).toEqual({ detail: 'Not Found' });
+    expect(await unknown.json()).toEqual({ detail: 'Not Found', nearest_route: nearestRoute('/v1/nothing-here') });
     expect(unknown.headers.get('cache-control')).toBe('no-store');
     expect(unknown.headers.get('vary')).toBeNull(); // JSON whatever the Accept under /v1
   });
@@ -98,6 +99,6 @@ describe('429', () => {
     const api = await fetch(`${server.url}/v1/catalog`, { headers: { accept: BROWSER_ACCEPT } });
     expect(api.status).toBe(429);
     expect(api.headers.get('content-type')).toBe('application/json');
-    expect(await api.json()).toEqual({ detail: 'Too Many Requests' });
+    expect(await api.json()).toMatchObject({ detail: 'Too Many Requests', retry_after_seconds: expect.any(Number) });
   });
 });

@@ -159,7 +159,7 @@ describe('static files', () => {
     const doc = (await (await get('/openapi.json')).json()) as { paths: Record<string, unknown> };
     const paths = Object.keys(doc.paths);
     for (const path of ['/assets/{file}', '/favicon.ico', '/robots.txt', '/sitemap.xml']) expect(paths).not.toContain(path);
-    for (const path of paths) expect(path).toMatch(/^\/(v1\/|health$)/);
+    for (const path of paths) expect(path).toMatch(/^\/(v1$|v1\/|health$)/);
   });
 });
 

@@ -3,8 +3,10 @@
  * the RateLimit headers on every status, 429s, a client honouring Retry-After (also at the window boundary),
  * and X-Forwarded-For with and without TRUST_PROXY.
  */
+import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { RATE_LIMITS_DOC_URL, type TooManyRequestsBody } from '../src/contract/rate-limits.js';
 import { MemoryStore } from '../src/http/ratelimit/memory-store.js';
 import { loadConfig } from '../src/server/config.js';
 import { startServer, type RunningServer } from '../src/server/start.js';
@@ -75,10 +77,76 @@ describe('budgets by kind over HTTP', () => {
     const refused = await fetch(`${url}/v1/catalog`);
     expect(refused.status).toBe(429);
     expect(refused.headers.get('content-type')).toMatch(/^application\/json/);
-    expect(await refused.json()).toEqual({ detail: 'Too Many Requests' });
+    const body = (await refused.json()) as TooManyRequestsBody;
     expect(budget(refused)).toMatchObject({ limit: '3', remaining: '0', policy: '3;w=60' });
     expect(refused.headers.get('retry-after')).toBe(refused.headers.get('ratelimit-reset'));
     expect(refused.headers.get('access-control-expose-headers')).toMatch(/Retry-After/);
+    // The body explains the refusal, consistently with the headers and with the configured budgets.
+    expect(body).toEqual({
+      detail: 'Too Many Requests',
+      message: expect.stringContaining(`Retry in ${refused.headers.get('retry-after')} second`),
+      budget: { name: 'read', client_kind: 'anonymous', policy: refused.headers.get('ratelimit-policy'), limit: 3, window_seconds: 60 },
+      retry_after_seconds: Number(refused.headers.get('retry-after')),
+      larger_budgets: [
+        expect.objectContaining({ client_kind: 'declared', policy: '5;w=60', limit: 5, how: expect.stringContaining('User-Agent') }),
+        expect.objectContaining({
+          client_kind: 'verified',
+          policy: '9;w=60',
+          limit: 9,
+          documentation_url: expect.stringMatching(/verified-agents\.md$/),
+        }),
+      ],
+      documentation_url: RATE_LIMITS_DOC_URL,
+    });
+    // Followed, the advice works: the same address, named, is served.
+    expect((await get(url, '/v1/catalog', { 'user-agent': DECLARED })).status).toBe(200);
+  });
+
+  it('a 429 names the budget that ran out: the address ceiling, the referral checks', async () => {
+    const { url } = await start(SMALL);
+    for (let i = 0; i < 5; i++) await get(url, '/v1/catalog', { 'user-agent': DECLARED });
+    const ceiling = (await (
+      await fetch(`${url}/v1/catalog`, { headers: { 'user-agent': BROWSER, accept: 'application/json' } })
+    ).json()) as TooManyRequestsBody;
+    expect(ceiling.budget).toEqual({ name: 'address', client_kind: 'browser', policy: '5;w=60', limit: 5, window_seconds: 60 });
+    expect(ceiling.larger_budgets.map((b) => [b.client_kind, b.policy])).toEqual([['verified', '9;w=60']]);
+
+    const other = await start(SMALL);
+    for (let i = 0; i < 2; i++) await get(other.url, '/v1/referrals/WELCOME-2026', { 'user-agent': DECLARED });
+    const referral = await fetch(`${other.url}/v1/referrals/WELCOME-2026`, { headers: { 'user-agent': DECLARED } });
+    const body = (await referral.json()) as TooManyRequestsBody;
+    expect([referral.status, referral.headers.get('ratelimit-policy')]).toEqual([429, '2;w=3600']);
+    expect(body.budget).toEqual({ name: 'referral', client_kind: 'declared', policy: '2;w=3600', limit: 2, window_seconds: 3600 });
+    expect(body.larger_budgets).toEqual([]);
+    expect(body.message).toContain('No client kind has a larger budget.');
+  });
+
+  it('a refused page explains the same in HTML', async () => {
+    const { url } = await start(SMALL);
+    for (let i = 0; i < 4; i++) await get(url, '/', { 'user-agent': BROWSER, accept: 'text/html' });
+    const page = await fetch(`${url}/`, { headers: { 'user-agent': BROWSER, accept: 'text/html' } });
+    expect(page.status).toBe(429);
+    const html = await page.text();
+    expect(html).toContain(`data-retry-after="${page.headers.get('retry-after')}"`);
+    expect(html).toContain(`data-client-kind="browser" data-policy="${page.headers.get('ratelimit-policy')}"`);
+    expect(html).toContain('data-client-kind="declared" data-policy="5;w=60"');
+    expect(html).toContain('data-client-kind="verified" data-policy="9;w=60"');
+    expect(html).toContain(`href="${RATE_LIMITS_DOC_URL}"`);
+  });
+
+  it('links documentation that exists: the section of docs/api.md and docs/verified-agents.md', async () => {
+    const [, file, anchor] = /\/docs\/([\w-]+\.md)#([\w-]+)$/.exec(RATE_LIMITS_DOC_URL)!;
+    const headings = (await readFile(`${ROOT}docs/${file}`, 'utf8')).split('\n').filter((l) => /^#{1,6} /.test(l));
+    // GitHub's anchor of a heading: lower case, punctuation dropped, spaces as hyphens.
+    const anchors = headings.map((h) =>
+      h
+        .replace(/^#+ /, '')
+        .toLowerCase()
+        .replace(/[^\w\- ]/g, '')
+        .replaceAll(' ', '-'),
+    );
+    expect(anchors).toContain(anchor);
+    await expect(readFile(`${ROOT}docs/verified-agents.md`, 'utf8')).resolves.toContain('#');
   });
 
   it('browser, declared agent and library default behind one address: each kind its budget, all under one ceiling', async () => {
@@ -270,6 +338,6 @@ describe('pages', () => {
     // The API keeps its JSON 429 for the same client.
     const api = await fetch(`${url}/v1/catalog`, { headers: ua });
     expect(api.status).toBe(429);
-    expect(await api.json()).toEqual({ detail: 'Too Many Requests' });
+    expect(await api.json()).toMatchObject({ detail: 'Too Many Requests', retry_after_seconds: expect.any(Number) });
   });
 });

@@ -9,8 +9,9 @@
  */
 import { COMPONENT_SCHEMA_NAMES, type ComponentSchemaName, type JsonSchemaObject as JsonSchema } from './components.js';
 import { DETAIL, movedDetail } from './errors.js';
+import { RATE_LIMITS_DOC_URL, TOO_MANY_REQUESTS_SCHEMA, tooManyRequestsBody, type ClientKind } from './rate-limits.js';
 import type { PathParamSpec } from './params.js';
-import { JSON_TYPE, ROUTES, routePath, type RouteSpec } from './routes.js';
+import { API_BASE, JSON_TYPE, ROUTES, routePath, type RouteSpec } from './routes.js';
 
 /** The RateLimit response fields (draft-ietf-httpapi-ratelimit-headers-06) declared on every response. */
 export const RATE_LIMIT_HEADER_NAMES = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy'] as const;
@@ -44,6 +45,8 @@ export interface OpenApiInput {
   publicBaseUrl?: string;
   /** `info.version`: the version of this document (the service's release). */
   version: string;
+  /** The read budgets of each client kind (`RATE_LIMIT_*`), and their window: for the description and the 429's example. */
+  readBudgets: { limits: Readonly<Record<ClientKind, number>>; windowSeconds: number };
 }
 
 /** `#/components/schemas/<name>` reference. */
@@ -238,17 +241,21 @@ function responses({ route, method }: OperationSpec): OpenApiObject {
     out['404'] = {
       description: `${route.notFound}: no such id.`,
       headers: errorHeaders,
-      content: { [JSON_TYPE]: { schema: detailSchema('The id names nothing.'), example: { detail: route.notFound } } },
+      ...(method === 'get' && {
+        content: { [JSON_TYPE]: { schema: detailSchema('The id names nothing.'), example: { detail: route.notFound } } },
+      }),
     };
   }
   if (route.params.length > 0) {
     out['422'] = {
       description: 'A path parameter is invalid: one error per parameter, checked in the order min length, max length, pattern.',
       headers: errorHeaders,
-      content: { [JSON_TYPE]: { schema: schemaRef('HTTPValidationError'), example: validationExample(route.params[0]!) } },
+      ...(method === 'get' && {
+        content: { [JSON_TYPE]: { schema: schemaRef('HTTPValidationError'), example: validationExample(route.params[0]!) } },
+      }),
     };
   }
-  if (route.budget !== 'exempt') out['429'] = responseRef('TooManyRequests');
+  if (route.budget !== 'exempt') out['429'] = responseRef(method === 'get' ? 'TooManyRequests' : 'TooManyRequestsHead');
   if (route.unavailable !== undefined) {
     out['503'] = {
       description:
@@ -260,6 +267,30 @@ function responses({ route, method }: OperationSpec): OpenApiObject {
     };
   }
   return out;
+}
+
+/** The HEAD operation's id of a GET operation's: `getCatalog` → `headCatalog`, `checkReferral` → `headCheckReferral`. */
+function headOperationId(get: string): string {
+  const rest = get.replace(/^get/, '');
+  return `head${rest.charAt(0).toUpperCase()}${rest.slice(1)}`;
+}
+
+/** `480 for a verified agent (a signed one), 120 for a declared one …`: the budgets by kind. */
+function budgetList(limits: OpenApiInput['readBudgets']['limits']): string {
+  return `${limits.verified} for a verified (signed) agent, ${limits.declared} for a declared one (named in \`User-Agent\`), ${limits.browser} for a browser, ${limits.anonymous} for any other client`;
+}
+
+/** The 429 of an anonymous client that spent its read budget 18 seconds ago. */
+function tooManyRequestsExample({ limits, windowSeconds }: OpenApiInput['readBudgets']): unknown {
+  return tooManyRequestsBody({
+    detail: DETAIL.tooManyRequests,
+    kind: 'anonymous',
+    budget: 'read',
+    limit: limits.anonymous,
+    windowSeconds,
+    resetSeconds: windowSeconds - 18,
+    limitOf: (kind) => limits[kind],
+  });
 }
 
 /** Trailing slashes removed; `/` when no base URL is configured (Swagger UI then calls the same origin). */
@@ -283,8 +314,8 @@ export function assembleOpenApiDocument(input: OpenApiInput): OpenApiDocument {
     const item: OpenApiObject = (paths[route.path] ??= route.params.length > 0 ? { parameters: route.params.map(pathParameter) } : {});
     const head = op.method === 'head';
     item[op.method] = {
-      operationId: head ? `head${doc.operationId.replace(/^get/, '')}` : doc.operationId,
-      summary: head ? (doc.headSummary ?? doc.summary) : doc.summary,
+      operationId: head ? headOperationId(doc.operationId) : doc.operationId,
+      summary: head ? `${doc.summary}, headers only` : doc.summary,
       description: head ? `As \`GET ${route.path}\`, without a body.` : doc.description,
       tags: [doc.tag],
       ...(isConditional(route) && { parameters: [{ $ref: '#/components/parameters/IfNoneMatch' }] }),
@@ -300,9 +331,13 @@ export function assembleOpenApiDocument(input: OpenApiInput): OpenApiDocument {
       description: [
         'Read-only JSON API of the Syllabus catalog. No credentials are needed.',
         '',
-        'Reads are budgeted per IP address by client kind (a signed agent, a named agent, a browser, anything else);',
-        'every response reports the budget in the `RateLimit-*` headers, and a `429` carries `Retry-After`.',
-        'Name your client in `User-Agent` (`name/version (+contact URL)`) for a larger budget.',
+        `Start at \`GET ${API_BASE}\`: it lists the API's URLs. A path with a trailing slash redirects (\`308\`) to the route without it;`,
+        `an unknown path below \`${API_BASE}/\` answers \`404\` with \`nearest_route\`, the template of the nearest route.`,
+        '',
+        `Reads are budgeted per IP address by client kind, per ${input.readBudgets.windowSeconds} seconds: ${budgetList(input.readBudgets.limits)}.`,
+        'Every response reports the budget in the `RateLimit-*` headers; a `429` carries `Retry-After` and a body that says',
+        'which budget ran out, how to get a larger one and when to retry.',
+        `Name your client in \`User-Agent\` (\`name/version (+contact URL)\`) for a larger budget: ${RATE_LIMITS_DOC_URL}`,
         '',
         'Every `200` of the catalog has a strong `ETag`; send it back in `If-None-Match` to get a `304`.',
         '',
@@ -332,13 +367,18 @@ export function assembleOpenApiDocument(input: OpenApiInput): OpenApiDocument {
           description: 'Not Modified: the representation matches `If-None-Match`; no body (RFC 9110 §15.4.5).',
           headers: { ...rateLimitHeaders(), ETag: headerRef('ETag'), 'Cache-Control': headerRef('Cache-Control') },
         },
+        TooManyRequestsHead: {
+          description: 'Too Many Requests: as the GET answer, without a body.',
+          headers: { ...rateLimitHeaders(), 'Retry-After': headerRef('Retry-After') },
+        },
         TooManyRequests: {
-          description: 'Too Many Requests: the budget reported in the RateLimit headers ran out. Retry after `Retry-After` seconds.',
+          description:
+            'Too Many Requests: the budget reported in the RateLimit headers ran out. The body says which (as `RateLimit-Policy`), the larger budgets a client could reach and how, when to retry (as `Retry-After`) and where the limits are documented.',
           headers: { ...rateLimitHeaders(), 'Retry-After': headerRef('Retry-After') },
           content: {
             [JSON_TYPE]: {
-              schema: detailSchema('The request was refused by a rate limit.'),
-              example: { detail: DETAIL.tooManyRequests },
+              schema: TOO_MANY_REQUESTS_SCHEMA,
+              example: tooManyRequestsExample(input.readBudgets),
             },
           },
         },

@@ -41,6 +41,7 @@ describe('site files', () => {
 
 describe('matchRoute', () => {
   it.each([
+    ['/v1', 'apiRoot', []],
     ['/v1/catalog', 'catalog', []],
     ['/v1/courses/python-basics', 'course', ['python-basics']],
     ['/v1/courses/Bad%21', 'course', ['Bad%21']],
@@ -57,7 +58,7 @@ describe('matchRoute', () => {
     expect(match?.values).toEqual(values);
   });
 
-  it.each(['/v1/courses/', '/v1/courses/a/b', '/v1', '/v1/', '/nope', '/courses/', '/health/'])('%s matches no route', (path) => {
+  it.each(['/v1/courses/', '/v1/courses/a/b', '/v1/', '/nope', '/courses/', '/health/'])('%s matches no route', (path) => {
     expect(matchRoute(path)).toBeUndefined();
   });
 

@@ -44,7 +44,10 @@ export type AliasKind = 'courses' | 'lessons';
 
 /** What the OpenAPI document says of a route; routes without it are not part of the documented API. */
 export interface OperationDoc {
-  /** `operationId` of the GET operation (the HEAD one, when the route allows HEAD, gets `head` + the rest). */
+  /**
+   * `operationId` of the GET operation. The HEAD one, when the route allows HEAD, is derived: `head` + the rest
+   * (`getCatalog` → `headCatalog`), summary + `, headers only`.
+   */
   readonly operationId: string;
   readonly tag: string;
   readonly summary: string;
@@ -54,8 +57,6 @@ export interface OperationDoc {
   /** Description of the 200 response. */
   readonly bodyDescription: string;
   readonly example?: unknown;
-  /** The HEAD operation's summary, when the route allows HEAD. */
-  readonly headSummary?: string;
 }
 
 /** One route of the table. */
@@ -64,7 +65,10 @@ export interface RouteSpec {
   readonly name: string;
   /** Path template; `{name}` is one non-empty path segment. */
   readonly path: string;
-  /** Methods answered; any other gets a 405 with `Allow`. */
+  /**
+   * Methods answered besides `OPTIONS` (which every path answers: a CORS preflight); any other gets a 405. `Allow`
+   * and `Access-Control-Allow-Methods` derive from it ({@link allowOf}).
+   */
   readonly methods: readonly ReadMethod[];
   /**
    * Specs of the template's parameters, validated (422) before the lookup. A template parameter without a spec
@@ -90,6 +94,8 @@ export interface RouteSpec {
   readonly cacheControl: string;
   /** Whether a changelog entry may deprecate it (`deprecates[].path`): every route of the versioned API. */
   readonly deprecatable: boolean;
+  /** The name of its URL in the API's root (`GET /v1`): `<link>_url`. Routes without one are not listed there. */
+  readonly link?: string;
   readonly operation?: OperationDoc;
 }
 
@@ -137,10 +143,12 @@ const SERVICE_HEALTH_SCHEMA: JsonSchemaObject = {
   additionalProperties: { type: 'string' },
 };
 
-const GET: readonly ReadMethod[] = ['GET'];
 const GET_HEAD: readonly ReadMethod[] = ['GET', 'HEAD'];
 
-/** A route of the versioned JSON API: GET only (a HEAD is a 405, as in the FastAPI service this contract comes from). */
+/**
+ * A route of the versioned JSON API: GET and HEAD. The FastAPI service this contract comes from answered HEAD with
+ * 405; a server that answers GET should answer HEAD (RFC 9110 §9.3.2), so `curl -I` works.
+ */
 function api<const N extends string, const S extends RouteSource>(
   spec: Omit<RouteSpec, 'name' | 'source' | 'methods' | 'errors' | 'deprecatable' | 'cacheControl' | 'params'> & {
     name: N;
@@ -152,7 +160,7 @@ function api<const N extends string, const S extends RouteSource>(
   return {
     ...spec,
     path: API_BASE + spec.path,
-    methods: GET,
+    methods: GET_HEAD,
     params: spec.params ?? [],
     errors: 'json',
     deprecatable: true,
@@ -161,8 +169,25 @@ function api<const N extends string, const S extends RouteSource>(
 }
 
 /** A content-independent document (the OpenAPI document, the reference page and its assets). */
-function document<const N extends string>(name: N, path: string, cacheControl: string, budget: Budget): RouteSpec & { name: N; source: 'static' } {
-  return { name, path, methods: GET_HEAD, params: [], source: 'static', budget, errors: 'json', cacheControl, deprecatable: false };
+function document<const N extends string>(
+  name: N,
+  path: string,
+  cacheControl: string,
+  budget: Budget,
+  link?: string,
+): RouteSpec & { name: N; source: 'static' } {
+  return {
+    name,
+    path,
+    methods: GET_HEAD,
+    params: [],
+    source: 'static',
+    budget,
+    errors: 'json',
+    cacheControl,
+    deprecatable: false,
+    ...(link !== undefined && { link }),
+  };
 }
 
 /** A web page or feed, rendered from the content at index build time (`aliases`: see {@link RouteSpec.aliases}). */
@@ -213,14 +238,33 @@ export const ROUTES = [
       body: SERVICE_HEALTH_SCHEMA,
       bodyDescription: 'The instance is serving.',
       example: { status: 'ok' },
-      headSummary: 'Instance health, headers only',
     },
   },
+  api({
+    name: 'apiRoot',
+    path: '',
+    source: 'index',
+    budget: 'read',
+    operation: {
+      operationId: 'getApiRoot',
+      tag: 'Service',
+      summary: "The API's URLs",
+      description:
+        'Every URL of the API by name, as `<name>_url` (GitHub-style): a route with parameters as its template (RFC 6570, e.g. `/v1/lessons/{lesson_id}`), the OpenAPI document and the reference. URLs are absolute after `PUBLIC_BASE_URL` when the service has one, else paths on this origin. Generated from the route table.\n\n' +
+        'Paths near a route: a path with a trailing slash whose path without it is a route answers `308 Permanent Redirect` to it (`Location` without the slash, the query kept; no body). Any other path below `/v1/` that names no route answers `404` with `{"detail": "Not Found", "nearest_route": "<template>"}`: the route whose template is nearest to the path asked for (`/v1/courses` → `/v1/courses/{course_id}`), or `/v1` itself.',
+      // The table itself says which URLs the root lists: the schema is derived from it when asked.
+      get body() {
+        return apiLinksSchema();
+      },
+      bodyDescription: "The API's URLs.",
+    },
+  }),
   api({
     name: 'apiHealth',
     path: '/health',
     source: 'index',
     budget: 'read',
+    link: 'health',
     cacheControl: NO_STORE,
     operation: {
       operationId: 'getHealth',
@@ -236,6 +280,7 @@ export const ROUTES = [
     path: '/catalog',
     source: 'index',
     budget: 'read',
+    link: 'catalog',
     operation: {
       operationId: 'getCatalog',
       tag: 'Catalog',
@@ -251,6 +296,7 @@ export const ROUTES = [
     params: [COURSE_ID],
     source: 'index',
     budget: 'read',
+    link: 'course',
     notFound: 'Course not found',
     aliases: 'courses',
     operation: {
@@ -268,6 +314,7 @@ export const ROUTES = [
     params: [LESSON_ID],
     source: 'index',
     budget: 'read',
+    link: 'lesson',
     notFound: 'Lesson not found',
     aliases: 'lessons',
     operation: {
@@ -284,6 +331,7 @@ export const ROUTES = [
     path: '/changelog',
     source: 'index',
     budget: 'read',
+    link: 'changelog',
     operation: {
       operationId: 'getChangelog',
       tag: 'Changelog',
@@ -298,6 +346,7 @@ export const ROUTES = [
     path: '/roadmap',
     source: 'index',
     budget: 'read',
+    link: 'roadmap',
     operation: {
       operationId: 'getRoadmap',
       tag: 'Roadmap',
@@ -313,6 +362,7 @@ export const ROUTES = [
     params: [REFERRAL_CODE],
     source: 'computed',
     budget: 'referral',
+    link: 'referral',
     cacheControl: NO_STORE,
     unavailable: 'Referral codes cannot be checked: this service has no referral source configured',
     operation: {
@@ -325,8 +375,8 @@ export const ROUTES = [
       bodyDescription: 'Whether the code is valid.',
     },
   }),
-  document('openApiDocument', '/openapi.json', DOCUMENT_CACHE_CONTROL, 'exempt'),
-  document('docs', '/docs', DOCUMENT_CACHE_CONTROL, 'exempt'),
+  document('openApiDocument', '/openapi.json', DOCUMENT_CACHE_CONTROL, 'exempt', 'openapi'),
+  document('docs', '/docs', DOCUMENT_CACHE_CONTROL, 'exempt', 'docs'),
   // The page's scripts, stylesheet and icons under content-hashed names (an unknown or superseded name is a 404).
   // A read: the Swagger UI bundle is 1.7 MB, and a browser keeps each name for a year.
   document('docsAsset', '/docs/assets/{file}', IMMUTABLE_CACHE_CONTROL, 'read'),
@@ -345,6 +395,51 @@ export const ROUTES = [
   siteFile('robots', '/robots.txt', 'exempt', CATALOG_CACHE_CONTROL),
   siteFile('sitemap', '/sitemap.xml', 'read', CATALOG_CACHE_CONTROL),
 ] as const satisfies readonly RouteSpec[];
+
+/** `Allow` of each route (RFC 9110 §10.2.1): its methods and `OPTIONS`, formatted once. */
+const ALLOW = new Map<RouteSpec, string>((ROUTES as readonly RouteSpec[]).map((r) => [r, [...r.methods, 'OPTIONS'].join(', ')]));
+
+/**
+ * What a route answers, as `Allow` and `Access-Control-Allow-Methods` write it: its methods and `OPTIONS`
+ * (`GET, HEAD, OPTIONS`). The same value on its 405 and on its preflight's 204.
+ */
+export function allowOf(route: RouteSpec): string {
+  return ALLOW.get(route) ?? [...route.methods, 'OPTIONS'].join(', ');
+}
+
+/**
+ * What a preflight of a path no route matches is told: every method some route answers, and `OPTIONS`. A script
+ * may then send its request, and read the 404 (or a redirect) it gets.
+ */
+export const ANY_PATH_ALLOW = [...new Set((ROUTES as readonly RouteSpec[]).flatMap((r) => r.methods)), 'OPTIONS'].join(', ');
+
+/** The routes the API's root lists, in the table's order. */
+function linkedRoutes(): ReadonlyArray<RouteSpec & { link: string }> {
+  return (ROUTES as readonly RouteSpec[]).filter((r): r is RouteSpec & { link: string } => r.link !== undefined);
+}
+
+/**
+ * The body of the API's root (`GET /v1`): `{"<link>_url": "<base><path template>", …}` for every route with a
+ * `link`, in the table's order.
+ * @param base put before each path (`PUBLIC_BASE_URL` without a trailing slash), or `''` for paths alone.
+ */
+export function apiLinks(base: string): Record<string, string> {
+  return Object.fromEntries(linkedRoutes().map((r) => [`${r.link}_url`, base + r.path]));
+}
+
+/** The JSON Schema of {@link apiLinks}' body, for the OpenAPI document. */
+function apiLinksSchema(): JsonSchemaObject {
+  const routes = linkedRoutes();
+  return {
+    type: 'object',
+    description: "The API's URLs by name; a route with parameters as its URI template (RFC 6570).",
+    required: routes.map((r) => `${r.link}_url`),
+    properties: Object.fromEntries(
+      routes.map((r) => [`${r.link}_url`, { type: 'string', description: `\`${r.path}\`, after the base URL if any.`, example: r.path }]),
+    ),
+    additionalProperties: false,
+  };
+}
 
 /** A route's name. */
 export type RouteName = (typeof ROUTES)[number]['name'];

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { RATE_LIMITS_DOC_URL, tooManyRequestsBody } from '../contract/rate-limits.js';
 import { ERROR_PAGES } from '../server/app.js';
 import { errorAnswers, prefersHtml } from './html-errors.js';
 import type { Answer, StepContext } from './step.js';
@@ -18,6 +19,16 @@ const res = (answer: Answer): Response => new Response(answer.body as BodyInit |
 
 const BROWSER = 'text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8';
 const state = { limit: 30, remaining: 0, resetSeconds: 17, windowSeconds: 60 };
+const LIMITS = { declared: 120, verified: 480 };
+const why = tooManyRequestsBody({
+  detail: 'Too Many Requests',
+  kind: 'anonymous',
+  budget: 'read',
+  limit: state.limit,
+  windowSeconds: state.windowSeconds,
+  resetSeconds: state.resetSeconds,
+  limitOf: (kind) => LIMITS[kind],
+});
 
 describe('prefersHtml (RFC 9110 §12.5.1, by negotiator)', () => {
   it('ranks text/html against application/json; a tie or no Accept is JSON', () => {
@@ -73,13 +84,19 @@ describe('HTML error responses', () => {
   it('429 is a page for page requests and the JSON body for API clients', async () => {
     // The rate-limit step has recorded the budget that ran out; respond() turns it into Retry-After.
     const limited = (path: string) => Object.assign(ctx(path, BROWSER), { locals: { requestId: 'req-1', rateLimit: state } });
-    const page = res(errors.refuse(limited('/roadmap'), state));
+    const page = res(errors.refuse(limited('/roadmap'), why));
     expect(page.status).toBe(429);
     expect(page.headers.get('retry-after')).toBe('17');
-    expect(await page.text()).toContain('17 seconds');
-    const api = res(errors.refuse(limited('/v1/catalog'), state));
+    const text = await page.text();
+    expect(text).toContain('17 seconds');
+    // The same explanation as the JSON body: the budget, the larger ones and how, the documentation.
+    expect(text).toContain('data-client-kind="anonymous" data-policy="30;w=60"');
+    expect(text).toContain('data-client-kind="declared" data-policy="120;w=60"');
+    expect(text).toContain('data-client-kind="verified" data-policy="480;w=60"');
+    expect(text).toContain(`href="${RATE_LIMITS_DOC_URL}"`);
+    const api = res(errors.refuse(limited('/v1/catalog'), why));
     expect(api.headers.get('retry-after')).toBe('17');
     expect(api.headers.get('content-type')).toBe('application/json');
-    expect(await api.text()).toBe('{"detail":"Too Many Requests"}');
+    expect(await api.json()).toEqual({ ...why, detail: 'Too Many Requests' });
   });
 });

@@ -8,8 +8,9 @@ import type { Answer, HeaderRecord, StepContext } from './step.js';
 import { LRUCache } from 'lru-cache';
 import Negotiator from 'negotiator';
 import { detailBody, DETAIL } from '../contract/errors.js';
-import { errorFormatOf, routeFor } from '../contract/routes.js';
-import type { RateLimitState } from './locals.js';
+import { nearestRoute } from '../contract/nearest-route.js';
+import { API_BASE, errorFormatOf, routeFor } from '../contract/routes.js';
+import type { TooManyRequestsBody } from '../contract/rate-limits.js';
 import { tooManyRequests } from './ratelimit/headers.js';
 import { respond, respondJson } from './respond.js';
 
@@ -23,8 +24,8 @@ export interface ErrorPages {
   notFound(what: 'page' | 'course'): string;
   /** The 500 page, naming the request id (never the error). */
   serverError(requestId: string | undefined): string;
-  /** The 429 page. @param retryAfterSeconds whole seconds until a retry can succeed. */
-  tooManyRequests(retryAfterSeconds: number): string;
+  /** The 429 page, explaining `why` as the JSON body does. */
+  tooManyRequests(why: TooManyRequestsBody): string;
 }
 
 /** The error answers of the app (404, 429, 500), JSON or HTML as the request calls for. */
@@ -36,10 +37,10 @@ export interface ErrorAnswers {
   /** The 500 body for an unexpected failure (the error boundary adds `Cache-Control` to the JSON one). */
   serverError: (ctx: StepContext) => Answer;
   /**
-   * The rate limiter's refusal (`rateLimitStep({ refuse })`): the HTML 429 page, or the JSON
-   * `{"detail":"Too Many Requests"}`; `respond` adds `Retry-After` and the RateLimit fields.
+   * The rate limiter's refusal (`rateLimitStep({ refuse })`): the HTML 429 page, or the JSON body, both explaining
+   * `why`; `respond` adds `Retry-After` and the RateLimit fields.
    */
-  refuse: (ctx: StepContext, state: RateLimitState) => Answer;
+  refuse: (ctx: StepContext, why: TooManyRequestsBody) => Answer;
 }
 
 const JSON_FIRST = ['application/json', 'text/html'];
@@ -58,8 +59,17 @@ export function errorAnswers(pages: ErrorPages): ErrorAnswers {
   const encoder = new TextEncoder();
   let notFoundPage: Uint8Array | undefined;
   let courseNotFoundPage: Uint8Array | undefined;
-  // 429 pages by whole seconds to wait: a refused flood renders each distinct wait once.
-  const tooManyPages = new LRUCache<number, Uint8Array>({ max: 4096 });
+  // 404 bodies below `/v1/` by the route they name: as many as the API has routes.
+  const nearBodies = new Map<string, Uint8Array>();
+  const notFoundBody = (path: string): Uint8Array => {
+    if (!path.startsWith(`${API_BASE}/`)) return detailBody(DETAIL.notFound);
+    const nearest = nearestRoute(path);
+    let body = nearBodies.get(nearest);
+    if (body === undefined) nearBodies.set(nearest, (body = encoder.encode(JSON.stringify({ detail: DETAIL.notFound, nearest_route: nearest }))));
+    return body;
+  };
+  // 429 pages by what they say (the budget and the seconds to wait): a refused flood renders each one once.
+  const tooManyPages = new LRUCache<string, Uint8Array>({ max: 4096 });
 
   const wantsHtml = (ctx: StepContext): boolean => {
     const format = errorFormatOf(ctx.url.pathname);
@@ -76,13 +86,14 @@ export function errorAnswers(pages: ErrorPages): ErrorAnswers {
     wantsHtml,
     notFound(ctx) {
       if (!wantsHtml(ctx)) {
+        // Below `/v1/`, the body also names the nearest route (`nearest_route`).
         // Not stored (the path may exist after the next content reload), and where the format is negotiated the
         // body depends on `Accept`.
         const negotiated = errorFormatOf(ctx.url.pathname) === 'negotiated';
         return respondJson(
           ctx,
           404,
-          detailBody(DETAIL.notFound),
+          notFoundBody(ctx.url.pathname),
           negotiated ? { 'Cache-Control': 'no-store', Vary: 'Accept' } : { 'Cache-Control': 'no-store' },
         );
       }
@@ -96,13 +107,14 @@ export function errorAnswers(pages: ErrorPages): ErrorAnswers {
       if (!wantsHtml(ctx)) return respondJson(ctx, 500, detailBody(DETAIL.internal), { 'Cache-Control': 'no-store' });
       return htmlError(ctx, 500, encoder.encode(pages.serverError(ctx.locals.requestId)));
     },
-    refuse(ctx, state) {
-      if (!wantsHtml(ctx)) return tooManyRequests(ctx);
-      const seconds = Math.max(1, state.resetSeconds);
-      let body = tooManyPages.get(seconds);
+    refuse(ctx, why) {
+      if (!wantsHtml(ctx)) return tooManyRequests(ctx, why);
+      // The larger budgets follow from the budget (the configuration does not change while serving).
+      const key = `${why.budget.name} ${why.budget.client_kind} ${why.budget.policy} ${why.retry_after_seconds}`;
+      let body = tooManyPages.get(key);
       if (body === undefined) {
-        body = encoder.encode(pages.tooManyRequests(seconds));
-        tooManyPages.set(seconds, body);
+        body = encoder.encode(pages.tooManyRequests(why));
+        tooManyPages.set(key, body);
       }
       return htmlError(ctx, 429, body);
     },

@@ -2,10 +2,10 @@
  * What the steps tell each other about one request, on `ctx.locals`. Each field is set by exactly one step, in this
  * order: request id → client address → client kind → rate limit → router.
  */
+import type { ClientKind } from '../contract/rate-limits.js';
 import type { RouteSpec } from '../contract/routes.js';
 
-/** The kinds of client the fair-use budgets distinguish (contract §5). */
-export type ClientKind = 'verified' | 'declared' | 'browser' | 'anonymous';
+export type { ClientKind };
 
 /** RateLimit header values of the budget reported on a response (draft-ietf-httpapi-ratelimit-headers-06). */
 export interface RateLimitState {

@@ -3,6 +3,7 @@
  * CORS exposure, the RateLimit fields of `ctx.locals.rateLimit`) here, as one plain header object that each adapter
  * writes as it is.
  */
+import { rateLimitPolicy, retryAfterSeconds } from '../contract/rate-limits.js';
 import { JSON_TYPE } from '../contract/routes.js';
 import type { Answer, HeaderRecord, StepContext } from './step.js';
 
@@ -37,8 +38,8 @@ function addCommonHeaders(ctx: StepContext, status: number, headers: HeaderRecor
     headers['RateLimit-Limit'] = String(rl.limit);
     headers['RateLimit-Remaining'] = String(rl.remaining);
     headers['RateLimit-Reset'] = String(rl.resetSeconds);
-    headers['RateLimit-Policy'] = `${rl.limit};w=${rl.windowSeconds}`;
-    if (status === 429) headers['Retry-After'] = String(Math.max(1, rl.resetSeconds));
+    headers['RateLimit-Policy'] = rateLimitPolicy(rl.limit, rl.windowSeconds);
+    if (status === 429) headers['Retry-After'] = String(retryAfterSeconds(rl.resetSeconds));
   }
   return headers;
 }

@@ -1,13 +1,14 @@
 /**
  * Routing by the contract's route table (`src/contract/routes.ts`): match a route, check the method (405 with
  * `Allow`), validate path parameters (422), then answer from the index or a computed handler (a 308 when the path
- * names a renamed resource by an old id, else 404 with the route's body when the path names nothing). Paths no route matches fall through to later steps (e.g.
+ * names a renamed resource by an old id, else 404 with the route's body when the path names nothing). A path with a
+ * trailing slash that is a route without it is a 308 there. Paths no route matches fall through to later steps (e.g.
  * `/releases/`) and finally to {@link notFoundStep}. Nothing here names a route: the table does.
  */
 import type { Answer, HeaderRecord, Step, StepContext } from './step.js';
 import { detailBody, DETAIL } from '../contract/errors.js';
 import { checkPathParam, decodePathSegment, validationErrorBody, type ValidationErrorItem } from '../contract/path-params.js';
-import { JSON_TYPE, matchRoute, NO_STORE, routeNamed, routePath, type ComputedRouteName, type RouteSpec } from '../contract/routes.js';
+import { allowOf, JSON_TYPE, matchRoute, NO_STORE, routeNamed, routePath, type ComputedRouteName, type RouteSpec } from '../contract/routes.js';
 import type { StaticRepresentations } from '../index/static-representations.js';
 import type { CatalogIndex, Representation } from '../index/types.js';
 import type { HealthReport } from './health.js';
@@ -53,14 +54,6 @@ function jsonError(ctx: StepContext, status: number, body: Uint8Array, deprecati
   return respondJson(ctx, status, body, { ...extra, ...deprecation });
 }
 
-/** `Allow` of each route, formatted once. */
-const allowOf = new WeakMap<RouteSpec, string>();
-function allow(route: RouteSpec): string {
-  let value = allowOf.get(route);
-  if (value === undefined) allowOf.set(route, (value = route.methods.join(', ')));
-  return value;
-}
-
 /** Validates and decodes a route's parameter values (those with a spec). @returns the values, or the 422 errors. */
 function validate(route: RouteSpec, raw: readonly string[]): { values: string[] } | { errors: ValidationErrorItem[] } {
   const values = raw.map(decodePathSegment);
@@ -101,7 +94,7 @@ export function routerStep(options: RouterOptions): Step {
   return (ctx) => {
     const path = ctx.url.pathname;
     const match = matchRoute(path);
-    if (match === undefined) return;
+    if (match === undefined) return withoutTrailingSlash(ctx, path, getIndex);
     const { route } = match;
     ctx.locals.route = route;
     // `/health` touches nothing but its own body: not even the index.
@@ -109,7 +102,7 @@ export function routerStep(options: RouterOptions): Step {
     if (index !== undefined) ctx.locals.revision = index.revision;
     const deprecation = index && deprecationOf(index, path, route);
     if (!(route.methods as readonly string[]).includes(ctx.method)) {
-      return jsonError(ctx, 405, detailBody(DETAIL.methodNotAllowed), deprecation, { Allow: allow(route) });
+      return jsonError(ctx, 405, detailBody(DETAIL.methodNotAllowed), deprecation, { Allow: allowOf(route) });
     }
     let values: readonly string[] = match.values;
     if (route.params.length > 0) {
@@ -136,6 +129,26 @@ export function routerStep(options: RouterOptions): Step {
     const found = statics?.get(key);
     return found instanceof Promise ? found.then(answer) : answer(found);
   };
+}
+
+/** The body of a redirect that has none. */
+const EMPTY = new Uint8Array(0);
+
+/**
+ * `308 Permanent Redirect` (RFC 9110 §15.4.9) of a path with trailing slashes whose path without them is a route
+ * (`/v1/catalog/` → `/v1/catalog`): `Location` is that path (after `PUBLIC_BASE_URL` when it is set, as every
+ * redirect), the query kept; no body; the route's `Cache-Control`. `undefined` for any other path.
+ */
+function withoutTrailingSlash(ctx: StepContext, path: string, getIndex: () => CatalogIndex): Answer | undefined {
+  // A loop, not a pattern: a path of many slashes costs one pass.
+  let end = path.length;
+  while (end > 1 && path.charCodeAt(end - 1) === 0x2f) end--;
+  if (end === path.length || end === 1) return undefined;
+  const target = path.slice(0, end);
+  const route = matchRoute(target)?.route;
+  if (route === undefined) return undefined;
+  const headers: HeaderRecord = { Location: getIndex().locationBase + target + ctx.url.search, 'Cache-Control': route.cacheControl };
+  return respond(ctx, 308, ctx.method === 'HEAD' ? null : EMPTY, headers);
 }
 
 /**

@@ -4,14 +4,18 @@
  * table without its body here does not build.
  */
 import type { ContentModel } from '../content/index.js';
-import type { IndexRouteName } from '../contract/routes.js';
+import { apiLinks, type IndexRouteName } from '../contract/routes.js';
 
 /**
  * A route's bodies: for a route without parameters its one body; for a route with one parameter, each
  * `[value, body]` (the value is a valid id, so the path needs no encoding).
  */
 export type RouteBodies = (
-  { readonly one: (model: ContentModel) => unknown } | { readonly each: (model: ContentModel) => Iterable<readonly [string, unknown]> }
+  | {
+      /** @param linkBase what absolute links start with (`PUBLIC_BASE_URL`, no trailing slash), `''` for paths alone. */
+      readonly one: (model: ContentModel, linkBase: string) => unknown;
+    }
+  | { readonly each: (model: ContentModel) => Iterable<readonly [string, unknown]> }
 ) & {
   /**
    * Whether each body may be made by its first request rather than by the build, when the build defers rendering
@@ -24,6 +28,14 @@ export type RouteBodies = (
 /** The JSON body of `/v1/health` (schema Health). */
 const V1_HEALTH = { status: 'ok', version: 'v1' } as const;
 
+/** The API root's body by base: the same object each build, so its entry is reused. */
+const rootBodies = new Map<string, Record<string, string>>();
+function apiRootBody(linkBase: string): Record<string, string> {
+  let body = rootBodies.get(linkBase);
+  if (body === undefined) rootBodies.set(linkBase, (body = apiLinks(linkBase)));
+  return body;
+}
+
 /** Every lesson of the catalog, course by course, class by class. */
 function* lessons(model: ContentModel) {
   for (const course of model.catalog.courses) for (const klass of course.classes) yield* klass.lessons;
@@ -31,6 +43,7 @@ function* lessons(model: ContentModel) {
 
 /** The bodies, by route name. */
 export const ROUTE_BODIES: { readonly [Name in IndexRouteName]: RouteBodies } = {
+  apiRoot: { one: (_model, linkBase) => apiRootBody(linkBase) },
   apiHealth: { one: () => V1_HEALTH },
   catalog: { one: (model) => model.catalog },
   course: { each: (model) => model.catalog.courses.map((course) => [course.id, course] as const) },

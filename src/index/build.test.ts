@@ -19,6 +19,7 @@ describe('buildIndex', () => {
     const index = await buildIndex(model, { codec: nodeCodec, publicBaseUrl: BASE, now: () => new Date('2026-02-01T00:00:00Z') });
     expect([...index.representations.keys()].sort()).toEqual(
       [
+        '/v1',
         '/v1/catalog',
         '/v1/changelog',
         '/v1/courses/python-basics',

@@ -76,8 +76,9 @@ export interface BuildIndexOptions {
   /** Public base URL (`PUBLIC_BASE_URL`), no trailing slash: deprecation `Link` targets and renderers use it. */
   publicBaseUrl: string;
   /**
-   * Absolute base of the `Location` of redirects (`PUBLIC_BASE_URL` when it is set, no trailing slash), so a
-   * client of a service published under a path (`https://example.org/catalog`) is sent there. Default: the
+   * Absolute base of the `Location` of redirects and of the links of the API root (`PUBLIC_BASE_URL` when it is
+   * set, no trailing slash), so a client of a service published under a path (`https://example.org/catalog`) is
+   * sent there. Default: the
    * current path alone (`/v1/lessons/py-text`), resolved against the request's own origin, as the OpenAPI
    * document's `servers` is `/` when `PUBLIC_BASE_URL` is unset.
    */
@@ -119,13 +120,14 @@ const apiEntryOf = new WeakMap<object, { route: RouteSpec; extra: Readonly<Recor
  * when its value is not the very object the previous index serialised at that path, and then from the bytes of the
  * bodies it contains ({@link jsonBody}).
  */
-export function apiEntries(model: ContentModel, deprecations: RouteDeprecations = new Map()): DerivedEntry[] {
+export function apiEntries(model: ContentModel, deprecations: RouteDeprecations = new Map(), linkBase = ''): DerivedEntry[] {
   const out: DerivedEntry[] = [];
   const extraOf = (path: string, route: RouteSpec) =>
     deprecations.size === 0 ? undefined : (deprecations.get(path) ?? deprecations.get(route.path));
   for (const route of INDEX_ROUTES) {
     const bodies = ROUTE_BODIES[route.name as IndexRouteName];
-    const values: Iterable<readonly [string | undefined, unknown]> = 'one' in bodies ? [[undefined, bodies.one(model)]] : bodies.each(model);
+    const values: Iterable<readonly [string | undefined, unknown]> =
+      'one' in bodies ? [[undefined, bodies.one(model, linkBase)]] : bodies.each(model);
     for (const [value, body] of values) {
       const known = typeof body === 'object' && body !== null ? apiEntryOf.get(body) : undefined;
       // Deprecation fields name a path or its route's template: the template's apply to every value.
@@ -230,7 +232,7 @@ export async function buildIndex(model: ContentModel, opts: BuildIndexOptions): 
   const deprecations = routeDeprecations(model, opts.publicBaseUrl);
   const ctx: RenderContext = { publicBaseUrl: opts.publicBaseUrl, revision: model.revision, builtAt, deprecations, digest: opts.codec.digest };
 
-  const entries: (IndexEntry | DerivedEntry)[] = apiEntries(model, deprecations);
+  const entries: (IndexEntry | DerivedEntry)[] = apiEntries(model, deprecations, opts.locationBase);
   const firstRendered = entries.length; // entries from here on are the renderers'
   for (const render of opts.renderers ?? []) entries.push(...(await render(model, ctx)));
 
@@ -291,7 +293,8 @@ export async function buildIndex(model: ContentModel, opts: BuildIndexOptions): 
   }
 
   const redirects = buildRedirects(model, representations, opts.locationBase);
-  const index: CatalogIndex = Object.freeze({ revision: model.revision, builtAt, model, representations, redirects, deprecations });
+  const locationBase = opts.locationBase ?? '';
+  const index: CatalogIndex = Object.freeze({ revision: model.revision, builtAt, model, representations, redirects, deprecations, locationBase });
   builtFrom.set(index, { entries, reps: reps as Representation[] });
   return index;
 }

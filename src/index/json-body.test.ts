@@ -13,7 +13,7 @@ describe('jsonBody', () => {
     if (!result.ok) throw new Error(result.problems.map((p) => p.message).join('\n'));
     let bodies = 0;
     for (const bodiesOf of Object.values(ROUTE_BODIES)) {
-      const values = 'one' in bodiesOf ? [bodiesOf.one(result.model)] : Array.from(bodiesOf.each(result.model), ([, body]) => body);
+      const values = 'one' in bodiesOf ? [bodiesOf.one(result.model, '')] : Array.from(bodiesOf.each(result.model), ([, body]) => body);
       for (const body of values) {
         expect(text(jsonBody(body))).toBe(JSON.stringify(body));
         bodies++;

@@ -73,4 +73,9 @@ export interface CatalogIndex {
    * 200 representations already hold them in `headers`.
    */
   readonly deprecations: ReadonlyMap<string, Readonly<Record<string, string>>>;
+  /**
+   * What an absolute URL of this service starts with (`PUBLIC_BASE_URL` when it is set, no trailing slash), or `''`:
+   * redirects and links are then paths on the request's own origin.
+   */
+  readonly locationBase: string;
 }

@@ -4,6 +4,7 @@
  * They show no content, so they link only the content-independent assets (no course colours): a page cached by
  * the app stays valid across content reloads: `links` is `shellLinks(shellAssets(digest))`, as the pages name them.
  */
+import type { TooManyRequestsBody } from '../contract/rate-limits.js';
 import type { ShellLinks } from './assets.js';
 import { count, html } from './html.js';
 import { HOME_PATH, CHANGELOG_PATH, DOCS_PATH } from './paths.js';
@@ -29,12 +30,15 @@ export function renderNotFoundPage(links: ShellLinks, what: 'page' | 'course' = 
 }
 
 /**
- * The 429 page for a page request over its read budget.
- * @param retryAfterSeconds whole seconds until a retry can succeed (the `Retry-After` value, RFC 9110 §10.2.3).
+ * The 429 page for a page request over its budget: the same explanation as the JSON body (which budget ran out,
+ * the larger budgets a client could reach and how, when to retry, the documentation).
+ * @param why the refusal, as the JSON 429 body states it (`retry_after_seconds` is the `Retry-After` value).
  * @param links the stylesheet and icon to link.
  */
-export function renderTooManyRequestsPage(links: ShellLinks, retryAfterSeconds: number): string {
-  const seconds = Math.max(1, Math.ceil(Number.isFinite(retryAfterSeconds) ? retryAfterSeconds : 1));
+export function renderTooManyRequestsPage(links: ShellLinks, why: TooManyRequestsBody): string {
+  const raw = why.retry_after_seconds;
+  const seconds = Math.max(1, Math.ceil(Number.isFinite(raw) ? raw : 1));
+  const { budget } = why;
   return page({
     links,
     title: 'Too many requests',
@@ -46,10 +50,45 @@ export function renderTooManyRequestsPage(links: ShellLinks, retryAfterSeconds: 
       <p>
         You have made many requests in a short time. Please try again in <strong data-retry-after="${seconds}">${count(seconds, 'second')}</strong>.
       </p>
-      <p>Building something on our data? The <a href="${DOCS_PATH}">API reference</a> describes the fair-use limits.</p>
+      <p data-budget="${budget.name}" data-client-kind="${budget.client_kind}" data-policy="${budget.policy}">
+        Your budget: ${count(budget.limit, 'request')} per ${count(budget.window_seconds, 'second')} (${BUDGET_NAMES[budget.name]}, as
+        ${KIND_NAMES[budget.client_kind]}).
+      </p>
+      ${
+        why.larger_budgets.length === 0
+          ? ''
+          : html`<p>Building something on our data? A larger budget:</p>
+              <ul>
+                ${why.larger_budgets.map(
+                  (b) =>
+                    html`<li data-client-kind="${b.client_kind}" data-policy="${b.policy}">
+                      ${count(b.limit, 'request')} per ${count(b.window_seconds, 'second')}: ${b.how} <a href="${b.documentation_url}">How</a>
+                    </li>`,
+                )}
+              </ul>`
+      }
+      <p>
+        The <a href="${why.documentation_url}" data-documentation>rate limits are documented</a>; the
+        <a href="${DOCS_PATH}">API reference</a> describes the API.
+      </p>
     </div>`,
   });
 }
+
+/** How the page names each budget. */
+const BUDGET_NAMES: Readonly<Record<TooManyRequestsBody['budget']['name'], string>> = {
+  read: 'per address and client kind',
+  address: 'per address, across client kinds',
+  referral: 'referral checks per address',
+};
+
+/** How the page names each client kind. */
+const KIND_NAMES: Readonly<Record<TooManyRequestsBody['budget']['client_kind'], string>> = {
+  verified: 'a verified agent',
+  declared: 'a named client',
+  browser: 'a browser',
+  anonymous: 'an anonymous client',
+};
 
 /**
  * The 500 page. Never shows error details; shows the request id so a report can be matched to the logs.

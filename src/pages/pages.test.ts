@@ -5,6 +5,7 @@ import type { Element, Root } from 'hast';
 import { describe, expect, it } from 'vitest';
 import { pagesModel } from '../../test/helpers/pages-model.js';
 import { NO_ALIASES } from '../content/model.js';
+import { RATE_LIMITS_DOC_URL, tooManyRequestsBody, type Refusal } from '../contract/rate-limits.js';
 import { normalizeBaseUrl, renderNotFoundPage, renderPages, renderServerErrorPage, renderTooManyRequestsPage, type PageEntry } from './index.js';
 import { shellAssets, shellLinks } from './assets.js';
 import { nodeCodec } from '../server/node-codec.js';
@@ -29,6 +30,19 @@ const onlyPath = (re: RegExp) => {
   expect(found).toHaveLength(1);
   return found[0]!;
 };
+
+/** A refusal of an anonymous client's read budget (30 a minute; 120 declared, 480 verified). */
+const REFUSAL: Refusal = {
+  detail: 'Too Many Requests',
+  kind: 'anonymous',
+  budget: 'read',
+  limit: 30,
+  windowSeconds: 60,
+  resetSeconds: 5,
+  limitOf: (kind) => ({ declared: 120, verified: 480 })[kind],
+};
+/** {@link REFUSAL}'s body, `retry_after_seconds` as given (the page rounds it). */
+const refusal = (seconds: number) => ({ ...tooManyRequestsBody(REFUSAL), retry_after_seconds: seconds });
 
 describe('renderPages', () => {
   it('renders every page and asset, keyed by path, and nothing else', () => {
@@ -224,7 +238,7 @@ describe('error pages', () => {
     expect(selectAll('link[rel=stylesheet]', root).map((l) => attr(l, 'href'))).toEqual([onlyPath(hashed('site', 'css'))]);
     expect(attr(select('link[rel=icon]', root), 'href')).toBe(onlyPath(hashed('favicon', 'svg')));
     const given = { stylesheets: ['/assets/site.given.css'], icon: '/assets/favicon.given.svg' };
-    for (const out of [renderNotFoundPage(given), renderTooManyRequestsPage(given, 1), renderServerErrorPage(given)]) {
+    for (const out of [renderNotFoundPage(given), renderTooManyRequestsPage(given, refusal(1)), renderServerErrorPage(given)]) {
       expect(attr(select('link[rel=stylesheet]', fromHtml(out)), 'href')).toBe('/assets/site.given.css');
     }
   });
@@ -238,10 +252,20 @@ describe('error pages', () => {
   });
 
   it('429 tells when to retry, in whole seconds', () => {
-    const root = fromHtml(renderTooManyRequestsPage(links, 2.2));
+    const root = fromHtml(renderTooManyRequestsPage(links, refusal(2.2)));
     expect(text(root, '.error-code')).toBe('429');
     expect(text(root, '[data-retry-after]')).toBe('3 seconds');
-    expect(text(fromHtml(renderTooManyRequestsPage(links, Number.NaN)), '[data-retry-after]')).toBe('1 second');
+    expect(text(fromHtml(renderTooManyRequestsPage(links, refusal(Number.NaN))), '[data-retry-after]')).toBe('1 second');
+  });
+
+  it('429 names the budget that ran out, the larger ones and how, and links the documentation', () => {
+    const root = fromHtml(renderTooManyRequestsPage(links, refusal(5)));
+    expect(text(root, '[data-budget=read]')).toMatch(/30 requests per 60 seconds .*an anonymous client/s);
+    expect(selectAll('li[data-client-kind]', root).map((li) => attr(li, 'dataPolicy'))).toEqual(['120;w=60', '480;w=60']);
+    expect(attr(select('a[data-documentation]', root), 'href')).toBe(RATE_LIMITS_DOC_URL);
+    // A budget no kind exceeds offers none.
+    const verified = tooManyRequestsBody({ ...REFUSAL, kind: 'verified', limit: 480 });
+    expect(selectAll('li[data-client-kind]', fromHtml(renderTooManyRequestsPage(links, verified)))).toEqual([]);
   });
 
   it('500 shows the request id escaped and no details', () => {

@@ -39,7 +39,7 @@ export const ERROR_PAGES: ErrorPages = {
   headers: PAGE_HEADERS,
   notFound: (what) => renderNotFoundPage(ERROR_PAGE_LINKS, what),
   serverError: (requestId) => renderServerErrorPage(ERROR_PAGE_LINKS, requestId),
-  tooManyRequests: (seconds) => renderTooManyRequestsPage(ERROR_PAGE_LINKS, seconds),
+  tooManyRequests: (why) => renderTooManyRequestsPage(ERROR_PAGE_LINKS, why),
 };
 
 /**
@@ -144,7 +144,10 @@ const RENDERERS: readonly Renderer[] = [(model, ctx) => pageSources(model, { pub
 /** Content-independent entries: `/openapi.json`, `/docs` and its assets (reads the Swagger UI files). */
 function staticEntries(config: Config): IndexEntry[] {
   const publicBaseUrl = config.publicBaseUrlSet ? config.publicBaseUrl : undefined;
-  return [openApiRepresentation({ publicBaseUrl, version: serviceVersion() }), ...docsRepresentations({ publicBaseUrl })];
+  return [
+    openApiRepresentation({ publicBaseUrl, version: serviceVersion(), rateLimits: config.rateLimits }),
+    ...docsRepresentations({ publicBaseUrl }),
+  ];
 }
 
 /**

@@ -4,6 +4,7 @@
  */
 import { COMPONENT_SCHEMA_NAMES, type ComponentSchemaName } from '../contract/components.js';
 import { assembleOpenApiDocument, schemaRef, type OpenApiDocument } from '../contract/openapi.js';
+import { DEFAULT_LIMITS, READ_WINDOW_SECONDS, type BudgetLimits } from '../http/ratelimit/budgets.js';
 import { OPENAPI_PATH } from '../pages/docs.js';
 import { apiSchemas, inlineSchema, type JsonSchema } from '../schemas/registry.js';
 import type { StaticRepresentation } from './docs-assets.js';
@@ -14,6 +15,8 @@ export interface OpenApiOptions {
   publicBaseUrl?: string;
   /** `info.version`: the service's release (package.json `version`). */
   version: string;
+  /** The budgets the document states (`RATE_LIMIT_*`); default the contract's defaults. */
+  rateLimits?: BudgetLimits;
 }
 
 /**
@@ -31,7 +34,13 @@ export function buildOpenApiDocument(opts: OpenApiOptions): OpenApiDocument {
       return schemaRef(ref as ComponentSchemaName);
     });
   }
-  return assembleOpenApiDocument({ components, publicBaseUrl: opts.publicBaseUrl, version: opts.version });
+  const { verified, declared, browser, anonymous } = opts.rateLimits ?? DEFAULT_LIMITS;
+  return assembleOpenApiDocument({
+    components,
+    publicBaseUrl: opts.publicBaseUrl,
+    version: opts.version,
+    readBudgets: { limits: { verified, declared, browser, anonymous }, windowSeconds: READ_WINDOW_SECONDS },
+  });
 }
 
 /**

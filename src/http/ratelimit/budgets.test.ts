@@ -52,8 +52,8 @@ describe('decide', () => {
     for (let i = 0; i < 3; i++) await ask({ kind: 'anonymous' });
     expect((await ask({ kind: 'anonymous' })).allowed).toBe(false); // the anonymous budget (3)
     // 4 requests so far count against the address's ceiling across unverified kinds: max(4, 4, 3) = 4.
-    expect(await ask({ kind: 'browser' })).toMatchObject({ allowed: false, state: { limit: 4, remaining: 0 } });
-    expect(await ask({ kind: 'declared' })).toMatchObject({ allowed: false });
+    expect(await ask({ kind: 'browser' })).toMatchObject({ allowed: false, state: { limit: 4, remaining: 0 }, spent: 'address' });
+    expect(await ask({ kind: 'declared' })).toMatchObject({ allowed: false, spent: 'address' });
     // A verified request qualifies for the verified budget: its ceiling is 8, of which 6 are counted.
     expect(await ask({ kind: 'verified' })).toMatchObject({ allowed: true, state: { limit: 8, remaining: 1 } });
   });
@@ -117,7 +117,7 @@ describe('decide', () => {
     await ask({ kind: 'declared', pathClass: 'referral' });
     clock.t += 30_000;
     const refused = await ask({ kind: 'declared', pathClass: 'referral' });
-    expect(refused).toEqual({ allowed: false, state: { limit: 2, remaining: 0, resetSeconds: 3570, windowSeconds: 3600 } });
+    expect(refused).toEqual({ allowed: false, state: { limit: 2, remaining: 0, resetSeconds: 3570, windowSeconds: 3600 }, spent: 'referral' });
     // Reads are still fine.
     expect((await ask({ kind: 'declared' })).allowed).toBe(true);
   });
@@ -126,14 +126,14 @@ describe('decide', () => {
     const { ask } = setup({ ...small, anonymous: 1, referrals: 50 });
     await ask({ pathClass: 'referral' });
     const refused = await ask({ pathClass: 'referral' });
-    expect(refused).toMatchObject({ allowed: false, state: { limit: 1, windowSeconds: 60 } });
+    expect(refused).toMatchObject({ allowed: false, state: { limit: 1, windowSeconds: 60 }, spent: 'read' });
   });
 
   it('when both run out, the 429 carries the one that resets later', async () => {
     const { ask } = setup({ ...small, anonymous: 1, referrals: 1 });
     await ask({ pathClass: 'referral' });
     const refused = await ask({ pathClass: 'referral' });
-    expect(refused).toMatchObject({ allowed: false, state: { limit: 1, windowSeconds: 3600, resetSeconds: 3600 } });
+    expect(refused).toMatchObject({ allowed: false, state: { limit: 1, windowSeconds: 3600, resetSeconds: 3600 }, spent: 'referral' });
   });
 
   it('has the contract defaults', () => {

@@ -2,6 +2,7 @@
  * The fair-use budgets (contract §5, §8) and the decision for one request: which budgets a path spends, whether
  * the request is allowed, and which budget its RateLimit headers report. Pure logic over a {@link RateLimitStore}.
  */
+import type { BudgetName } from '../../contract/rate-limits.js';
 import type { Budget } from '../../contract/routes.js';
 import type { ClientKind, RateLimitState } from '../locals.js';
 import { isPromise } from '../maybe-async.js';
@@ -30,16 +31,30 @@ export const READ_WINDOW_SECONDS = 60;
 export const REFERRAL_WINDOW_SECONDS = 3600;
 
 /** The outcome for one request. */
-export interface Decision {
-  /** `false`: answer 429. */
-  allowed: boolean;
-  /** The budget reported in the RateLimit headers (on a 429, the one that ran out). */
-  state: RateLimitState;
-}
+export type Decision =
+  | {
+      allowed: true;
+      /** The budget reported in the RateLimit headers. */
+      state: RateLimitState;
+    }
+  | {
+      /** Answer 429. */
+      allowed: false;
+      /** The budget that ran out, reported in the RateLimit headers. */
+      state: RateLimitState;
+      /** Which budget that is. */
+      spent: BudgetName;
+    };
 
 /** One budget after this request. */
-function budgetState(limit: number, windowSeconds: number, hit: HitResult): RateLimitState & { exceeded: boolean } {
+function budgetState(
+  name: BudgetName,
+  limit: number,
+  windowSeconds: number,
+  hit: HitResult,
+): RateLimitState & { exceeded: boolean; name: BudgetName } {
   return {
+    name,
     limit,
     windowSeconds,
     remaining: Math.max(0, limit - hit.count),
@@ -84,12 +99,12 @@ const READ_ONLY = Object.freeze({ spend: false });
  * any list, without building one.
  */
 function decideRead(kindLimit: number, ceiling: number, spend: boolean, kindHit: HitResult, addressHit: HitResult): Decision {
-  const kind = budgetState(kindLimit, READ_WINDOW_SECONDS, kindHit);
-  const address = budgetState(ceiling, READ_WINDOW_SECONDS, addressHit);
+  const kind = budgetState('read', kindLimit, READ_WINDOW_SECONDS, kindHit);
+  const address = budgetState('address', ceiling, READ_WINDOW_SECONDS, addressHit);
   if (spend && (kind.exceeded || address.exceeded)) {
     // Both ran out: the later reset (on a tie the kind's, as the stable sort of decideAll keeps it first).
     const out = !address.exceeded || (kind.exceeded && kind.resetSeconds >= address.resetSeconds) ? kind : address;
-    return { allowed: false, state: publicState(out) };
+    return { allowed: false, state: publicState(out), spent: out.name };
   }
   const closest =
     kind.remaining < address.remaining || (kind.remaining === address.remaining && kind.resetSeconds >= address.resetSeconds) ? kind : address;
@@ -125,12 +140,19 @@ export function decide(store: RateLimitStore, limits: BudgetLimits, who: Request
 async function decideAll(store: RateLimitStore, limits: BudgetLimits, who: RequestIdentity): Promise<Decision> {
   const spend = who.pathClass !== 'exempt';
   const readWindowMs = READ_WINDOW_SECONDS * 1000;
-  const budgets: Array<{ key: string; windowMs: number; limit: number; windowSeconds: number }> = [
-    { key: `read:${who.kind}:${who.bucket}`, windowMs: readWindowMs, limit: limits[who.kind], windowSeconds: READ_WINDOW_SECONDS },
-    { key: `read:address:${who.bucket}`, windowMs: readWindowMs, limit: addressCeiling(limits, who.kind), windowSeconds: READ_WINDOW_SECONDS },
+  const budgets: Array<{ name: BudgetName; key: string; windowMs: number; limit: number; windowSeconds: number }> = [
+    { name: 'read', key: `read:${who.kind}:${who.bucket}`, windowMs: readWindowMs, limit: limits[who.kind], windowSeconds: READ_WINDOW_SECONDS },
+    {
+      name: 'address',
+      key: `read:address:${who.bucket}`,
+      windowMs: readWindowMs,
+      limit: addressCeiling(limits, who.kind),
+      windowSeconds: READ_WINDOW_SECONDS,
+    },
   ];
   if (who.pathClass === 'referral') {
     budgets.push({
+      name: 'referral',
       key: `referral:${who.bucket}`,
       windowMs: REFERRAL_WINDOW_SECONDS * 1000,
       limit: limits.referrals,
@@ -139,11 +161,11 @@ async function decideAll(store: RateLimitStore, limits: BudgetLimits, who: Reque
   }
   const hitEach = (spendNow: boolean) => Promise.all(budgets.map((b) => Promise.resolve(store.hit(b.key, b.windowMs, { spend: spendNow }))));
   const hits = spend && store.hitMany ? await store.hitMany(budgets) : await hitEach(spend);
-  const states = budgets.map((b, i) => budgetState(b.limit, b.windowSeconds, hits[i]!));
+  const states = budgets.map((b, i) => budgetState(b.name, b.limit, b.windowSeconds, hits[i]!));
   const laterReset = (a: RateLimitState, b: RateLimitState) => b.resetSeconds - a.resetSeconds;
   if (spend) {
     const exceeded = states.filter((b) => b.exceeded).sort(laterReset);
-    if (exceeded.length > 0) return { allowed: false, state: publicState(exceeded[0]!) };
+    if (exceeded.length > 0) return { allowed: false, state: publicState(exceeded[0]!), spent: exceeded[0]!.name };
   }
   const closest = states.sort((a, b) => a.remaining - b.remaining || laterReset(a, b))[0]!;
   return { allowed: true, state: publicState(closest) };

@@ -1,15 +1,17 @@
 /**
- * The JSON 429 answer (RFC 6585 §4). `Retry-After` (RFC 9110 §10.2.3) and the RateLimit fields
- * (draft-ietf-httpapi-ratelimit-headers-06) are written by `respond`, like on every other response.
+ * The JSON 429 answer (RFC 6585 §4), a body that explains itself. `Retry-After` (RFC 9110 §10.2.3) and the
+ * RateLimit fields (draft-ietf-httpapi-ratelimit-headers-06) are written by `respond`, like on every other response.
  */
 import type { Answer, StepContext } from '../step.js';
-import { detailBody, DETAIL } from '../../contract/errors.js';
+import type { TooManyRequestsBody } from '../../contract/rate-limits.js';
 import { respondJson } from '../respond.js';
 
+const encoder = new TextEncoder();
+
 /**
- * `{"detail":"Too Many Requests"}`; `respond` adds `Retry-After` and the RateLimit fields of the budget that ran
- * out (the step has put it in `ctx.locals.rateLimit`).
+ * `{"detail":"Too Many Requests", …}` with why (`tooManyRequestsBody`); `respond` adds `Retry-After` and the
+ * RateLimit fields of the budget that ran out (the step has put it in `ctx.locals.rateLimit`).
  */
-export function tooManyRequests(ctx: StepContext): Answer {
-  return respondJson(ctx, 429, detailBody(DETAIL.tooManyRequests), { 'Cache-Control': 'no-store' });
+export function tooManyRequests(ctx: StepContext, body: TooManyRequestsBody): Answer {
+  return respondJson(ctx, 429, encoder.encode(JSON.stringify(body)), { 'Cache-Control': 'no-store' });
 }

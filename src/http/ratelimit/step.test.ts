@@ -71,7 +71,16 @@ describe('rateLimitStep', () => {
     expect(fields(missing).remaining).toBe('0');
     const refused = await call('/v1/catalog');
     expect(refused.status).toBe(429);
-    expect(await refused.json()).toEqual({ detail: 'Too Many Requests' });
+    // Which budget ran out, the larger ones from the limits given, when to retry: consistent with the headers.
+    expect(await refused.json()).toMatchObject({
+      detail: 'Too Many Requests',
+      budget: { name: 'read', client_kind: 'anonymous', policy: fields(refused).policy, limit: 2, window_seconds: 60 },
+      retry_after_seconds: Number(refused.headers.get('retry-after')),
+      larger_budgets: [
+        { client_kind: 'declared', policy: '4;w=60' },
+        { client_kind: 'verified', policy: '8;w=60' },
+      ],
+    });
     expect(refused.headers.get('content-type')).toBe('application/json');
     expect(refused.headers.get('retry-after')).toBe(fields(refused).reset);
     expect(fields(refused).policy).toBe('2;w=60');

@@ -5,9 +5,10 @@
  */
 import type { Answer, Step, StepContext } from '../step.js';
 import { addressBucket } from '../../net/address-bucket.js';
-import type { RateLimitState } from '../locals.js';
+import { DETAIL } from '../../contract/errors.js';
+import { tooManyRequestsBody, type TooManyRequestsBody } from '../../contract/rate-limits.js';
 import { budgetOf, type Budget } from '../../contract/routes.js';
-import { decide, type BudgetLimits, type Decision } from './budgets.js';
+import { addressCeiling, decide, type BudgetLimits, type Decision } from './budgets.js';
 import { tooManyRequests } from './headers.js';
 import type { RateLimitStore } from './store.js';
 
@@ -20,10 +21,11 @@ export interface RateLimitStepOptions {
   /** How a path is counted; default the route table's {@link budgetOf}. */
   classify?: (path: string) => Budget;
   /**
-   * The 429 answer; default the JSON `{"detail":"Too Many Requests"}` (the app passes one that gives browsers an
-   * HTML page on page paths). `Retry-After` and the RateLimit fields are added as on every response.
+   * The 429 answer, given why ({@link TooManyRequestsBody}); default that body as JSON (the app passes one that
+   * gives browsers an HTML page on page paths). `Retry-After` and the RateLimit fields are added as on every
+   * response.
    */
-  refuse?: (ctx: StepContext, state: RateLimitState) => Answer | Promise<Answer>;
+  refuse?: (ctx: StepContext, why: TooManyRequestsBody) => Answer | Promise<Answer>;
 }
 
 /** Builds the rate-limit step. */
@@ -33,8 +35,22 @@ export function rateLimitStep(options: RateLimitStepOptions): Step {
   const refuse = options.refuse ?? tooManyRequests;
   const apply = (ctx: StepContext, decision: Decision): Answer | Promise<Answer> | undefined => {
     ctx.locals.rateLimit = decision.state;
-    if (!decision.allowed) return refuse(ctx, decision.state);
-    return undefined;
+    if (decision.allowed) return undefined;
+    const { state, spent } = decision;
+    const kind = ctx.locals.clientKind ?? 'anonymous';
+    return refuse(
+      ctx,
+      tooManyRequestsBody({
+        detail: DETAIL.tooManyRequests,
+        kind,
+        budget: spent,
+        limit: state.limit,
+        windowSeconds: state.windowSeconds,
+        resetSeconds: state.resetSeconds,
+        // The same budget for another kind, from the configuration.
+        limitOf: (other) => (spent === 'address' ? addressCeiling(limits, other) : limits[other]),
+      }),
+    );
   };
   return (ctx) => {
     const decision = decide(store, limits, {
