@@ -31,7 +31,7 @@ export { problemLines, problemStyle, printable } from './print-problems.js';
 export { codeFrame, readProblemSource, type ProblemFolder } from './code-frame.js';
 
 // The model as published at an instant.
-export { publishedAt, scheduledLines } from './schedule.js';
+export { publishedAt, scheduledLines, utcDate } from './schedule.js';
 
 // What a content tree holds, file by file, and the rules across files.
 export { entryKind, treeEntryKind, isHiddenPath, LINK_PROBLEM, listContentTree, ContentTreeListing, type ContentTree } from './read-tree.js';

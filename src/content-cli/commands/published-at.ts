@@ -13,7 +13,7 @@ import {
   type ParsedFile,
   type Problem,
 } from '../../content/index.js';
-import { brokenIdMessage, fixLocation, Removals, type ModelIndex, type PublishedId } from '../published-ids.js';
+import { brokenIdMessage, fixLocation, Removals, type BrokenId, type ModelIndex } from '../published-ids.js';
 
 /** Where a command writes, and its environment (the shape of `CliIo` in `../main.ts`). */
 export interface CommandIo {
@@ -81,7 +81,7 @@ export function frontmatterOf(files: ReadonlyMap<string, ParsedFile>): Frontmatt
  * @param display the path printed for a file of the new revision (relative to the content folder)
  */
 export async function brokenIdProblems(
-  broken: readonly PublishedId[],
+  broken: readonly BrokenId[],
   head: ModelIndex,
   published: string,
   frontmatterOf: FrontmatterOf,
