@@ -34,7 +34,18 @@ export { codeFrame, readProblemSource, type ProblemFolder } from './code-frame.j
 export { publishedAt, scheduledLines, utcDate } from './schedule.js';
 
 // What a content tree holds, file by file, and the rules across files.
-export { entryKind, treeEntryKind, isHiddenPath, LINK_PROBLEM, listContentTree, ContentTreeListing, type ContentTree } from './read-tree.js';
+export {
+  entryKind,
+  folderEntryKind,
+  treeEntryKind,
+  isGitEntry,
+  isHiddenPath,
+  LINK_PROBLEM,
+  SUBMODULE_PROBLEM,
+  listContentTree,
+  ContentTreeListing,
+  type ContentTree,
+} from './read-tree.js';
 export { CATALOG_PATH, ROADMAP_PATH, changelogPath, classPath, coursePath, lessonPath } from './layout.js';
 export { parseFile, STAGE_ORDER, type ParsedFile } from './parse-file.js';
 export { buildModel, type DerivedModel, type RelProblem } from './build-model.js';
