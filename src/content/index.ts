@@ -35,7 +35,6 @@ export { publishedAt, scheduledLines, utcDate } from './schedule.js';
 
 // What a content tree holds, file by file, and the rules across files.
 export {
-  entryKind,
   folderEntryKind,
   treeEntryKind,
   isGitEntry,

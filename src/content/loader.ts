@@ -4,7 +4,7 @@
 import { closeSync, constants, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import { join, posix, sep } from 'node:path';
 import type { ContentModel, LoadResult, Problem } from './model.js';
-import { buildModel } from './build-model.js';
+import { buildModel, fileWarnings, type RelProblem } from './build-model.js';
 import { DerivationMemo } from './memo.js';
 import { parseFile, type ParsedFile } from './parse-file.js';
 import { folderEntryKind, isHiddenPath, LINK_PROBLEM, listContentTree, SUBMODULE_PROBLEM, type ContentTree, type EntryKind } from './read-tree.js';
@@ -224,15 +224,15 @@ export class ContentLoader {
 
     const { problems, model } = buildModel(files, this.memo);
     const unreadable = [...this.unreadable.values()];
+    const located = (p: RelProblem): Problem => ({ path: this.display(p.rel), line: p.line, column: p.column, message: p.message });
+    const found = fileWarnings(files);
+    const warnings = found.length > 0 ? { warnings: found.map(located) } : {};
     if (problems.length > 0 || unreadable.length > 0 || !model) {
-      return {
-        ok: false,
-        problems: [...unreadable, ...problems.map((p) => ({ path: this.display(p.rel), line: p.line, column: p.column, message: p.message }))],
-      };
+      return { ok: false, problems: [...unreadable, ...problems.map(located)], ...warnings };
     }
     const revision = this.revision ?? revisionOf(await git, () => this.digest.of(files));
     const result: ContentModel = { revision, ...model };
-    return { ok: true, model: result };
+    return { ok: true, model: result, ...warnings };
   }
 
   private linkProblem(rel: string): Problem {

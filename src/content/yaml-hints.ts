@@ -100,6 +100,17 @@ function tabHint(text: string): string | undefined {
   return /^[ ]*\t/.test(text) || /^[ \t]*-[ ]*\t/.test(text) ? TAB_HINT : undefined;
 }
 
+/**
+ * `title: Booleans #1 and comparisons`: a comment after a plain value (frontmatter.ts warns about it). The hint shows
+ * the line with everything after the key quoted, and the other way out.
+ */
+export function commentHint(text: string): string {
+  const m = VALUE_LINE.exec(text);
+  const fixed = m?.groups ? `${m.groups.indent}${m.groups.lead}${quoted(m.groups.value!)}` : undefined;
+  const own = 'or, if it is a comment, put it on a line of its own';
+  return fixed === undefined ? `quote the value if the # belongs to it, ${own}` : `quote the value if the # belongs to it: ${fixed.trim()} (${own})`;
+}
+
 /** `color: #3776ab`: the value is a comment. */
 function hashHint(text: string): string | undefined {
   const m = VALUE_LINE.exec(text);
