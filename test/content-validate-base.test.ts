@@ -213,6 +213,16 @@ describe('validate --base', () => {
     expect((await git(remote.work, ['status', '--porcelain'])).trim()).toBe(''); // no file "x" was written
   });
 
+  it('exits 2 on origin/main in a clone without origin, noting that main exists', async () => {
+    await remote.git('remote', 'remove', 'origin');
+    const { code, stderr } = await cli(['validate', 'content', '--base', 'origin/main'], remote.work);
+    expect(stderr).toBe(
+      `syllabus-content: --base: "origin/main" does not name a commit in ${remote.work}: this repository has no remote "origin", ` +
+        'but the local branch "main" exists (name it as "main")',
+    );
+    expect(code).toBe(2);
+  });
+
   it('exits 2 outside a Git work tree', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'syllabus-nogit-'));
     try {

@@ -10,12 +10,17 @@ import { stat } from 'node:fs/promises';
 import { normalize, relative, resolve, sep } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
-import { Command, CommanderError, Option } from 'commander';
+import { Command, CommanderError } from 'commander';
+import { choiceOption } from './choices.js';
 import { ContentLoader, printable, problemLines, problemStyle, scheduledLines, type Problem, type ProblemFolder } from '../content/index.js';
 import { addNewCommand } from './scaffold/command.js';
+import { CLI_VERSION } from '../cli/meta.js';
 import { parsePort, PREVIEW_DEFAULTS } from '../preview/options.js';
 import { prepareBaseCheck } from './commands/validate-base.js';
 import { DIFF_FORMATS, DIFF_HELP, runDiff, type DiffArgs } from './commands/diff.js';
+
+/** What follows a usage error. */
+const USAGE_HINT = '(run syllabus-content --help for usage)';
 
 /** Exit statuses of the command. */
 export const EXIT = { valid: 0, invalid: 1, usage: 2 } as const;
@@ -48,9 +53,11 @@ export async function runCli(argv: readonly string[], io: CliIo = defaultIo): Pr
   let status: number = EXIT.valid;
   const program = new Command('syllabus-content')
     .description('Tools for a Syllabus content folder (Markdown with YAML frontmatter).')
+    .version(CLI_VERSION, '-V, --version', 'print the version')
     .exitOverride()
     .configureOutput({ writeOut: (s) => io.stdout(s.trimEnd()), writeErr: (s) => io.stderr(s.trimEnd()) })
-    .showHelpAfterError();
+    // A usage error is one line and where to read more, as `syllabus` does, never the whole help.
+    .showHelpAfterError(USAGE_HINT);
   program
     .command('validate')
     .description('check every file and rule; print each problem as path:line:column: message')
@@ -66,9 +73,7 @@ export async function runCli(argv: readonly string[], io: CliIo = defaultIo): Pr
     .argument('[head-ref]', 'the Git ref of the change (default: the working content folder, uncommitted edits included)')
     .option('--dir <dir>', 'the content folder', 'content')
     .addOption(
-      new Option('--format <format>', 'github: also append to $GITHUB_STEP_SUMMARY and annotate broken ids')
-        .choices(DIFF_FORMATS)
-        .default('markdown'),
+      choiceOption('--format <format>', 'github: also append to $GITHUB_STEP_SUMMARY and annotate broken ids', DIFF_FORMATS).default('markdown'),
     )
     .addHelpText('after', DIFF_HELP)
     .action(async (base: string, head: string | undefined, options: Pick<DiffArgs, 'dir' | 'format'>) => {

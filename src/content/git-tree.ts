@@ -60,9 +60,26 @@ export async function resolveCommit(repo: ContentRepository, ref: string): Promi
   const out = await git(['-C', repo.top, 'rev-parse', '--verify', '--quiet', '--end-of-options', `${ref}^{commit}`]).catch(() => undefined);
   const commit = out?.trim();
   if (!commit || !isCommitId(commit)) {
-    throw new GitContentError(`${JSON.stringify(ref)} does not name a commit in ${repo.top}`);
+    throw new GitContentError(`${JSON.stringify(ref)} does not name a commit in ${repo.top}${await localBranchNote(repo, ref)}`);
   }
   return commit;
+}
+
+/**
+ * For a ref `<remote>/<branch>` that names no commit (a clone without that remote, or not fetched) while a local
+ * branch `<branch>` exists: a note naming it; else `''`.
+ */
+async function localBranchNote(repo: ContentRepository, ref: string): Promise<string> {
+  const slash = ref.indexOf('/');
+  if (slash <= 0 || slash === ref.length - 1) return '';
+  const [remote, branch] = [ref.slice(0, slash), ref.slice(slash + 1)];
+  const local = await git(['-C', repo.top, 'rev-parse', '--verify', '--quiet', '--end-of-options', `refs/heads/${branch}^{commit}`]).catch(() => '');
+  if (!isCommitId(local.trim())) return '';
+  const remotes = await git(['-C', repo.top, 'remote']).catch(() => '');
+  const why = remotes.split('\n').includes(remote)
+    ? `the remote "${remote}" has no branch "${branch}" fetched here (git fetch ${remote} ${branch})`
+    : `this repository has no remote "${remote}"`;
+  return `: ${why}, but the local branch "${branch}" exists (name it as ${JSON.stringify(branch)})`;
 }
 
 /**
