@@ -274,7 +274,10 @@ describe('new changelog and new roadmap', () => {
     const before = await snapshot(dir);
     const clash = await runNew(dir, ...args);
     expect(clash.code).toBe(1);
-    expect(clash.stderr).toContain(`${dir}/changelog/for-loops-2025-06-10.md already exists: new never overwrites a file`);
+    expect(clash.stderr).toContain(
+      `the changelog entry "for-loops-2025-06-10" exists (${dir}/changelog/for-loops-2025-06-10.md): for another entry that day ` +
+        'choose its slug with --slug, such as --slug for-loops-2, or its day with --date YYYY-MM-DD',
+    );
     expect(await snapshot(dir)).toEqual(before);
     const { code, stdout } = await runNew(dir, ...args, '--slug', 'for-loops-again', '--body', 'Loops, *again*.');
     expect(code).toBe(0);
@@ -386,6 +389,11 @@ describe('new --help', () => {
       expect({ example, code, stderr }).toEqual({ example, code: 0, stderr: '' });
     }
     const after = await load(dir);
+    // The class's lessons are all `py-…`: the new one follows the convention; `--id` is taken as given.
+    const basics = after.catalog.courses.find((c) => c.id === 'python-foundations')!.classes.find((k) => k.id === 'basics')!;
+    expect(basics.lessons.map((l) => l.id).at(-1)).toBe('py-booleans-and-comparisons');
+    const querying = after.catalog.courses.find((c) => c.id === 'sql-for-analysts')!.classes.find((k) => k.id === 'querying')!;
+    expect(querying.lessons.map((l) => l.id).at(-1)).toBe('sql-like');
     expect(after.catalog.courses).toHaveLength(bundled.catalog.courses.length + 1);
     expect(after.changelog.entries).toHaveLength(bundled.changelog.entries.length + 1);
   });
@@ -437,17 +445,24 @@ describe('syllabus-content new as a process', () => {
       );
     });
 
-  it("prints the paths on stdout and exits 0; a usage error exits 2 with the command's usage", async () => {
+  it('prints the paths on stdout and exits 0; a usage error exits 2 with one line and a hint, not the whole help', async () => {
     const dir = await fixture();
     const written = await run(['new', 'class', 'sql-basics', 'Joins', '--dir', dir]);
     expect(written).toEqual({ code: 0, stdout: `${dir}/courses/sql-basics/joins/index.md\n${dir}/courses/sql-basics/index.md\n`, stderr: '' });
     const missing = await run(['new', 'lesson', 'sql-basics/select', '--dir', dir]);
     expect(missing.code).toBe(2);
     expect(missing.stdout).toBe('');
-    expect(missing.stderr).toContain("error: missing required argument 'title'");
-    expect(missing.stderr).toContain('Usage: syllabus-content new lesson [options] <course/class> <title>');
+    expect(missing.stderr).toBe("error: missing required argument 'title'\n(run syllabus-content --help for usage)\n");
     const kind = await run(['new', 'module', 'X', '--dir', dir]);
     expect(kind.code).toBe(2);
-    expect(kind.stderr).toContain("error: unknown command 'module'");
+    expect(kind.stderr).toBe("error: unknown command 'module'\n(run syllabus-content --help for usage)\n");
+    const plural = await run(['new', 'changelog', 'X', '--kind', 'lessons', '--blurb', 'B.', '--dir', dir]);
+    expect(plural.code).toBe(2);
+    expect(plural.stderr).toBe(
+      "error: option '--kind <kind>' argument 'lessons' is invalid. Did you mean \"lesson\"? Allowed choices are course, class, lesson, feature.\n" +
+        '(run syllabus-content --help for usage)\n',
+    );
+    const version = await run(['--version']);
+    expect(version).toEqual({ code: 0, stdout: `${JSON.parse(await readFile(join(root, 'package.json'), 'utf8')).version}\n`, stderr: '' });
   });
 });

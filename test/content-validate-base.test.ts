@@ -8,9 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from '../src/content-cli/main.js';
-import { loadContentAtCommit, locateRepository, resolveCommit, GitContentError, SUBMODULE_PROBLEM } from '../src/content/git-tree.js';
+import { loadContentAtCommit, locateRepository, resolveCommit, GitContentError } from '../src/content/git-tree.js';
 import { loadContent } from '../src/content/loader.js';
-import { LINK_PROBLEM } from '../src/content/read-tree.js';
+import { LINK_PROBLEM, SUBMODULE_PROBLEM } from '../src/content/read-tree.js';
 import { removeTree, writeContentFixture } from './helpers/content-fixture.js';
 import { createContentRemote, git, type ContentRemote } from './helpers/git-repo.js';
 
@@ -140,11 +140,46 @@ describe('validate --base', () => {
         .split('\n')
         .filter((l) => l.startsWith('- Removed')),
     ).toEqual([
-      '- Removed `rust-intro`: `Rust intro`, soon (retired by changelog entry `rust-withdrawn-2025-09-01`)',
-      '- Removed `rust-intro/ownership`: `Ownership`, soon (retired by changelog entry `rust-withdrawn-2025-09-01`)',
-      '- Removed `variables`: `Variables` in `python-basics/first-steps` (retired by changelog entry `rust-withdrawn-2025-09-01`)',
+      '- Removed `rust-intro`: `Rust intro`, soon (retired on 2025-09-01 by changelog entry `rust-withdrawn-2025-09-01`)',
+      '- Removed `rust-intro/ownership`: `Ownership`, soon (retired on 2025-09-01 by changelog entry `rust-withdrawn-2025-09-01`)',
+      '- Removed `variables`: `Variables` in `python-basics/first-steps` (retired on 2025-09-01 by changelog entry `rust-withdrawn-2025-09-01`)',
     ]);
     expect(diff.code).toBe(0);
+  });
+
+  it("counts a removal only from its entry's date: a lesson removed by an entry dated 2099 breaks the check today", async () => {
+    await remote.git('rm', '--quiet', `${FIRST_STEPS}/variables.md`);
+    await writeFile(join(remote.work, FIRST_STEPS, 'index.md'), '---\nname: First steps\nstatus: live\nlessons: [hello-world]\n---\n');
+    await writeFile(
+      join(remote.work, 'content/changelog/variables-retired-2099-01-01.md'),
+      '---\nkind: lesson\ntitle: Variables retired\nblurb: The lesson leaves.\nremoves:\n  lessons: [variables]\n---\n\nThe lesson leaves the catalog.\n',
+    );
+    const early = await cli(['validate', 'content', '--base', 'HEAD'], remote.work);
+    expect(early.stdout).toEqual([
+      `${FIRST_STEPS}/index.md:4:1: lesson "variables" was published at ${short} and is gone, but its removal takes effect only on 2099-01-01, ` +
+        'the date of the changelog entry "variables-retired-2099-01-01" that announces it: until then the id must keep answering, so keep ' +
+        'the lesson until that day (merge its removal on or after 2099-01-01), or date the entry today if it leaves now',
+    ]);
+    expect(early.code).toBe(1);
+    const diff = await cli(['diff', 'HEAD'], remote.work);
+    const lines = diff.stdout.join('\n').split('\n');
+    expect(lines).toContain(
+      '- Removed `variables`: `Variables` in `python-basics/first-steps` (retired on 2099-01-01 by changelog entry `variables-retired-2099-01-01`) ' +
+        '— **breaking**: the removal takes effect on 2099-01-01, but the id is gone now',
+    );
+    expect(lines).toContain(
+      '- Scheduled `variables-retired-2099-01-01` for 2099-01-01: 2099-01-01, lesson, `Variables retired` (published at 00:00 UTC that day)',
+    );
+    expect(diff.code).toBe(1);
+    // On the entry's date the removal is in effect.
+    const onTheDay = await runCli(['validate', 'content', '--base', 'HEAD'], {
+      stdout: () => undefined,
+      stderr: () => undefined,
+      env: { GITHUB_ACTIONS: '' },
+      cwd: remote.work,
+      now: () => new Date('2099-01-01T00:00:00Z'),
+    });
+    expect(onTheDay).toBe(0);
   });
 
   it('follows a renamed course: its classes are found in the course that holds its alias', async () => {
@@ -156,16 +191,6 @@ describe('validate --base', () => {
     );
     const { code, stdout } = await cli(['validate', 'content', '--base', 'main'], remote.work);
     expect(stdout).toEqual([]);
-    expect(code).toBe(0);
-  });
-
-  it('skips the check, saying so, when the base is not valid content', async () => {
-    await writeFile(join(remote.work, 'content/catalog.md'), '---\ncourses: [python-basics, sql-basics]\n---\n');
-    await remote.commit('Break the catalog', {});
-    await remote.git('rm', '-r', '--quiet', 'content/courses/rust-intro');
-    const { code, stdout, stderr } = await cli(['validate', 'content', '--base', 'HEAD'], remote.work);
-    expect(stdout).toEqual([]);
-    expect(stderr).toMatch(/the base HEAD \([0-9a-f]{7}\) is not valid content \(1 problem\); the check of the ids it published is skipped/);
     expect(code).toBe(0);
   });
 
@@ -186,6 +211,16 @@ describe('validate --base', () => {
       expect(stderr).toMatch(/^syllabus-content: --base: "(.*)" (is not a Git ref|does not name a commit in )/);
     }
     expect((await git(remote.work, ['status', '--porcelain'])).trim()).toBe(''); // no file "x" was written
+  });
+
+  it('exits 2 on origin/main in a clone without origin, noting that main exists', async () => {
+    await remote.git('remote', 'remove', 'origin');
+    const { code, stderr } = await cli(['validate', 'content', '--base', 'origin/main'], remote.work);
+    expect(stderr).toBe(
+      `syllabus-content: --base: "origin/main" does not name a commit in ${remote.work}: this repository has no remote "origin", ` +
+        'but the local branch "main" exists (name it as "main")',
+    );
+    expect(code).toBe(2);
   });
 
   it('exits 2 outside a Git work tree', async () => {

@@ -5,7 +5,18 @@
  * roadmap items. {@link diffModels} computes it; {@link renderMarkdown} prints it for a pull request.
  */
 import type { RoadmapItem } from '../schemas/types.generated.js';
-import { brokenIds, classKey, ModelIndex, publishedIds, type IdKind, type PublishedId } from './published-ids.js';
+import {
+  brokenIds,
+  classKey,
+  inEffect,
+  ModelIndex,
+  publishedIds,
+  type BrokenId,
+  type IdKind,
+  type PublishedId,
+  type Removal,
+} from './published-ids.js';
+import { utcDate } from '../content/index.js';
 import { byCodePoint } from '../contract/order.js';
 
 /** A scalar field of an API shape (or a list of strings) whose value differs. */
@@ -18,10 +29,14 @@ export interface FieldChange {
 /** The values {@link FieldChange} compares: a shape's text, numbers, `null`, and lists of text. */
 export type FieldValue = string | number | boolean | null | undefined | readonly string[];
 
-/** One resource's change. `label` names it (`course/class` for a class); `summary` describes an added or removed one. */
+/**
+ * One resource's change. `label` names it (`course/class` for a class); `summary` describes an added or removed one.
+ * An added changelog entry dated after the diff's instant is `scheduled` on that date; a removal a changelog entry
+ * announces is `announcedBy` it (breaking while its date is still to come).
+ */
 export type ResourceChange =
-  | { change: 'added'; label: string; summary: string }
-  | { change: 'removed'; label: string; summary: string; breaking: boolean; announcedBy?: string }
+  | { change: 'added'; label: string; summary: string; scheduled?: string }
+  | { change: 'removed'; label: string; summary: string; breaking: boolean; announcedBy?: Removal }
   | { change: 'renamed'; label: string; to: string; fields: FieldChange[] }
   | { change: 'changed'; label: string; fields: FieldChange[] };
 
@@ -44,7 +59,7 @@ export interface ApiDiff {
   deprecations: DeprecationChange[];
   roadmap: ResourceChange[];
   /** The published ids that lead nowhere now ({@link brokenIds}): the change breaks clients. */
-  broken: PublishedId[];
+  broken: BrokenId[];
 }
 
 /** Whether a diff has nothing to show. */
@@ -64,6 +79,7 @@ export function diffModels(base: ModelIndex, head: ModelIndex, at: Date): ApiDif
     baseMap: ReadonlyMap<string, T>,
     headMap: ReadonlyMap<string, T>,
     summary: (t: T) => string,
+    scheduled: (t: T) => string | undefined = () => undefined,
   ): ResourceChange[] => {
     // A class is keyed `course/class`, in the head under the course its published course id leads to now.
     const baseKey = (p: PublishedId): string => (kind === 'class' ? classKey(p.courseId!, p.id) : p.id);
@@ -81,7 +97,7 @@ export function diffModels(base: ModelIndex, head: ModelIndex, at: Date): ApiDif
         const announcedBy = head.removals.announcing(p);
         changes.push(
           announcedBy
-            ? { change: 'removed', label: baseKey(p), summary: what, breaking: false, announcedBy }
+            ? { change: 'removed', label: baseKey(p), summary: what, breaking: !inEffect(announcedBy, at), announcedBy }
             : { change: 'removed', label: baseKey(p), summary: what, breaking: true },
         );
         continue;
@@ -93,15 +109,28 @@ export function diffModels(base: ModelIndex, head: ModelIndex, at: Date): ApiDif
       if (current !== p.id) changes.push({ change: 'renamed', label: baseKey(p), to: key, fields });
       else if (fields.length > 0) changes.push({ change: 'changed', label: key, fields });
     }
-    for (const [key, after] of headMap)
-      if (!baseMap.has(key) && !reached.has(key)) changes.push({ change: 'added', label: key, summary: summary(after) });
+    for (const [key, after] of headMap) {
+      if (baseMap.has(key) || reached.has(key)) continue;
+      const on = scheduled(after);
+      changes.push(
+        on === undefined
+          ? { change: 'added', label: key, summary: summary(after) }
+          : { change: 'added', label: key, summary: summary(after), scheduled: on },
+      );
+    }
     return ordered(changes);
   };
   return {
     courses: resources('course', base.courses, head.courses, (c) => `${text(c.title)}, ${c.status}`),
     classes: resources('class', base.classes, head.classes, (k) => `${text(k.name)}, ${k.status}`),
     lessons: resources('lesson', base.lessons, head.lessons, (l) => `${text(l.title)} in ${code(classKey(l.course_id, l.class_id))}`),
-    changelog: resources('changelog entry', base.entries, head.entries, (e) => `${e.date}, ${e.kind}, ${text(e.title)}`),
+    changelog: resources(
+      'changelog entry',
+      base.entries,
+      head.entries,
+      (e) => `${e.date}, ${e.kind}, ${text(e.title)}`,
+      (e) => (e.date > utcDate(at) ? e.date : undefined),
+    ),
     deprecations: deprecationChanges(base, head),
     roadmap: roadmapChanges(base, head),
     broken,
@@ -240,9 +269,16 @@ function brokenLabel(p: PublishedId): string {
 function resourceLine(c: ResourceChange, verb = 'Changed'): string {
   switch (c.change) {
     case 'added':
+      if (c.scheduled) return `Scheduled ${code(c.label)} for ${c.scheduled}: ${c.summary} (published at 00:00 UTC that day)`;
       return `Added ${code(c.label)}: ${c.summary}`;
     case 'removed':
-      if (c.announcedBy) return `Removed ${code(c.label)}: ${c.summary} (retired by changelog entry ${code(c.announcedBy)})`;
+      if (c.announcedBy) {
+        const { entry, date } = c.announcedBy;
+        const by = `retired on ${date} by changelog entry ${code(entry)}`;
+        return c.breaking
+          ? `Removed ${code(c.label)}: ${c.summary} (${by}) — **breaking**: the removal takes effect on ${date}, but the id is gone now`
+          : `Removed ${code(c.label)}: ${c.summary} (${by})`;
+      }
       return `Removed ${code(c.label)}: ${c.summary}${c.breaking ? ' — **breaking**: the id was published and no alias leads to it' : ''}`;
     case 'renamed':
       return `Renamed ${code(c.label)} → ${code(c.to)} (alias)${c.fields.length > 0 ? `; ${fieldsText(c.fields)}` : ''}`;

@@ -10,12 +10,17 @@ import { stat } from 'node:fs/promises';
 import { normalize, relative, resolve, sep } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
-import { Command, CommanderError, Option } from 'commander';
+import { Command, CommanderError } from 'commander';
+import { choiceOption } from './choices.js';
 import { ContentLoader, printable, problemLines, problemStyle, scheduledLines, type Problem, type ProblemFolder } from '../content/index.js';
 import { addNewCommand } from './scaffold/command.js';
+import { CLI_VERSION } from '../cli/meta.js';
 import { parsePort, PREVIEW_DEFAULTS } from '../preview/options.js';
 import { prepareBaseCheck } from './commands/validate-base.js';
 import { DIFF_FORMATS, DIFF_HELP, runDiff, type DiffArgs } from './commands/diff.js';
+
+/** What follows a usage error. */
+const USAGE_HINT = '(run syllabus-content --help for usage)';
 
 /** Exit statuses of the command. */
 export const EXIT = { valid: 0, invalid: 1, usage: 2 } as const;
@@ -48,9 +53,11 @@ export async function runCli(argv: readonly string[], io: CliIo = defaultIo): Pr
   let status: number = EXIT.valid;
   const program = new Command('syllabus-content')
     .description('Tools for a Syllabus content folder (Markdown with YAML frontmatter).')
+    .version(CLI_VERSION, '-V, --version', 'print the version')
     .exitOverride()
     .configureOutput({ writeOut: (s) => io.stdout(s.trimEnd()), writeErr: (s) => io.stderr(s.trimEnd()) })
-    .showHelpAfterError();
+    // A usage error is one line and where to read more, as `syllabus` does, never the whole help.
+    .showHelpAfterError(USAGE_HINT);
   program
     .command('validate')
     .description('check every file and rule; print each problem as path:line:column: message')
@@ -66,9 +73,7 @@ export async function runCli(argv: readonly string[], io: CliIo = defaultIo): Pr
     .argument('[head-ref]', 'the Git ref of the change (default: the working content folder, uncommitted edits included)')
     .option('--dir <dir>', 'the content folder', 'content')
     .addOption(
-      new Option('--format <format>', 'github: also append to $GITHUB_STEP_SUMMARY and annotate broken ids')
-        .choices(DIFF_FORMATS)
-        .default('markdown'),
+      choiceOption('--format <format>', 'github: also append to $GITHUB_STEP_SUMMARY and annotate broken ids', DIFF_FORMATS).default('markdown'),
     )
     .addHelpText('after', DIFF_HELP)
     .action(async (base: string, head: string | undefined, options: Pick<DiffArgs, 'dir' | 'format'>) => {
@@ -121,50 +126,60 @@ async function validate(dir: string, io: CliIo, baseRef?: string): Promise<numbe
   const loader = new ContentLoader(folder.dir, { displayRoot: folder.displayRoot });
   const result = await loader.load();
   const problems = !result.ok ? result.problems : base ? await base.problems(result.model, loader.parsedFiles()) : [];
+  const warnings = result.warnings ?? [];
+  const warned = warnings.length === 0 ? '' : `; ${warnings.length} warning${warnings.length === 1 ? '' : 's'}`;
   if (result.ok && problems.length === 0) {
+    reportProblems([], folder, io, warnings);
     const { catalog, changelog, roadmap } = result.model;
     const lessons = catalog.courses.reduce((n, c) => n + c.lessons_live, 0);
     const items = roadmap.stages.reduce((n, s) => n + s.items.length, 0);
     io.stderr(
       `${dir}: valid (${catalog.courses.length} courses, ${lessons} lessons, ${changelog.entries.length} changelog entries, ` +
-        `${items} roadmap items; revision ${result.model.revision})`,
+        `${items} roadmap items; revision ${result.model.revision})${warned}`,
     );
     const now = io.now?.() ?? new Date();
     for (const line of scheduledLines(result.model, now, (rel) => loader.display(rel))) io.stderr(printable(line));
     return EXIT.valid;
   }
-  reportProblems(problems, folder, io);
+  reportProblems(problems, folder, io, warnings);
   const files = new Set(problems.map((p) => p.path)).size;
-  io.stderr(`${dir}: ${problems.length} problem${problems.length === 1 ? '' : 's'} in ${files} file${files === 1 ? '' : 's'}`);
+  io.stderr(`${dir}: ${problems.length} problem${problems.length === 1 ? '' : 's'} in ${files} file${files === 1 ? '' : 's'}${warned}`);
   return EXIT.invalid;
 }
 
+/** Annotation levels of GitHub Actions: a problem is an error, a warning a warning. */
+type Level = 'error' | 'warning';
+
 /**
- * Prints problems as `path:line:column: message` (in a terminal with their code frames, read from `folder`), and
- * under GitHub Actions also as `::error` annotations.
+ * Prints problems as `path:line:column: message`, then warnings as `path:line:column: warning: message` (in a terminal
+ * with their code frames, read from `folder`), and under GitHub Actions also as `::error` and `::warning` annotations.
  */
-function reportProblems(problems: readonly Problem[], folder: ProblemFolder, io: CliIo): void {
+function reportProblems(problems: readonly Problem[], folder: ProblemFolder, io: CliIo, warnings: readonly Problem[] = []): void {
+  if (problems.length === 0 && warnings.length === 0) return;
   const annotate = io.env.GITHUB_ACTIONS === 'true';
   // File names and YAML keys are written by contributors: under Actions, a line of theirs starting with `::`
   // would be run as a workflow command, so command processing is off while they are printed (the toolkit's
   // documented guard), and control characters never reach a terminal.
   const token = annotate ? randomUUID() : '';
   if (annotate) io.stdout(`::stop-commands::${token}`);
-  for (const line of problemLines(problems, folder, problemStyle(io.env, io.stdoutIsTTY === true))) io.stdout(line);
+  const style = problemStyle(io.env, io.stdoutIsTTY === true);
+  const asWarnings = warnings.map((w) => ({ ...w, message: `warning: ${w.message}` }));
+  for (const line of problemLines([...problems, ...asWarnings], folder, style)) io.stdout(line);
   if (annotate) {
     io.stdout(`::${token}::`);
     for (const problem of problems) io.stdout(annotation(problem, io));
+    for (const warning of warnings) io.stdout(annotation(warning, io, 'warning'));
   }
 }
 
 /**
- * A GitHub Actions `::error` workflow command for a problem; `file` is relative to the workspace
+ * A GitHub Actions `::error` (or `::warning`) workflow command for a problem; `file` is relative to the workspace
  * (`GITHUB_WORKSPACE`, else the working directory), as annotations require.
  */
-export function annotation(problem: Problem, io: Pick<CliIo, 'env' | 'cwd'>): string {
+export function annotation(problem: Problem, io: Pick<CliIo, 'env' | 'cwd'>, level: Level = 'error'): string {
   const workspace = io.env.GITHUB_WORKSPACE ?? io.cwd;
   const file = relative(workspace, resolve(io.cwd, problem.path)).split(sep).join('/');
-  return `::error file=${escapeProperty(file)},line=${problem.line},col=${problem.column}::${escapeData(problem.message)}`;
+  return `::${level} file=${escapeProperty(file)},line=${problem.line},col=${problem.column}::${escapeData(problem.message)}`;
 }
 
 // Escaping rules of the GitHub Actions toolkit (@actions/core command.ts).

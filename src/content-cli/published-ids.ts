@@ -9,7 +9,7 @@
  * in the course `c` leads to now — `c` itself, or the course that declares `c` as an alias.
  */
 import type { ChangelogEntry, ChangelogEntryFrontmatter, Course, Klass, Lesson } from '../schemas/types.generated.js';
-import { CATALOG_PATH, changelogPath, classPath, coursePath, publishedAt, type ContentModel } from '../content/index.js';
+import { CATALOG_PATH, changelogPath, classPath, coursePath, publishedAt, utcDate, type ContentModel } from '../content/index.js';
 import { byCodePoint } from '../contract/order.js';
 
 /** The kinds of resource whose ids are permanent. */
@@ -24,31 +24,55 @@ export interface PublishedId {
   classId?: string;
 }
 
+/** A published id that leads nowhere now; `early` when a changelog entry removes it, but only from a later date. */
+export interface BrokenId extends PublishedId {
+  early?: Removal;
+}
+
+/** The changelog entry that retires an id, and the date the removal takes effect (the entry's, `YYYY-MM-DD`). */
+export interface Removal {
+  entry: string;
+  date: string;
+}
+
 /**
- * The ids a revision's changelog retires for good (the `removes` of its entries; the entry's date is the removal's),
- * each with the id of the entry that announces it.
+ * The ids a revision's changelog retires for good (the `removes` of its entries), each with the entry that announces
+ * it. A removal takes effect on the entry's date (the date in its id), when the entry is published: until then the
+ * id must keep answering.
  */
 export class Removals {
-  readonly #byKey = new Map<string, string>();
+  readonly #byKey = new Map<string, Removal>();
 
   /** Collects the `removes` of changelog entries (their frontmatter, valid against the schema). */
-  static of(entries: Iterable<{ entryId: string; data?: Pick<ChangelogEntryFrontmatter, 'removes'> }>): Removals {
+  static of(entries: Iterable<{ entryId: string; date?: string; data?: Pick<ChangelogEntryFrontmatter, 'removes'> }>): Removals {
     const removals = new Removals();
-    for (const { entryId, data } of entries) {
+    for (const { entryId, date, data } of entries) {
       const removes = data?.removes;
-      if (!removes) continue;
-      for (const id of removes.courses ?? []) removals.#byKey.set(removalKey({ kind: 'course', id }), entryId);
-      for (const { course, id } of removes.classes ?? []) removals.#byKey.set(removalKey({ kind: 'class', id, courseId: course }), entryId);
-      for (const id of removes.lessons ?? []) removals.#byKey.set(removalKey({ kind: 'lesson', id }), entryId);
-      for (const id of removes.changelog ?? []) removals.#byKey.set(removalKey({ kind: 'changelog entry', id }), entryId);
+      if (!removes || date === undefined) continue;
+      const removal: Removal = { entry: entryId, date };
+      const set = (p: Pick<PublishedId, 'kind' | 'id' | 'courseId'>): void => {
+        const key = removalKey(p);
+        const earlier = removals.#byKey.get(key);
+        // Announced twice: the earlier date is the removal's.
+        if (!earlier || removal.date < earlier.date) removals.#byKey.set(key, removal);
+      };
+      for (const id of removes.courses ?? []) set({ kind: 'course', id });
+      for (const { course, id } of removes.classes ?? []) set({ kind: 'class', id, courseId: course });
+      for (const id of removes.lessons ?? []) set({ kind: 'lesson', id });
+      for (const id of removes.changelog ?? []) set({ kind: 'changelog entry', id });
     }
     return removals;
   }
 
-  /** The changelog entry that announces the removal of `published`, if one does. */
-  announcing(published: PublishedId): string | undefined {
+  /** The removal of `published` a changelog entry announces, if one does (whatever its date). */
+  announcing(published: PublishedId): Removal | undefined {
     return this.#byKey.get(removalKey(published));
   }
+}
+
+/** Whether a removal has taken effect at `at`: its entry is published at 00:00 UTC of its date (schedule.ts). */
+export function inEffect(removal: Removal, at: Date): boolean {
+  return removal.date <= utcDate(at);
 }
 
 function removalKey(p: Pick<PublishedId, 'kind' | 'id' | 'courseId'>): string {
@@ -127,16 +151,23 @@ export function publishedIds(base: ModelIndex): PublishedId[] {
 
 /**
  * The ids `base` published by the instant `at` that lead nowhere in `head` and whose removal `head`'s changelog does
- * not announce: each one breaks a client that stored it. A changelog entry still scheduled at `at` (and an alias
- * leading to one) was never served, so renaming or dropping it breaks nobody ({@link publishedAt} decides).
+ * not announce as in effect at `at`: each one breaks a client that stored it. A removal announced by an entry dated
+ * after `at` does not count yet (the id must keep answering until that entry is published): such an id is broken
+ * with the removal as `early`. A changelog entry still scheduled at `at` (and an alias leading to one) was never
+ * served, so renaming or dropping it breaks nobody ({@link publishedAt} decides).
  */
-export function brokenIds(base: ModelIndex, head: ModelIndex, at: Date): PublishedId[] {
+export function brokenIds(base: ModelIndex, head: ModelIndex, at: Date): BrokenId[] {
   const served = publishedAt(base.model, at).model;
   const servedEntries = new Set(served.changelog.entries.map((e) => e.id));
   const wasServed = (p: PublishedId) => p.kind !== 'changelog entry' || servedEntries.has(p.id) || served.aliases.changelog.has(p.id);
-  return publishedIds(base).filter(
-    (p) => wasServed(p) && head.resolve(p.kind, p.id, p.courseId) === undefined && head.removals.announcing(p) === undefined,
-  );
+  const broken: BrokenId[] = [];
+  for (const p of publishedIds(base)) {
+    if (!wasServed(p) || head.resolve(p.kind, p.id, p.courseId) !== undefined) continue;
+    const removal = head.removals.announcing(p);
+    if (removal === undefined) broken.push(p);
+    else if (!inEffect(removal, at)) broken.push({ ...p, early: removal });
+  }
+  return broken;
 }
 
 /** Where a broken id is reported in the new revision: a file (relative to the content folder) and a key in it. */
@@ -167,8 +198,16 @@ export function fixLocation(broken: PublishedId, head: ModelIndex): FixLocation 
  * "aliases: [py-strings]" to the lesson that replaces it`.
  * @param published where the base was published, as the message names it (a short commit id).
  */
-export function brokenIdMessage(broken: PublishedId, published: string): string {
+export function brokenIdMessage(broken: BrokenId, published: string): string {
   const what = broken.kind === 'class' ? `class "${broken.id}" of course "${broken.courseId}"` : `${broken.kind} "${broken.id}"`;
+  if (broken.early) {
+    const { entry, date } = broken.early;
+    return (
+      `${what} was published at ${published} and is gone, but its removal takes effect only on ${date}, the date of the ` +
+      `changelog entry "${entry}" that announces it: until then the id must keep answering, so keep the ${broken.kind} ` +
+      `until that day (merge its removal on or after ${date}), or date the entry today if it leaves now`
+    );
+  }
   const replacer = broken.kind === 'class' ? `the class of "${broken.courseId}"` : `the ${broken.kind}`;
   return (
     `${what} was published at ${published} and is gone: add "aliases: [${broken.id}]" to ${replacer} that replaces it ` +

@@ -363,6 +363,16 @@ function checkAliases(tree: Tree, problems: RelProblem[]): AliasTable {
   return table;
 }
 
+/**
+ * The warnings of `files` (what is valid but likely not meant: `ParsedFile.warnings`), by path, line and column. They
+ * never make content invalid.
+ */
+export function fileWarnings(files: Iterable<ParsedFile>): RelProblem[] {
+  const out: RelProblem[] = [];
+  for (const file of files) for (const w of file.warnings) out.push({ rel: file.rel, ...w });
+  return sortProblems(out);
+}
+
 function sortProblems(problems: RelProblem[]): RelProblem[] {
   return problems.sort((a, b) => byCodePoint(a.rel, b.rel) || a.line - b.line || a.column - b.column);
 }

@@ -4,9 +4,9 @@
  * problem needs one, so every problem can name the line and column of the offending key. Syntax problems carry a
  * hint for the common traps (yaml-hints.ts).
  */
-import { LineCounter, isAlias, isMap, isScalar, isSeq, parseDocument, type Node, type Range } from 'yaml';
+import { LineCounter, Scalar, isAlias, isMap, isScalar, isSeq, parseDocument, visit, type Document, type Node, type Range } from 'yaml';
 import { parseSimpleYaml } from './simple-yaml.js';
-import { withSyntaxHints } from './yaml-hints.js';
+import { commentHint, withSyntaxHints } from './yaml-hints.js';
 
 /** A 1-based line and column in a file. */
 export interface Position {
@@ -31,7 +31,11 @@ export interface SplitFile {
   bodyLine: number;
   /** Syntax problems of the frontmatter itself; empty when it is well formed. */
   problems: LocalProblem[];
+  /** What is well formed but likely not meant ({@link cutByComments}); shared and empty when there is none. */
+  warnings: readonly LocalProblem[];
 }
+
+const NO_WARNINGS: readonly LocalProblem[] = Object.freeze([]);
 
 const OPEN = /^---[ \t]*\r?\n/;
 /** The line that closes the frontmatter: the first that starts with `---`. */
@@ -60,6 +64,7 @@ export function splitFile(text: string): SplitFile {
       body: src,
       bodyLine: 1,
       problems: [{ ...FILE_START, message: 'missing frontmatter: the file must start with a line "---", then YAML keys, then a line "---"' }],
+      warnings: NO_WARNINGS,
     };
   }
   const close = src.indexOf(CLOSE, OPEN_LENGTH);
@@ -77,6 +82,7 @@ export function splitFile(text: string): SplitFile {
       body: '',
       bodyLine,
       problems: [{ ...FILE_START, message: 'the frontmatter is not closed: add a line "---" after its last key' }],
+      warnings: NO_WARNINGS,
     };
   }
   const body = src.slice(bodyStart);
@@ -84,7 +90,8 @@ export function splitFile(text: string): SplitFile {
   // With CRLF line endings the closing delimiter's `\n---` leaves the last YAML line's `\r` behind.
   const yaml = detach(matter.endsWith('\r') ? matter.slice(0, -1) : matter);
   const simple = parseSimpleYaml(yaml);
-  if (simple) return { yaml, data: simple, body, bodyLine, problems: [] };
+  // The fast path takes no block with a comment: nothing to warn about.
+  if (simple) return { yaml, data: simple, body, bodyLine, problems: [], warnings: NO_WARNINGS };
   const lineCounter = new LineCounter();
   const doc = parseDocument(yaml, { ...YAML_OPTIONS, lineCounter });
   if (doc.errors.length > 0) {
@@ -97,15 +104,53 @@ export function splitFile(text: string): SplitFile {
         yaml,
         doc.errors.map((err) => ({ ...toPosition(lineCounter, err.pos[0]), message: `invalid YAML: ${firstLine(err.message)}` })),
       ),
+      warnings: NO_WARNINGS,
     };
   }
   let data: unknown;
   try {
     data = doc.toJS({ maxAliasCount: 100 });
   } catch (err) {
-    return { yaml, data: undefined, body, bodyLine, problems: [{ ...FILE_START, message: `invalid YAML: ${(err as Error).message}` }] };
+    return {
+      yaml,
+      data: undefined,
+      body,
+      bodyLine,
+      problems: [{ ...FILE_START, message: `invalid YAML: ${(err as Error).message}` }],
+      warnings: NO_WARNINGS,
+    };
   }
-  return { yaml, data: data ?? {}, body, bodyLine, problems: [] };
+  return { yaml, data: data ?? {}, body, bodyLine, problems: [], warnings: cutByComments(yaml, doc, lineCounter) };
+}
+
+/**
+ * Plain (unquoted) values followed on their line by a comment: `title: Booleans #1 and comparisons` is the title
+ * `Booleans` and a comment, as YAML says, but rarely what was meant. One warning each, at the `#`, with the line as it
+ * reads with the value quoted. A quoted value, a block scalar (`|`, `>`, where `#` is text) and a comment on a line of
+ * its own are left alone.
+ */
+function cutByComments(yaml: string, doc: Document, lineCounter: LineCounter): readonly LocalProblem[] {
+  let warnings: LocalProblem[] | undefined;
+  visit(doc, {
+    Scalar(key, node) {
+      if (key === 'key' || node.type !== Scalar.PLAIN || !node.range) return;
+      const end = node.range[1];
+      const lineEnd = yaml.indexOf('\n', end);
+      const rest = yaml.slice(end, lineEnd === -1 ? yaml.length : lineEnd).replace(/\r$/, '');
+      const comment = /^[ \t]+#/.exec(rest);
+      if (!comment) return;
+      const hash = end + comment[0].length - 1;
+      const lineStart = yaml.lastIndexOf('\n', node.range[0] - 1) + 1;
+      // A plain value over several lines: the hint cannot show it as one line.
+      const oneLine = !yaml.slice(node.range[0], end).includes('\n');
+      const lineText = oneLine ? yaml.slice(lineStart, lineEnd === -1 ? yaml.length : lineEnd).replace(/\r$/, '') : '';
+      const message =
+        `a comment cuts this value: YAML reads ${JSON.stringify(rest.trim())} as a comment, so the value is ` +
+        `${JSON.stringify(String(node.value))}; hint: ${commentHint(lineText)}`;
+      (warnings ??= []).push({ ...toPosition(lineCounter, hash), message });
+    },
+  });
+  return warnings ?? NO_WARNINGS;
 }
 
 /**

@@ -11,13 +11,11 @@ import { buildModel } from './build-model.js';
 import { FILE_TOO_LARGE, MAX_FILE_BYTES } from './loader.js';
 import type { LoadResult, Problem } from './model.js';
 import { parseFile, type ParsedFile } from './parse-file.js';
-import { LINK_PROBLEM, treeEntryKind } from './read-tree.js';
+import type { ContentModel } from './model.js';
+import { LINK_PROBLEM, SUBMODULE_PROBLEM, treeEntryKind } from './read-tree.js';
 
 /** The most Markdown read from one commit, in bytes: several times a large catalog's. */
 export const MAX_TREE_BYTES = 256 * 1024 * 1024;
-
-/** The message of a submodule inside the content tree, reported at its path (the commit holds no files for it). */
-export const SUBMODULE_PROBLEM = 'a Git submodule: content is plain files and folders, and submodules are not followed';
 
 /** Longest run of one `git` command, in milliseconds (reading the blobs of a large catalog included). */
 const GIT_TIMEOUT_MS = 120_000;
@@ -62,9 +60,26 @@ export async function resolveCommit(repo: ContentRepository, ref: string): Promi
   const out = await git(['-C', repo.top, 'rev-parse', '--verify', '--quiet', '--end-of-options', `${ref}^{commit}`]).catch(() => undefined);
   const commit = out?.trim();
   if (!commit || !isCommitId(commit)) {
-    throw new GitContentError(`${JSON.stringify(ref)} does not name a commit in ${repo.top}`);
+    throw new GitContentError(`${JSON.stringify(ref)} does not name a commit in ${repo.top}${await localBranchNote(repo, ref)}`);
   }
   return commit;
+}
+
+/**
+ * For a ref `<remote>/<branch>` that names no commit (a clone without that remote, or not fetched) while a local
+ * branch `<branch>` exists: a note naming it; else `''`.
+ */
+async function localBranchNote(repo: ContentRepository, ref: string): Promise<string> {
+  const slash = ref.indexOf('/');
+  if (slash <= 0 || slash === ref.length - 1) return '';
+  const [remote, branch] = [ref.slice(0, slash), ref.slice(slash + 1)];
+  const local = await git(['-C', repo.top, 'rev-parse', '--verify', '--quiet', '--end-of-options', `refs/heads/${branch}^{commit}`]).catch(() => '');
+  if (!isCommitId(local.trim())) return '';
+  const remotes = await git(['-C', repo.top, 'remote']).catch(() => '');
+  const why = remotes.split('\n').includes(remote)
+    ? `the remote "${remote}" has no branch "${branch}" fetched here (git fetch ${remote} ${branch})`
+    : `this repository has no remote "${remote}"`;
+  return `: ${why}, but the local branch "${branch}" exists (name it as ${JSON.stringify(branch)})`;
 }
 
 /**
@@ -86,26 +101,31 @@ export interface CommitContent {
   result: LoadResult;
   /** Every parsed Markdown file, by path relative to the content folder. */
   files: ReadonlyMap<string, ParsedFile>;
+  /** Whether the commit holds nothing at the content folder's path (before the folder existed). */
+  empty: boolean;
+  /**
+   * When the commit is not valid only because of entries it does not read (links, submodules, files too large), the
+   * model of the files it holds: what a check of the ids it published can use (its revision is the commit id).
+   */
+  readable?: ContentModel;
 }
 
 /**
  * Loads the content folder of `repo` as it is at `commit` (a full commit id from {@link resolveCommit}). The
  * model's revision is the commit id. Never throws for bad content: links, submodules and files that are too
- * large are problems at their paths, like the loader's.
+ * large are problems at their paths, like the loader's (read-tree.ts states the rule).
  * @throws GitContentError when git fails (a missing object, a timeout).
  */
 export async function loadContentAtCommit(repo: ContentRepository, commit: string, options: GitTreeOptions = {}): Promise<CommitContent> {
   const at = (rel: string, message: string): Problem => ({ path: commitPath(repo, commit, rel), line: 1, column: 1, message });
   const entries = await listTree(repo, commit);
+  const empty = entries.length === 0;
   const problems: Problem[] = [];
   const wanted: TreeEntry[] = [];
   let total = 0;
   for (const entry of entries) {
     const kind = treeEntryKind(entry.rel, entry.mode);
-    if (entry.mode === '160000') {
-      if (kind !== 'skipped') problems.push(at(entry.rel, SUBMODULE_PROBLEM));
-      continue;
-    }
+    if (kind === 'submodule') problems.push(at(entry.rel, SUBMODULE_PROBLEM));
     if (kind === 'link') problems.push(at(entry.rel, LINK_PROBLEM));
     if (kind !== 'markdown') continue;
     if (entry.size > MAX_FILE_BYTES) {
@@ -124,7 +144,7 @@ export async function loadContentAtCommit(repo: ContentRepository, commit: strin
       column: 1,
       message: `the content holds ${mib(total)} of Markdown, more than the ${mib(limit)} read from a commit`,
     });
-    return { result: { ok: false, problems }, files: new Map() };
+    return { result: { ok: false, problems }, files: new Map(), empty };
   }
   const files = new Map<string, ParsedFile>();
   await readBlobs(
@@ -137,9 +157,9 @@ export async function loadContentAtCommit(repo: ContentRepository, commit: strin
   );
   const built = buildModel([...files.values()]);
   problems.push(...built.problems.map((p) => ({ path: commitPath(repo, commit, p.rel), line: p.line, column: p.column, message: p.message })));
-  const result: LoadResult =
-    problems.length > 0 || !built.model ? { ok: false, problems } : { ok: true, model: { revision: commit, ...built.model } };
-  return { result, files };
+  const model = built.model && { revision: commit, ...built.model };
+  if (!model) return { result: { ok: false, problems }, files, empty };
+  return problems.length > 0 ? { result: { ok: false, problems }, files, empty, readable: model } : { result: { ok: true, model }, files, empty };
 }
 
 interface TreeEntry {

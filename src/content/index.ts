@@ -31,10 +31,20 @@ export { problemLines, problemStyle, printable } from './print-problems.js';
 export { codeFrame, readProblemSource, type ProblemFolder } from './code-frame.js';
 
 // The model as published at an instant.
-export { publishedAt, scheduledLines } from './schedule.js';
+export { publishedAt, scheduledLines, utcDate } from './schedule.js';
 
 // What a content tree holds, file by file, and the rules across files.
-export { entryKind, treeEntryKind, isHiddenPath, LINK_PROBLEM, listContentTree, ContentTreeListing, type ContentTree } from './read-tree.js';
+export {
+  folderEntryKind,
+  treeEntryKind,
+  isGitEntry,
+  isHiddenPath,
+  LINK_PROBLEM,
+  SUBMODULE_PROBLEM,
+  listContentTree,
+  ContentTreeListing,
+  type ContentTree,
+} from './read-tree.js';
 export { CATALOG_PATH, ROADMAP_PATH, changelogPath, classPath, coursePath, lessonPath } from './layout.js';
 export { parseFile, STAGE_ORDER, type ParsedFile } from './parse-file.js';
 export { buildModel, type DerivedModel, type RelProblem } from './build-model.js';

@@ -4,10 +4,10 @@
 import { closeSync, constants, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import { join, posix, sep } from 'node:path';
 import type { ContentModel, LoadResult, Problem } from './model.js';
-import { buildModel } from './build-model.js';
+import { buildModel, fileWarnings, type RelProblem } from './build-model.js';
 import { DerivationMemo } from './memo.js';
 import { parseFile, type ParsedFile } from './parse-file.js';
-import { entryKind, isHiddenPath, LINK_PROBLEM, listContentTree, type ContentTree, type EntryKind } from './read-tree.js';
+import { folderEntryKind, isHiddenPath, LINK_PROBLEM, listContentTree, SUBMODULE_PROBLEM, type ContentTree, type EntryKind } from './read-tree.js';
 import { ReadAhead, type ReadFile } from './read-ahead.js';
 import { FolderDigest, gitState, revisionOf } from './revision.js';
 import { TimeSlice } from './time-slice.js';
@@ -105,8 +105,9 @@ export class ContentLoader {
   private async loadAll(listing?: ContentTree): Promise<LoadResult> {
     let rels: string[];
     let links: string[];
+    let submodules: string[];
     try {
-      ({ markdown: rels, links } = listing ?? (await listContentTree(this.dir)));
+      ({ markdown: rels, links, submodules } = listing ?? (await listContentTree(this.dir)));
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code ?? 'error';
       return { ok: false, problems: [{ path: this.displayRoot || '.', line: 1, column: 1, message: `cannot read the content folder (${code})` }] };
@@ -115,6 +116,7 @@ export class ContentLoader {
     for (const rel of this.cache.keys()) if (!present.has(rel)) this.cache.delete(rel);
     this.unreadable.clear();
     for (const rel of links) this.unreadable.set(rel, this.linkProblem(rel));
+    for (const rel of submodules) this.unreadable.set(rel, this.at(rel, SUBMODULE_PROBLEM));
 
     let parsed = 0;
     const slice = new TimeSlice(); // synchronous reads, a slice at a time (time-slice.ts)
@@ -182,8 +184,9 @@ export class ContentLoader {
     this.unreadable.delete(rel);
     const abs = join(this.dir, rel);
     try {
-      const read = readMarkdownFile(rel, abs);
+      const read = readMarkdownFile(this.dir, rel, abs);
       if (read.kind === 'link') this.unreadable.set(rel, this.linkProblem(rel));
+      if (read.kind === 'submodule') this.unreadable.set(rel, this.at(rel, SUBMODULE_PROBLEM));
       if (read.kind !== 'markdown') {
         this.cache.delete(rel);
         return undefined;
@@ -221,19 +224,24 @@ export class ContentLoader {
 
     const { problems, model } = buildModel(files, this.memo);
     const unreadable = [...this.unreadable.values()];
+    const located = (p: RelProblem): Problem => ({ path: this.display(p.rel), line: p.line, column: p.column, message: p.message });
+    const found = fileWarnings(files);
+    const warnings = found.length > 0 ? { warnings: found.map(located) } : {};
     if (problems.length > 0 || unreadable.length > 0 || !model) {
-      return {
-        ok: false,
-        problems: [...unreadable, ...problems.map((p) => ({ path: this.display(p.rel), line: p.line, column: p.column, message: p.message }))],
-      };
+      return { ok: false, problems: [...unreadable, ...problems.map(located)], ...warnings };
     }
     const revision = this.revision ?? revisionOf(await git, () => this.digest.of(files));
     const result: ContentModel = { revision, ...model };
-    return { ok: true, model: result };
+    return { ok: true, model: result, ...warnings };
   }
 
   private linkProblem(rel: string): Problem {
-    return { path: this.display(rel), line: 1, column: 1, message: LINK_PROBLEM };
+    return this.at(rel, LINK_PROBLEM);
+  }
+
+  /** A problem about the entry `rel` as a whole (its first line). */
+  private at(rel: string, message: string): Problem {
+    return { path: this.display(rel), line: 1, column: 1, message };
   }
 
   /** A path relative to the folder as problems name it (under `displayRoot`). */
@@ -280,12 +288,12 @@ let readBuffer = Buffer.allocUnsafe(64 * 1024);
 type ReadEntry = { kind: 'markdown'; bytes: Uint8Array; stamp: string } | { kind: Exclude<EntryKind, 'markdown'> };
 
 /**
- * Reads the entry `rel` (at `abs`) if it is a Markdown file, judged by {@link entryKind} on the opened descriptor:
+ * Reads the entry `rel` of `dir` (at `abs`) if it is a Markdown file, judged by {@link folderEntryKind} on the opened descriptor:
  * one `open` and one `fstat` per file, no `lstat` before them (a tenth of a cold load's system calls).
  * @throws the `open`/`read` error (`ENOENT`, `EACCES`, `ENXIO` for a socket, …), `ELOOP` for a symbolic link,
  *   `EFBIG` past {@link MAX_FILE_BYTES}.
  */
-function readMarkdownFile(rel: string, abs: string): ReadEntry {
+function readMarkdownFile(dir: string, rel: string, abs: string): ReadEntry {
   if (isHiddenPath(rel)) return { kind: 'skipped' };
   // O_NOFOLLOW: a link is refused (ELOOP), never followed. O_NONBLOCK: a FIFO or device put in the tree opens
   // at once instead of blocking the process, and the fstat below leaves it unread.
@@ -293,7 +301,7 @@ function readMarkdownFile(rel: string, abs: string): ReadEntry {
   try {
     // Stat before reading: a write racing with us leaves an older stamp, so the next load reads again.
     const stats = fstatSync(fd);
-    const kind = entryKind(rel, stats);
+    const kind = folderEntryKind(dir, rel, stats);
     if (kind !== 'markdown') return { kind };
     const stamp = stampOf(stats);
     if (stats.size > MAX_FILE_BYTES) throw Object.assign(new Error('file too large'), { code: 'EFBIG' });

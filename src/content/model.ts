@@ -65,8 +65,11 @@ export interface AliasTable {
   readonly changelog: ReadonlyMap<string, string>;
 }
 
-/** The result of loading a content folder. */
-export type LoadResult = { ok: true; model: ContentModel } | { ok: false; problems: Problem[] };
+/**
+ * The result of loading a content folder. `warnings` (absent when there is none) are what the content holds that is
+ * valid but likely not meant (a comment cutting a value, a code block left open): printed, never a reason to refuse it.
+ */
+export type LoadResult = { ok: true; model: ContentModel; warnings?: Problem[] } | { ok: false; problems: Problem[]; warnings?: Problem[] };
 
 /** Formats a problem the way every tool prints it: `path:line:column: message`. */
 export function formatProblem(p: Problem): string {

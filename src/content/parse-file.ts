@@ -19,6 +19,7 @@ import { LAYOUT_SUMMARY, roleOf, type FileRole } from './layout.js';
 import { singleParagraph } from './paragraph.js';
 import { allowsLineBreaks, validateFrontmatter } from './schema-validation.js';
 import { countSteps } from './steps.js';
+import { unclosedFence } from './fences.js';
 import { isDeprecatablePath } from '../contract/routes.js';
 import { listRules } from './list-rules.js';
 import { findForbiddenCharacter, forbiddenCharacterMessage, forEachString } from './text-characters.js';
@@ -43,6 +44,8 @@ interface Common {
   yaml: string;
   /** Problems found in this file alone. */
   problems: LocalProblem[];
+  /** What this file holds that is valid but likely not meant (a comment cutting a value, a code block left open). */
+  warnings: readonly LocalProblem[];
 }
 
 /** A parsed file. `data` is present only when the frontmatter is valid against its schema. */
@@ -81,7 +84,7 @@ export function parseFile(rel: string, content: string | Uint8Array, options: Pa
   const problems: LocalProblem[] = [];
   if (!role) {
     problems.push({ ...FILE_START, message: `unexpected file: it is not part of the content layout (${LAYOUT_SUMMARY})` });
-    return { kind: 'unknown', rel, sha256, yaml: '', problems };
+    return { kind: 'unknown', rel, sha256, yaml: '', problems, warnings: NO_WARNINGS };
   }
   problems.push(...idProblems(role));
   let text: string;
@@ -93,6 +96,8 @@ export function parseFile(rel: string, content: string | Uint8Array, options: Pa
   }
   const split = splitFile(text);
   problems.push(...split.problems);
+  let warnings = split.warnings;
+  const warn = (warning: LocalProblem): void => void (warnings = [...warnings, warning]);
   const locator = new FrontmatterLocator(split.yaml); // parses only if a problem needs a position
   const at = (path: readonly (string | number)[]): { line: number; column: number } => locator.at(path);
   let valid = split.data !== undefined;
@@ -142,9 +147,7 @@ export function parseFile(rel: string, content: string | Uint8Array, options: Pa
     case 'lesson':
       file.data = data as LessonFrontmatter | undefined;
       file.steps = countSteps(split.body);
-      if (file.steps === 0 && split.data !== undefined) {
-        problems.push({ line: split.bodyLine, column: 1, message: 'a lesson needs at least one step: its body has no level-2 heading (## …)' });
-      }
+      lessonBodyRules(split.body, split.bodyLine, file.steps, split.data !== undefined, problems, warn);
       break;
     case 'changelog': {
       file.date = changelogDate(file.entryId, problems);
@@ -163,8 +166,48 @@ export function parseFile(rel: string, content: string | Uint8Array, options: Pa
       if (split.data !== undefined) file.body = body(split.body, split.bodyLine, problems);
       break;
   }
+  file.warnings = warnings;
   return file;
 }
+
+/**
+ * The rules of a lesson's body: at least one step, and no code block left open (an error when it hides lines that
+ * would be steps, since the count served changes; a warning otherwise). `steps` is the body's count.
+ */
+function lessonBodyRules(
+  markdown: string,
+  bodyLine: number,
+  steps: number,
+  frontmatterRead: boolean,
+  problems: LocalProblem[],
+  warn: (warning: LocalProblem) => void,
+): void {
+  const fence = unclosedFence(markdown);
+  if (fence) {
+    const at = { line: bodyLine + fence.line - 1, column: fence.column };
+    const reopened = fence.reopened && { line: bodyLine + fence.reopened.line - 1, text: fence.reopened.text };
+    const runs = reopened ? `it runs past line ${reopened.line}, where ${reopened.text} was meant to open the next block` : 'it runs to the end';
+    const close = `hint: close it with a line ${fence.fence} where the code ends${reopened ? ` (before line ${reopened.line})` : ''}`;
+    const n = fence.hiddenSteps;
+    if (n > 0) {
+      const hidden = `${n} "##" line${n === 1 ? '' : 's'} after it ${n === 1 ? 'is' : 'are'} code, not steps (the lesson counts ${steps})`;
+      problems.push({ ...at, message: `this code block is never closed: ${runs}, so ${hidden}; ${close}` });
+    } else warn({ ...at, message: `this code block is never closed: ${runs}; ${close}` });
+  }
+  if (steps > 0 || !frontmatterRead) return;
+  const message = 'a lesson needs at least one step: its body has no level-2 heading (## …)';
+  const unspaced = /^ {0,3}##([^#\s].*)$/m.exec(markdown);
+  if (fence) {
+    const hint = `hint: the code block left open at line ${bodyLine + fence.line - 1} hides its headings`;
+    problems.push({ line: bodyLine, column: 1, message: `${message}; ${hint}` });
+  } else if (unspaced) {
+    // At the line that was meant as a heading.
+    const line = bodyLine + (markdown.slice(0, unspaced.index).match(/\n/g)?.length ?? 0);
+    problems.push({ line, column: 1, message: `${message}; hint: a heading needs a space after ##: ## ${unspaced[1]!.trim()}` });
+  } else problems.push({ line: bodyLine, column: 1, message });
+}
+
+const NO_WARNINGS: readonly LocalProblem[] = Object.freeze([]);
 
 /** The position of the character at `index` of a body that starts on the file's line `bodyLine`. */
 function bodyPosition(body: string, bodyLine: number, index: number): { line: number; column: number } {
@@ -189,6 +232,7 @@ function fileOf(role: FileRole, rel: string, sha256: string | undefined, yaml: s
   file.sha256 = sha256;
   file.yaml = yaml;
   file.problems = problems;
+  file.warnings = NO_WARNINGS;
   if (file.kind === 'lesson') file.steps = 0;
   return file;
 }

@@ -11,7 +11,7 @@ describe('listContentTree', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  /** A tree of Markdown files, other files, a hidden folder, a link to a folder and a link to a file. */
+  /** A tree of Markdown files, other files, a hidden folder, a link to a folder, a link to a file and a submodule. */
   const makeTree = (): void => {
     dir = mkdtempSync(join(tmpdir(), 'read-tree-'));
     for (const rel of ['catalog.md', 'courses/b/index.md', 'courses/a/k/l.md', 'courses/a/index.md', 'courses/a/k/é.md', 'courses/a/k/z.md']) {
@@ -23,13 +23,17 @@ describe('listContentTree', () => {
     writeFileSync(join(dir, 'courses/a/notes.txt'), '');
     symlinkSync('/usr', join(dir, 'courses/usr'));
     symlinkSync(join(dir, 'catalog.md'), join(dir, 'courses/a/k/link.md'));
+    mkdirSync(join(dir, 'courses/vendor'));
+    writeFileSync(join(dir, 'courses/vendor/.git'), 'gitdir: ../../.git/modules/vendor\n');
+    writeFileSync(join(dir, 'courses/vendor/index.md'), '---\n---\n');
   };
 
-  it('lists Markdown files and links by the rule of read-tree.ts, sorted by code point, never following a link', async () => {
+  it('lists Markdown files, links and submodules by the rule of read-tree.ts, sorted, never following a link nor entering a submodule', async () => {
     makeTree();
     expect(await listContentTree(dir)).toEqual({
       markdown: ['catalog.md', 'courses/a/index.md', 'courses/a/k/l.md', 'courses/a/k/z.md', 'courses/a/k/é.md', 'courses/b/index.md'],
       links: ['courses/a/k/link.md', 'courses/usr'],
+      submodules: ['courses/vendor'],
     });
   });
 

@@ -26,10 +26,10 @@ describe('syntax hints', () => {
     ]);
   });
 
-  it('points at the tab', () => {
-    expect(syntaxProblems('classes:', '  - a', '\t- b')[0]).toBe(
-      '4:1: invalid YAML: Tabs are not allowed as indentation; hint: indent with spaces instead of the tab',
-    );
+  it('points at the tab with one problem, not the raw complaints that follow from it', () => {
+    const tab = 'invalid YAML: Tabs are not allowed as indentation; hint: indent with spaces instead of the tab';
+    expect(syntaxProblems('classes:', '  - a', '\t- b')).toEqual([`4:1: ${tab}`]);
+    expect(syntaxProblems('title: x', 'lessons: [a,', '\tb]')).toEqual([`4:1: ${tab}`]);
   });
 
   it('gives no hint to a syntax error that is no trap', () => {

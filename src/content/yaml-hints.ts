@@ -24,6 +24,7 @@ interface LocalProblem extends Position {
 /** A line `key: value`, `- value` or `- key: value`: its indentation, what leads to the value, and the value. */
 const VALUE_LINE = /^(?<indent>[ \t]*)(?<lead>(?:-[ \t]+)*(?:[^\s"'#:[{-][^:#]*?:|-)[ \t]+)(?<value>\S.*?)[ \t]*$/;
 const TAB_HINT = 'indent with spaces instead of the tab';
+const TAB_MESSAGE = 'invalid YAML: Tabs are not allowed as indentation';
 
 /**
  * The YAML syntax problems of a frontmatter block with hints added. `yaml` is the block as parsed (its line 1 is
@@ -33,7 +34,16 @@ const TAB_HINT = 'indent with spaces instead of the tab';
 export function withSyntaxHints(yaml: string, problems: readonly LocalProblem[]): LocalProblem[] {
   const lines = yaml.split('\n').map((line) => line.replace(/\r$/, ''));
   const hinted = new Set<number>();
-  return problems.map((problem) => {
+  // A tab in a line's indentation is the cause of every complaint YAML makes about that line: one problem says so.
+  const tabbed = new Set<number>();
+  const kept = problems.filter((problem) => {
+    if (!tabHint(lines[problem.line - 1] ?? '')) return true;
+    if (tabbed.has(problem.line)) return false;
+    tabbed.add(problem.line);
+    return true;
+  });
+  return kept.map((problem) => {
+    if (tabbed.has(problem.line)) return { line: problem.line, column: 1, message: `${TAB_MESSAGE}; hint: ${TAB_HINT}` };
     let { line, column } = problem;
     let hint: string | undefined;
     if (/missing closing ["']?quote/i.test(problem.message)) {
@@ -44,7 +54,7 @@ export function withSyntaxHints(yaml: string, problems: readonly LocalProblem[])
       }
     }
     const text = lines[line - 1] ?? '';
-    hint ??= tabHint(text) ?? unclosedQuoteHint(text) ?? colonHint(text) ?? hashHint(text);
+    hint ??= unclosedQuoteHint(text) ?? colonHint(text) ?? hashHint(text);
     if (hint === undefined || hinted.has(line)) return { line, column, message: problem.message };
     hinted.add(line);
     return { line, column, message: `${problem.message}; hint: ${hint}` };
@@ -88,6 +98,17 @@ function lineOf(yaml: string, line: number): string {
 
 function tabHint(text: string): string | undefined {
   return /^[ ]*\t/.test(text) || /^[ \t]*-[ ]*\t/.test(text) ? TAB_HINT : undefined;
+}
+
+/**
+ * `title: Booleans #1 and comparisons`: a comment after a plain value (frontmatter.ts warns about it). The hint shows
+ * the line with everything after the key quoted, and the other way out.
+ */
+export function commentHint(text: string): string {
+  const m = VALUE_LINE.exec(text);
+  const fixed = m?.groups ? `${m.groups.indent}${m.groups.lead}${quoted(m.groups.value!)}` : undefined;
+  const own = 'or, if it is a comment, put it on a line of its own';
+  return fixed === undefined ? `quote the value if the # belongs to it, ${own}` : `quote the value if the # belongs to it: ${fixed.trim()} (${own})`;
 }
 
 /** `color: #3776ab`: the value is a comment. */

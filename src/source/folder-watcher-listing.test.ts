@@ -40,5 +40,5 @@ it('offers no listing when a folder could not be watched, and one when every fol
   watch.close();
 
   watch = watchFolders(join(dir, 'courses/open'), { onPaths: () => undefined, onError: (e) => errors.push(e) });
-  expect(watch.listing).toEqual({ markdown: ['index.md'], links: [] });
+  expect(watch.listing).toEqual({ markdown: ['index.md'], links: [], submodules: [] });
 });

@@ -9,13 +9,15 @@
  *   are reported: a file written before the watch on its new folder was armed is found by the listing;
  * - a path that is gone is reported as `rel` and `rel/` (it may have been a file or a folder: the loader drops
  *   either), and the watches at and under it are closed;
- * - hidden paths and other files are ignored, and hidden folders are never watched.
+ * - a submodule (a folder holding `.git`) is reported, never listed; its folder is watched for its `.git` only,
+ *   which appearing in a folder or leaving it turns one into the other (reported as gone, then as it is now);
+ * - other hidden paths and other files are ignored, and hidden folders are never watched.
  * Editors that save by writing a temporary file and renaming it over the original give one event for the original's
  * name, judged like any other; the watch is on the folder, so later edits of the new file are seen too.
  */
 import { lstatSync, readdirSync, watch, type FSWatcher, type Stats } from 'node:fs';
 import { join } from 'node:path';
-import { ContentTreeListing, entryKind, isHiddenPath, type ContentTree } from '../content/index.js';
+import { ContentTreeListing, folderEntryKind, isGitEntry, isHiddenPath, type ContentTree } from '../content/index.js';
 
 /** Options of {@link watchFolders}. */
 export interface FolderWatchOptions {
@@ -101,28 +103,56 @@ export function watchFolders(dir: string, options: FolderWatchOptions): FolderWa
     }
     for (const entry of entries) {
       const child = rel === '' ? entry.name : `${rel}/${entry.name}`;
-      if (found.add(child, entryKind(child, entry))) {
+      const kind = folderEntryKind(dir, child, entry);
+      if (found.add(child, kind)) {
         const info = lstatOrUndefined(join(dir, child));
         if (info?.isDirectory()) arm(child, identity(info), found);
-      }
+      } else if (kind === 'submodule') watchGitEntry(child);
     }
   };
 
-  const onChild = (rel: string): void => {
-    if (isHiddenPath(rel)) return;
+  /** Watches a submodule's folder for its `.git` entry only (nothing in it is content): its leaving makes it a folder. */
+  const watchGitEntry = (rel: string): void => {
+    try {
+      const watcher = watch(join(dir, rel), (_event, name) => {
+        if (!closed && name && isGitEntry(`${rel}/${name}`)) onChild(`${rel}/${name}`);
+      });
+      watcher.on('error', () => unwatch(rel));
+      watched.set(rel, { watcher, id: undefined });
+    } catch {
+      // Gone already, or unwatchable: its parent reports it gone; a submodule holds no content to miss.
+    }
+  };
+
+  const onChild = (rel: string, rejudge = false): void => {
+    if (isHiddenPath(rel)) {
+      // A `.git` that appears in or leaves a folder makes it a submodule, or a folder again.
+      if (isGitEntry(rel)) onChild(rel.slice(0, rel.lastIndexOf('/')), true);
+      return;
+    }
     const info = lstatOrUndefined(join(dir, rel));
     if (!info) {
       unwatch(rel);
       options.onPaths([rel, `${rel}/`]);
       return;
     }
-    const kind = entryKind(rel, info);
+    const kind = folderEntryKind(dir, rel, info);
     const previous = watched.get(rel);
     // The same folder: its own entry changed (attributes), and its children report themselves.
-    if (kind === 'folder' && previous?.id !== undefined && previous.id === identity(info)) return;
+    if (!rejudge && kind === 'folder' && previous?.id !== undefined && previous.id === identity(info)) return;
+    if (rejudge) {
+      // Everything under it was (or is no longer) content: it is reported as gone, then as what it is now.
+      const found = new ContentTreeListing();
+      unwatch(rel);
+      if (found.add(rel, kind)) arm(rel, identity(info), found);
+      else if (kind === 'submodule') watchGitEntry(rel);
+      options.onPaths([`${rel}/`, rel, ...found.paths()]);
+      return;
+    }
     const found = new ContentTreeListing();
     if (previous) unwatch(rel); // replaced: by another folder, a file or a link
     if (found.add(rel, kind)) arm(rel, identity(info), found);
+    else if (kind === 'submodule') watchGitEntry(rel);
     const paths = previous ? [`${rel}/`, ...found.paths()] : found.paths();
     if (paths.length > 0) options.onPaths(paths);
   };

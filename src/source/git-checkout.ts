@@ -11,7 +11,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { FILE_TOO_LARGE, MAX_FILE_BYTES, treeEntryKind, type Problem } from '../content/index.js';
+import { FILE_TOO_LARGE, MAX_FILE_BYTES, SUBMODULE_PROBLEM, treeEntryKind, type Problem } from '../content/index.js';
 import { GitError, runGit } from '../git/run.js';
 
 /** Longest file name component most file systems accept, in bytes. */
@@ -60,6 +60,8 @@ export async function writeCheckout(target: CheckoutTarget): Promise<Problem[]> 
   const wanted: TreeEntry[] = [];
   for (const entry of await listTree(repo, tree, timeoutMs)) {
     const kind = treeEntryKind(entry.rel, entry.mode);
+    // A submodule holds nothing in the commit: a problem at its path, as in a folder (read-tree.ts).
+    if (kind === 'submodule') problems.push(at(entry.rel, SUBMODULE_PROBLEM));
     if (kind !== 'markdown' && kind !== 'link') continue;
     if (entry.rel.split('/').some((name) => Buffer.byteLength(name) > MAX_NAME_BYTES)) {
       problems.push(at(entry.rel, `a file or folder name longer than ${MAX_NAME_BYTES} bytes, which no file system holds`));

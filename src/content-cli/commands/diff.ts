@@ -16,6 +16,7 @@ import {
   folderDisplay,
   frontmatterOf,
   loadRef,
+  publishedBase,
   refLabel,
   removalsOf,
   resolveRef,
@@ -34,8 +35,9 @@ Examples:
   syllabus-content diff main my-branch               two commits
   syllabus-content diff --format github origin/main  in CI: also $GITHUB_STEP_SUMMARY and ::error annotations
 
-Exit status: 0; 1 when the change breaks an id the base published (as validate --base) or the head is
-not valid content; 2 on a usage error (a ref that names no commit). Writers' guide: docs/content.md.`;
+Exit status: 0; 1 when the change breaks an id the base published (as validate --base), the head is
+not valid content, or the base is not valid content for another reason than a submodule or link (its ids
+cannot be checked); 2 on a usage error (a ref that names no commit). Writers' guide: docs/content.md.`;
 
 /** The arguments of `diff`. */
 export interface DiffArgs {
@@ -100,14 +102,13 @@ export async function runDiff(args: DiffArgs, io: CommandIo, output: ProblemOutp
     io.stderr(`syllabus-content: diff: ${head.label} is not valid content; nothing to compare (syllabus-content validate lists the same problems)`);
     return 1;
   }
-  if (!base.result.ok) {
-    const n = base.result.problems.length;
-    io.stderr(
-      `syllabus-content: diff: the base ${args.base} (${base.short}) is not valid content (${n} problem${n === 1 ? '' : 's'}); nothing to compare`,
-    );
-    return 0;
+  const published = publishedBase(base, (line) => io.stderr(line));
+  if (published.model === undefined) {
+    if (published.problems.length === 0) return 0; // no content folder at the base: everything is new
+    output.report(published.problems);
+    return 1;
   }
-  const baseIndex = new ModelIndex(base.result.model);
+  const baseIndex = new ModelIndex(published.model);
   const headIndex = new ModelIndex(head.result.model, head.removals);
   const diff = diffModels(baseIndex, headIndex, io.now?.() ?? new Date());
   const markdown = renderMarkdown(diff, labels);

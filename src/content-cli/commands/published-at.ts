@@ -9,11 +9,12 @@ import {
   locateRepository,
   resolveCommit,
   type CommitContent,
+  type ContentModel,
   type ContentRepository,
   type ParsedFile,
   type Problem,
 } from '../../content/index.js';
-import { brokenIdMessage, fixLocation, Removals, type ModelIndex, type PublishedId } from '../published-ids.js';
+import { brokenIdMessage, fixLocation, Removals, type BrokenId, type ModelIndex } from '../published-ids.js';
 
 /** Where a command writes, and its environment (the shape of `CliIo` in `../main.ts`). */
 export interface CommandIo {
@@ -46,6 +47,35 @@ export async function resolveRef(dir: string, ref: string): Promise<{ repo: Cont
 export async function loadRef(repo: ContentRepository, ref: string, commit: string): Promise<RefContent> {
   const short = commit.slice(0, 7);
   return { ref, commit, short, ...(await loadContentAtCommit(repo, commit)) };
+}
+
+/** What a base published: a model, none at all (no content folder yet), or problems saying why it cannot be told. */
+export type PublishedBase = { model: ContentModel } | { model: undefined; problems: Problem[] };
+
+/**
+ * The model whose ids a change must keep, by one rule for `validate --base` and `diff`: the base's when it is valid;
+ * when it is not valid only because of entries it does not read (a submodule, a link: read-tree.ts), the model of
+ * the files it holds, saying so on stderr; nothing when the commit has no content folder (it published no id). Any
+ * other invalid base cannot be checked against: its problems, each saying so, fail the check (never a silent pass).
+ */
+export function publishedBase(base: RefContent, stderr: (line: string) => void): PublishedBase {
+  const { result, short, ref } = base;
+  if (result.ok) return { model: result.model };
+  const n = result.problems.length;
+  const counted = `${n} problem${n === 1 ? '' : 's'}`;
+  if (base.readable) {
+    stderr(
+      `syllabus-content: the base ${ref} (${short}) is not valid content (${counted}: ${result.problems.map((p) => p.path).join(', ')} ` +
+        'holding no content it reads); checking the ids of the files it holds',
+    );
+    return { model: base.readable };
+  }
+  if (base.empty) {
+    stderr(`syllabus-content: the base ${ref} (${short}) has no content folder: it published no id`);
+    return { model: undefined, problems: [] };
+  }
+  const why = `the base ${ref} (${short}) is not valid content, so the ids it published cannot be checked (fix the base branch, or name a valid commit)`;
+  return { model: undefined, problems: result.problems.map((p) => ({ ...p, message: `${why}: ${p.message}` })) };
 }
 
 /**
@@ -81,7 +111,7 @@ export function frontmatterOf(files: ReadonlyMap<string, ParsedFile>): Frontmatt
  * @param display the path printed for a file of the new revision (relative to the content folder)
  */
 export async function brokenIdProblems(
-  broken: readonly PublishedId[],
+  broken: readonly BrokenId[],
   head: ModelIndex,
   published: string,
   frontmatterOf: FrontmatterOf,

@@ -5,12 +5,13 @@
  */
 import { GitContentError, type ContentModel, type ParsedFile, type Problem } from '../../content/index.js';
 import { brokenIds, ModelIndex } from '../published-ids.js';
-import { brokenIdProblems, folderDisplay, frontmatterOf, loadRef, removalsOf, resolveRef, type CommandIo } from './published-at.js';
+import { brokenIdProblems, folderDisplay, frontmatterOf, loadRef, publishedBase, removalsOf, resolveRef, type CommandIo } from './published-at.js';
 
 /** The check of the working folder's model against the base, once the base is loaded. */
 export interface BaseCheck {
   /**
-   * The broken ids of `head` (the working folder's valid model) as problems; `[]` when the base is not valid.
+   * The broken ids of `head` (the working folder's valid model) as problems; when the base cannot be checked against
+   * ({@link publishedBase}), its problems.
    * @param files the folder's files as its loader parsed them (`ContentLoader.parsedFiles`)
    */
   problems(head: ContentModel, files: ReadonlyMap<string, ParsedFile>): Promise<Problem[]>;
@@ -37,17 +38,10 @@ export async function prepareBaseCheck(
     io.stderr(`syllabus-content: --base: ${err.message}`);
     return undefined;
   }
-  const { result, short } = base;
-  if (!result.ok) {
-    const n = result.problems.length;
-    // Its problems are not printed: they name files of the base, not of the change being checked.
-    io.stderr(
-      `syllabus-content: the base ${ref} (${short}) is not valid content (${n} problem${n === 1 ? '' : 's'}); ` +
-        'the check of the ids it published is skipped',
-    );
-    return { problems: () => Promise.resolve([]) };
-  }
-  const published = new ModelIndex(result.model);
+  const { short } = base;
+  const at = publishedBase(base, (line) => io.stderr(line));
+  if (at.model === undefined) return { problems: () => Promise.resolve(at.problems) };
+  const published = new ModelIndex(at.model);
   return {
     async problems(model, files) {
       const head = new ModelIndex(model, removalsOf(files));

@@ -3,7 +3,8 @@
  * (0 written, 1 refused because of the content, 2 usage error; {@link NEW_EXIT}).
  */
 import { resolve } from 'node:path';
-import { Option, type Command } from 'commander';
+import type { Command } from 'commander';
+import { choiceOption } from '../choices.js';
 import { ContentFolder, NEW_EXIT, ScaffoldError } from './folder.js';
 import {
   CHANGE_KINDS,
@@ -97,7 +98,7 @@ export function addNewCommand(program: Command, io: NewIo, done: (status: number
 
   const changelog = sub(group, 'changelog', 'a changelog entry changelog/<slug>-<date>.md')
     .argument('<title>', "the entry's title; the slug is made from it")
-    .addOption(new Option('--kind <kind>', 'what it announces').choices(CHANGE_KINDS).makeOptionMandatory())
+    .addOption(choiceOption('--kind <kind>', 'what it announces', CHANGE_KINDS).makeOptionMandatory())
     .requiredOption('--blurb <text>', 'the summary shown in the changelog and the feed')
     .option('--body <paragraph>', "the entry's one paragraph of Markdown (default: the blurb)")
     .option('--date <YYYY-MM-DD>', 'its date (default: today, UTC)')
@@ -108,7 +109,7 @@ export function addNewCommand(program: Command, io: NewIo, done: (status: number
 
   const roadmap = sub(group, 'roadmap', 'a roadmap item roadmap/<id>.md')
     .argument('<title>', "the item's title; the id is made from it")
-    .addOption(new Option('--stage <stage>', 'where it stands').choices(STAGES).makeOptionMandatory())
+    .addOption(choiceOption('--stage <stage>', 'where it stands', STAGES).makeOptionMandatory())
     .option('--theme <theme>', 'the theme it belongs to (required; see the themes in use)')
     .option('--body <paragraph>', "the item's one paragraph of Markdown (required)")
     .option('--shipped <entry-id>', 'for the stage shipped: the changelog entry that shipped it')

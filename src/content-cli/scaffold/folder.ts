@@ -11,6 +11,7 @@ import {
   buildModel,
   formatProblem,
   LINK_PROBLEM,
+  SUBMODULE_PROBLEM,
   listContentTree,
   MAX_FILE_BYTES,
   parseFile,
@@ -68,7 +69,10 @@ export class ContentFolder {
     const tree = await listContentTree(abs);
     const texts = new Map<string, string>();
     const parsed = new Map<string, ParsedFile>();
-    const problems: RelProblem[] = tree.links.map((rel) => ({ rel, line: 1, column: 1, message: LINK_PROBLEM }));
+    const problems: RelProblem[] = [
+      ...tree.links.map((rel) => ({ rel, line: 1, column: 1, message: LINK_PROBLEM })),
+      ...tree.submodules.map((rel) => ({ rel, line: 1, column: 1, message: SUBMODULE_PROBLEM })),
+    ];
     for (const rel of tree.markdown) {
       const text = await readText(join(abs, rel));
       if (text === undefined) problems.push({ rel, line: 1, column: 1, message: 'cannot read the file as UTF-8 text' });

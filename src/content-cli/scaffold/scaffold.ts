@@ -54,7 +54,7 @@ export async function newLesson(folder: ContentFolder, o: NewLesson): Promise<Sc
   if (parts.length !== 2) throw usage(`expected <course>/<class>, such as python-foundations/basics, got "${o.parent}"`);
   const course = findCourse(folder, parts[0]!);
   const klass = findClass(folder, course, parts[1]!);
-  const id = chooseId(o.id, o.title, 'lesson');
+  const id = chooseId(o.id, o.title, 'lesson', idConvention(klass.lessons.map((l) => l.id)));
   for (const c of folder.model.catalog.courses) {
     for (const k of c.classes) {
       if (k.lessons.some((l) => l.id === id)) {
@@ -189,6 +189,14 @@ export async function newChangelog(folder: ContentFolder, o: NewChangelog, now: 
   if (problem) throw usage(`the entry id "${id}" ${problem}`);
   const renamed = folder.model.aliases.changelog.get(id);
   if (renamed !== undefined) throw refused(`"${id}" is an old id of the changelog entry "${renamed}": ids are never reused; choose another --slug`);
+  const taken = (candidate: string): boolean =>
+    folder.text(changelogPath(`${candidate}-${date}`)) !== undefined || folder.model.aliases.changelog.has(`${candidate}-${date}`);
+  if (taken(slug)) {
+    throw refused(
+      `the changelog entry "${id}" exists (${folder.show(changelogPath(id))}): for another entry that day choose its slug ` +
+        `with --slug, such as --slug ${freeId(slug, taken, ID_MAX_LENGTH - date.length - 1)}, or its day with --date YYYY-MM-DD`,
+    );
+  }
   return write(folder, [{ rel: changelogPath(id), text: file({ kind: o.kind, title: o.title, blurb: o.blurb }, `${o.body ?? o.blurb}\n`) }]);
 }
 
@@ -301,24 +309,39 @@ function unknown(noun: string, id: string, known: readonly string[], aliases: Re
   return `unknown ${noun} "${id}"${where}${guess ? ` (did you mean "${guess}"?)` : ''}${list}`;
 }
 
-/** `--id` when given (checked against the id grammar), else the id the title suggests. */
-function chooseId(given: string | undefined, title: string, noun: string): string {
-  const id = given ?? slugify(title);
+/**
+ * `--id` when given (checked against the id grammar), else the id the title suggests, starting with `prefix` (the
+ * siblings' convention, {@link idConvention}) when it does not already.
+ */
+function chooseId(given: string | undefined, title: string, noun: string, prefix = ''): string {
+  const slug = given === undefined ? slugify(title, ID_MAX_LENGTH - prefix.length) : undefined;
+  const id = given ?? (slug === undefined || slug.startsWith(prefix) ? slug : `${prefix}${slug}`);
   if (id === undefined) throw usage(`no ${noun} id can be made from "${title}" (it has no Latin letter or digit): pass --id`);
   const problem = idProblem(id);
   if (problem) throw usage(`the ${noun} id "${id}" ${problem}`);
   return id;
 }
 
+/**
+ * The prefix every one of `ids` starts with, up to and including a hyphen (`py-` for `py-numbers`, `py-strings`), or
+ * `''`: a class's lesson ids follow a convention only when it has two lessons or more that share one.
+ */
+function idConvention(ids: readonly string[]): string {
+  if (ids.length < 2) return '';
+  let common = ids[0]!;
+  for (const id of ids) while (!id.startsWith(common)) common = common.slice(0, -1);
+  return common.slice(0, common.lastIndexOf('-') + 1);
+}
+
 function lessonTaken(folder: ContentFolder, id: string): boolean {
   return folder.model.aliases.lessons.has(id) || folder.model.catalog.courses.some((c) => c.classes.some((k) => k.lessons.some((l) => l.id === id)));
 }
 
-/** `id-2`, `id-3`, … (shortened to fit the longest id): the first that `taken` does not claim. */
-function freeId(id: string, taken: (id: string) => boolean): string {
+/** `id-2`, `id-3`, … (shortened to fit `max` characters, default the longest id): the first that `taken` does not claim. */
+function freeId(id: string, taken: (id: string) => boolean, max = ID_MAX_LENGTH): string {
   for (let n = 2; ; n++) {
     const suffix = `-${n}`;
-    const candidate = `${id.slice(0, ID_MAX_LENGTH - suffix.length).replace(/-+$/, '')}${suffix}`;
+    const candidate = `${id.slice(0, max - suffix.length).replace(/-+$/, '')}${suffix}`;
     if (!taken(candidate)) return candidate;
   }
 }

@@ -1,0 +1,86 @@
+/**
+ * A fenced code block whose closing fence is missing. CommonMark lets such a block run to the end of its container
+ * (the document, a list item, a block quote), or to the next bare fence line, which was meant to close the next block:
+ * either way every `##` it swallows is code, not a step. One forgotten closing fence turned a 3-step lesson into 1 step
+ * without an error; this finds both shapes:
+ *
+ * - a block that runs to the end of its container without a closing line;
+ * - a block holding a line that opens a fence of its own kind with an info string (```` ```python ````): a closing
+ *   fence takes no info string, so that line was meant to open the next block (showing fences inside a code block
+ *   takes a longer fence, as CommonMark requires, and is never reported).
+ */
+import type { Nodes } from 'mdast';
+import { parseMarkdown } from './markdown.js';
+
+/** A fence that opens a code block whose closing line is missing. */
+export interface UnclosedFence {
+  /** 1-based line and column of the opening fence, in the Markdown given. */
+  line: number;
+  column: number;
+  /** The fence as written (e.g. "```"): the closing line it needs. */
+  fence: string;
+  /** How many lines it swallows that would be level-2 headings (steps) once it is closed where it was meant to. */
+  hiddenSteps: number;
+  /** When a line inside it opens the next block: that line's number, and the line (trimmed). */
+  reopened?: { line: number; text: string };
+}
+
+/** A line that may open or close a fence at the start of a line (up to 3 spaces of indentation). */
+const FENCE_LINE = /^ {0,3}(`{3,}|~{3,})(.*)$/gm;
+/** A line that would be a level-2 heading outside the code block (indented as a list item's content may be). */
+const HEADING_LINE = /^[ \t>]*##(?:[ \t]|$)/;
+
+/**
+ * The first fenced code block of `markdown` that is never closed, or `undefined`. A line scan of the fences at the
+ * start of lines decides most documents without a parse (most lessons close every fence); when it finds one left
+ * open, remark's tree (the one steps are counted on) confirms it, so a fence that is code inside another block is
+ * never reported.
+ */
+export function unclosedFence(markdown: string): UnclosedFence | undefined {
+  if (!mayLeaveAFenceOpen(markdown)) return undefined;
+  let found: UnclosedFence | undefined;
+  const visit = (node: Nodes): void => {
+    if (found) return;
+    if (node.type === 'code' && node.position?.start.offset !== undefined && node.position.end.offset !== undefined) {
+      const source = markdown.slice(node.position.start.offset, node.position.end.offset);
+      const open = /^(`{3,}|~{3,})/.exec(source)?.[1];
+      if (open !== undefined) {
+        const lines = source.split('\n').map((line) => line.replace(/\r$/, ''));
+        const char = open[0] === '`' ? '`' : '~';
+        const closes = new RegExp(`^${char}{${open.length},}[ \\t]*$`).test(lines.length > 1 ? lines.at(-1)!.replace(/^[ \t>]*/, '') : '');
+        const inside = lines.slice(1, closes ? -1 : undefined);
+        const opensNext = new RegExp(`^${char}{${open.length},}[ \\t]*[^\\s${char === '`' ? '`' : ''}][^${char === '`' ? '`' : ''}]*$`);
+        const next = inside.findIndex((line) => opensNext.test(line.replace(/^[ \t>]*/, '')));
+        if (!closes || next !== -1) {
+          const swallowed = next === -1 ? inside : inside.slice(0, next);
+          const { line, column } = node.position.start;
+          found = { line, column, fence: open, hiddenSteps: swallowed.filter((l) => HEADING_LINE.test(l)).length };
+          if (next !== -1) found.reopened = { line: line + 1 + next, text: inside[next]!.trim() };
+        }
+      }
+    }
+    if ('children' in node) for (const child of node.children) visit(child);
+  };
+  visit(parseMarkdown(markdown));
+  return found;
+}
+
+/**
+ * Whether the fences at the start of lines leave one open at the end, or one holds a line opening a fence of its kind
+ * with an info string (so only such documents are parsed).
+ */
+function mayLeaveAFenceOpen(markdown: string): boolean {
+  let open: string | undefined;
+  for (const m of markdown.matchAll(FENCE_LINE)) {
+    const fence = m[1]!;
+    const rest = m[2]!;
+    // A backtick fence's info string holds no backtick (else the line is inline code, not a fence).
+    if (fence[0] === '`' && rest.includes('`')) continue;
+    if (open === undefined) open = fence;
+    else if (fence[0] === open[0] && fence.length >= open.length) {
+      if (!/^[ \t\r]*$/.test(rest)) return true;
+      open = undefined;
+    }
+  }
+  return open !== undefined;
+}
