@@ -4,7 +4,7 @@
  *   schemas → contract → content → index → http | pages → server → preview → content-cli
  *                  git ↗       ↘ source ↗                     (signatures, referrals: used by server)
  *
- * git and net are leaves (they import nothing of ours). The preview (development only) wraps the server; the
+ * git, net and text are leaves (they import nothing of ours). The preview (development only) wraps the server; the
  * writers' CLI (`syllabus-content`) sits on top and loads the preview only when `dev` runs.
  *
  * No import goes back up, other layers see src/content only through its index.ts, and contract, index, http and
@@ -72,6 +72,7 @@ module.exports = {
     layer('source-below-server', '^src/source/', '^src/(index|http|pages|server|referrals|signatures|cli)/', 'A source delivers content trees.'),
     layer('signatures-standalone', '^src/signatures/', '^src/(?!signatures/|net/)', 'RFC 9421 verification stands alone (with the address bucket).'),
     layer('net-is-a-leaf', '^src/net/', '^src/(?!net/)', 'Address arithmetic depends on nothing of ours.'),
+    layer('text-is-a-leaf', '^src/text/', '^src/(?!text/)', 'Word suggestions ("did you mean") depend on nothing of ours.'),
     layer('git-is-a-leaf', '^src/git/', '^src/(?!git/)', 'Running git (one environment, credentials redacted) depends on nothing of ours.'),
     layer(
       'cli-over-http-only',

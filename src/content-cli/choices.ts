@@ -3,7 +3,7 @@
  * `lesson`, where commander's own `choices` only lists them.
  */
 import { InvalidArgumentError, Option } from 'commander';
-import { closest } from '../content/index.js';
+import { closest } from '../text/nearest.js';
 
 /**
  * An option `flags` whose value must be one of `values` (listed in its help, as commander's `choices` does); a value

@@ -51,7 +51,6 @@ export { buildModel, type DerivedModel, type RelProblem } from './build-model.js
 export { FrontmatterLocator } from './frontmatter.js';
 export { idProblem } from './ids.js';
 export { dayNumber } from './calendar.js';
-export { closest } from './schema-messages.js';
 
 // One burst of changes, one reload (also for the referrals file).
 export { BurstDebouncer } from './burst.js';

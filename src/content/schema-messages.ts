@@ -2,8 +2,8 @@
  * Turns ajv's errors into sentences for content writers: the field, what was expected, what was found.
  */
 import type { ErrorObject } from 'ajv/dist/2020.js';
-import editDistance from 'damerau-levenshtein';
 import { ID_PATTERN } from '../contract/params.js';
+import { closest } from '../text/nearest.js';
 
 /** One schema violation: the data path it is about and the message. */
 export interface SchemaProblem {
@@ -156,21 +156,6 @@ function lengthOf(value: unknown): number {
 function descriptionPhrase(schema: Record<string, unknown>): string | undefined {
   const text = typeof schema.description === 'string' ? schema.description.split(/[.:]/, 1)[0]!.trim() : '';
   return text === '' ? undefined : text.charAt(0).toLowerCase() + text.slice(1);
-}
-
-/**
- * The candidate closest to a typo (case-insensitive Damerau-Levenshtein: a swap of two neighbours, "titel", is one
- * edit), when it is close enough to be a plausible intent: at most one edit per three characters of the candidate,
- * and always one. `undefined` when none is.
- */
-export function closest(name: string, candidates: Iterable<string>): string | undefined {
-  let best: string | undefined;
-  let bestDistance = Infinity;
-  for (const candidate of candidates) {
-    const d = editDistance(name.toLowerCase(), candidate.toLowerCase()).steps;
-    if (d < bestDistance) [best, bestDistance] = [candidate, d];
-  }
-  return best !== undefined && bestDistance <= Math.max(1, Math.floor(best.length / 3)) ? best : undefined;
 }
 
 /**

@@ -3,7 +3,7 @@ import { COURSE_ID, ID_MAX_LENGTH, ID_PATTERN } from '../../contract/params.js';
 import { getApiJson, hasArray, statusProblem } from '../api.js';
 import type { CliContext } from '../context.js';
 import { EXIT, UsageError } from '../errors.js';
-import { didYouMean } from '../nearest.js';
+import { didYouMean } from '../did-you-mean.js';
 import { printable, renderTable, writeJson, type Column } from '../output.js';
 import type { Catalog, Course, Klass, Lesson } from '../../schemas/types.generated.js';
 

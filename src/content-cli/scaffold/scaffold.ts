@@ -9,7 +9,6 @@ import {
   CATALOG_PATH,
   changelogPath,
   classPath,
-  closest,
   coursePath,
   dayNumber,
   idProblem,
@@ -18,6 +17,7 @@ import {
   STAGE_ORDER,
 } from '../../content/index.js';
 import type { Course, Klass } from '../../schemas/types.generated.js';
+import { closest } from '../../text/nearest.js';
 import { appendToList, FrontmatterEditError, setScalar } from './frontmatter-edit.js';
 import { ContentFolder, NEW_EXIT, ScaffoldError, type FileChange } from './folder.js';
 import { slugify } from './slug.js';
