@@ -33,6 +33,9 @@ export { codeFrame, readProblemSource, type ProblemFolder } from './code-frame.j
 // The model as published at an instant.
 export { publishedAt, scheduledLines } from './schedule.js';
 
+// A lesson's body as a learner reads it, its steps numbered as they are counted (the writers' preview only).
+export { lessonOutline, type LessonOutline, type UnclosedFence } from './lesson-outline.js';
+
 // What a content tree holds, file by file, and the rules across files.
 export { entryKind, treeEntryKind, isHiddenPath, LINK_PROBLEM, listContentTree, ContentTreeListing, type ContentTree } from './read-tree.js';
 export { CATALOG_PATH, ROADMAP_PATH, changelogPath, classPath, coursePath, lessonPath } from './layout.js';
