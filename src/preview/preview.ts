@@ -13,16 +13,30 @@
  * A valid load is announced once the server serves it (its index holder swapped), so the page that reloads on
  * the event gets the new content; an invalid one at once, with every problem and its code frame. Unlike
  * production, the preview starts on invalid content too: it shows the problems until the first valid load.
+ *
+ * The server inside answers its dev host only (`writer-only.ts`), and may show the content at another instant than
+ * now ({@link PreviewTime}): then the pages say so and mark each entry and roadmap item not published yet.
  */
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
+import { publishedAt, type ContentModel } from '../content/index.js';
 import { loadConfig } from '../server/config.js';
 import { createContentSource } from '../server/content-source.js';
 import { createLogger } from '../server/logger.js';
 import { startServer, type RunningServer } from '../server/start.js';
 import { startDevHost } from './dev-host.js';
+import { lessonPage } from './lesson-page.js';
 import { ObservedSource } from './observed-source.js';
+import type { PageMarks, ScheduledMarks } from './page-marks.js';
 import { showProblems } from './problems.js';
 import { PreviewState } from './state.js';
+import { innerRefusal } from './writer-only.js';
+
+/**
+ * Which content the preview shows: as published now (the default, as production serves it), as it will be published
+ * at an instant (`at`; time runs on from there), or with every scheduled entry published (`scheduled`).
+ */
+export type PreviewTime = { kind: 'now' } | { kind: 'at'; at: Date } | { kind: 'scheduled' };
 
 /** Options of {@link startPreview}. */
 export interface PreviewOptions {
@@ -38,6 +52,8 @@ export interface PreviewOptions {
   debounceMs?: number;
   /** Logger of the server inside (default: errors only, for people, on stdout). */
   logger?: Logger;
+  /** Which content to show (default: as published now). */
+  time?: PreviewTime;
 }
 
 /** A running preview. */
@@ -57,6 +73,61 @@ export interface Preview {
 const PREVIEW_RATE_LIMIT = String(1_000_000_000);
 
 /**
+ * The inner server's guard: answers `403` itself to any request its dev host did not forward (`writer-only.ts`).
+ * @returns whether it answered.
+ */
+function fromDevHostOnly(req: IncomingMessage, res: ServerResponse): boolean {
+  const refusal = innerRefusal(req, `127.0.0.1:${req.socket.localPort}`);
+  if (refusal === undefined) return false;
+  req.resume();
+  res.writeHead(refusal.status, refusal.headers).end(refusal.body);
+  return true;
+}
+
+/**
+ * The server's clock for `time`, or undefined for the system's: `at` runs from that instant on; `scheduled` is never
+ * before 00:00 UTC of the latest entry's date (`latest()`'s changelog is newest first), so every entry is published.
+ */
+function previewClock(time: PreviewTime, latest: () => ContentModel | undefined): (() => Date) | undefined {
+  if (time.kind === 'now') return undefined;
+  if (time.kind === 'at') {
+    const offset = time.at.getTime() - Date.now();
+    return () => new Date(Date.now() + offset);
+  }
+  return () => {
+    const newest = latest()?.changelog.entries[0]?.date;
+    return new Date(Math.max(Date.now(), newest === undefined ? 0 : Date.parse(`${newest}T00:00:00Z`)));
+  };
+}
+
+/**
+ * What the pages get besides the app's: with another instant than now, a banner naming it and a mark on each entry
+ * the server publishes at its clock's instant but not yet at the system's (and each roadmap item shipped by one).
+ */
+function pageMarks(time: PreviewTime, model: ContentModel | undefined, clock: (() => Date) | undefined): PageMarks {
+  if (clock === undefined) return { scheduled: undefined, banner: undefined };
+  const instant = clock();
+  const banner =
+    time.kind === 'scheduled'
+      ? 'Preview with every scheduled entry published: each is marked with its date.'
+      : `Preview of the content as published at ${instant.toISOString()}: what is not published yet is marked with its date.`;
+  return { scheduled: model === undefined ? undefined : scheduledMarks(model, instant), banner };
+}
+
+function scheduledMarks(model: ContentModel, instant: Date): ScheduledMarks {
+  const now = new Set(publishedAt(model, new Date()).model.changelog.entries.map((e) => e.id));
+  const entries = new Map<string, string>();
+  for (const entry of publishedAt(model, instant).model.changelog.entries) if (!now.has(entry.id)) entries.set(entry.id, entry.date);
+  const items = new Map<string, string>();
+  for (const stage of publishedAt(model, instant).model.roadmap.stages)
+    for (const item of stage.items) {
+      const date = item.shipped === undefined ? undefined : entries.get(item.shipped);
+      if (date !== undefined) items.set(item.id, date);
+    }
+  return { entries, items };
+}
+
+/**
  * Starts the preview of `options.dir` and resolves once it shows something: the served content, or the problems
  * of an invalid first load.
  * @throws Error when the address cannot be bound, or the server cannot start for another reason than the content.
@@ -64,7 +135,18 @@ const PREVIEW_RATE_LIMIT = String(1_000_000_000);
 export async function startPreview(options: PreviewOptions): Promise<Preview> {
   const state = new PreviewState();
   let upstream: string | undefined;
-  const host = await startDevHost({ host: options.host, port: options.port, state, upstream: () => upstream });
+  /** The latest valid model, every entry included (what the server publishes at its clock's instant). */
+  let model: ContentModel | undefined;
+  const time = options.time ?? { kind: 'now' };
+  const clock = previewClock(time, () => model);
+  const host = await startDevHost({
+    host: options.host,
+    port: options.port,
+    state,
+    upstream: () => upstream,
+    lessonPage: (id) => (model === undefined ? undefined : lessonPage(options.dir, model, id)),
+    marks: () => pageMarks(time, model, clock),
+  });
 
   let server: RunningServer | undefined;
   let source: ObservedSource;
@@ -97,7 +179,8 @@ export async function startPreview(options: PreviewOptions): Promise<Preview> {
     let latestValid = true;
     source = new ObservedSource(watcher, (update) => {
       latestValid = update.result.ok;
-      if (!update.result.ok) state.fail(showProblems(options.dir, update.result.problems));
+      if (update.result.ok) model = update.result.model;
+      else state.fail(showProblems(options.dir, update.result.problems));
     });
     const shown = new Promise<void>((resolve) => {
       const stop = state.subscribe(() => {
@@ -105,7 +188,7 @@ export async function startPreview(options: PreviewOptions): Promise<Preview> {
         resolve();
       });
     });
-    serving = startServer(config, { logger, contentSource: source });
+    serving = startServer(config, { logger, contentSource: source, intercept: fromDevHostOnly, ...(clock !== undefined && { now: clock }) });
     const started = serving.then((running) => {
       server = running;
       upstream = running.url;
