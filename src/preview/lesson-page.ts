@@ -28,7 +28,7 @@ const HEADERS = {
   'X-Robots-Tag': 'noindex',
 };
 
-/** A `## …` line (after indentation) inside a swallowed block: it would be a step if the fence were closed. */
+/** A `## …` line (after indentation) inside a swallowed block: the writer may have meant a step. */
 const STEP_LINE = /^ {0,3}##(?:[ \t]|$)/;
 
 /** The preview path of a lesson's page. */
@@ -128,7 +128,13 @@ function fenceMark(fence: UnclosedFence, path: string): Element {
     text(` opened on line ${fence.line} of `),
     element('code', {}, [text(path)]),
     text(` is never closed, so everything after it, to ${end}, is one code block`),
-    text(hidden > 0 ? `, and ${count(hidden, 'heading')} in it ${hidden === 1 ? 'is' : 'are'} no step. ` : '. '),
+    ...(hidden === 0
+      ? [text('. ')]
+      : [
+          text(`; it holds ${count(hidden, 'line')} that start${hidden === 1 ? 's' : ''} with `),
+          element('code', {}, [text('##')]),
+          text(`, and ${hidden === 1 ? 'it is not' : 'none of them is'} a step. `),
+        ]),
     text('Add a line '),
     element('code', {}, [text(fence.fence)]),
     text(' where the code ends.'),

@@ -6,7 +6,7 @@
  * The pages are the app's own output (`src/pages`): the elements are found by the attributes those templates give
  * them (`data-lesson`, `data-entry`, `data-item`, the `<main>` landmark), each id of the grammar `[a-z0-9-]`.
  */
-import { html } from '../pages/html.js';
+import { escapeHtml, html } from '../pages/html.js';
 import { MAIN_ID } from '../pages/layout.js';
 import { lessonPagePath } from './lesson-page.js';
 import { PREVIEW_PATHS } from './reload-script.js';
@@ -47,7 +47,8 @@ const MAIN = `<main id="${MAIN_ID}"`;
 /** `page` (an HTML document of the app) with the preview's additions; see the module comment. */
 export function markPage(page: string, marks: PageMarks): string {
   let out = addStylesheet(page).replace(LESSON_TITLE, (_all, start: string, id: string, title: string, end: string) => {
-    return `${start}${html`<a href="${lessonPagePath(id)}" data-preview-lesson="${id}"></a>`.value}${title}</a>${end}`;
+    // Not an html`` template: its formatter would close the element it opens here.
+    return `${start}<a href="${escapeHtml(lessonPagePath(id))}" data-preview-lesson="${escapeHtml(id)}">${title}</a>${end}`;
   });
   const { scheduled, banner } = marks;
   if (scheduled !== undefined) {
