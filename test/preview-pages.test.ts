@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, type CliIo } from '../src/content-cli/main.js';
-import { startPreview, type Preview, type PreviewTime } from '../src/preview/preview.js';
+import { startPreview, type Preview } from '../src/preview/preview.js';
+import type { PreviewTime } from '../src/preview/time.js';
 import { writeContentFixture, type ContentFiles } from './helpers/content-fixture.js';
 import { eventually } from './helpers/eventually.js';
 

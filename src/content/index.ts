@@ -31,7 +31,7 @@ export { problemLines, problemStyle, printable } from './print-problems.js';
 export { codeFrame, readProblemSource, type ProblemFolder } from './code-frame.js';
 
 // The model as published at an instant.
-export { publishedAt, scheduledLines } from './schedule.js';
+export { publishedAt, scheduledLines, utcMidnight } from './schedule.js';
 
 // A lesson's body as a learner reads it, its steps numbered as they are counted (the writers' preview only).
 export { lessonOutline, type UnclosedFence } from './lesson-outline.js';

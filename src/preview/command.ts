@@ -10,7 +10,8 @@ import { resolve } from 'node:path';
 import { isLoopbackHost } from '../server/config.js';
 import { problemLines, problemStyle } from '../content/index.js';
 import type { PreviewEvent } from './state.js';
-import { startPreview, type PreviewTime } from './preview.js';
+import { startPreview } from './preview.js';
+import type { PreviewTime } from './time.js';
 
 /** Options of the command. */
 export interface DevOptions {

@@ -15,11 +15,11 @@
  * production, the preview starts on invalid content too: it shows the problems until the first valid load.
  *
  * The server inside answers its dev host only (`writer-only.ts`), and may show the content at another instant than
- * now ({@link PreviewTime}): then the pages say so and mark each entry and roadmap item not published yet.
+ * now (`PreviewTime`, `time.ts`): then the pages say so and mark each entry and roadmap item not published yet.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
-import { publishedAt, type ContentModel } from '../content/index.js';
+import type { ContentModel } from '../content/index.js';
 import { loadConfig } from '../server/config.js';
 import { createContentSource } from '../server/content-source.js';
 import { createLogger } from '../server/logger.js';
@@ -27,16 +27,10 @@ import { startServer, type RunningServer } from '../server/start.js';
 import { startDevHost } from './dev-host.js';
 import { lessonPage } from './lesson-page.js';
 import { ObservedSource } from './observed-source.js';
-import type { PageMarks, ScheduledMarks } from './page-marks.js';
 import { showProblems } from './problems.js';
 import { PreviewState } from './state.js';
+import { pageMarks, previewClock, type PreviewTime } from './time.js';
 import { innerRefusal } from './writer-only.js';
-
-/**
- * Which content the preview shows: as published now (the default, as production serves it), as it will be published
- * at an instant (`at`; time runs on from there), or with every scheduled entry published (`scheduled`).
- */
-export type PreviewTime = { kind: 'now' } | { kind: 'at'; at: Date } | { kind: 'scheduled' };
 
 /** Options of {@link startPreview}. */
 export interface PreviewOptions {
@@ -82,49 +76,6 @@ function fromDevHostOnly(req: IncomingMessage, res: ServerResponse): boolean {
   req.resume();
   res.writeHead(refusal.status, refusal.headers).end(refusal.body);
   return true;
-}
-
-/**
- * The server's clock for `time`, or undefined for the system's: `at` runs from that instant on; `scheduled` is never
- * before 00:00 UTC of the latest entry's date (`latest()`'s changelog is newest first), so every entry is published.
- */
-function previewClock(time: PreviewTime, latest: () => ContentModel | undefined): (() => Date) | undefined {
-  if (time.kind === 'now') return undefined;
-  if (time.kind === 'at') {
-    const offset = time.at.getTime() - Date.now();
-    return () => new Date(Date.now() + offset);
-  }
-  return () => {
-    const newest = latest()?.changelog.entries[0]?.date;
-    return new Date(Math.max(Date.now(), newest === undefined ? 0 : Date.parse(`${newest}T00:00:00Z`)));
-  };
-}
-
-/**
- * What the pages get besides the app's: with another instant than now, a banner naming it and a mark on each entry
- * the server publishes at its clock's instant but not yet at the system's (and each roadmap item shipped by one).
- */
-function pageMarks(time: PreviewTime, model: ContentModel | undefined, clock: (() => Date) | undefined): PageMarks {
-  if (clock === undefined) return { scheduled: undefined, banner: undefined };
-  const instant = clock();
-  const banner =
-    time.kind === 'scheduled'
-      ? 'Preview with every scheduled entry published: each is marked with its date.'
-      : `Preview of the content as published at ${instant.toISOString()}: what is not published yet is marked with its date.`;
-  return { scheduled: model === undefined ? undefined : scheduledMarks(model, instant), banner };
-}
-
-function scheduledMarks(model: ContentModel, instant: Date): ScheduledMarks {
-  const now = new Set(publishedAt(model, new Date()).model.changelog.entries.map((e) => e.id));
-  const entries = new Map<string, string>();
-  for (const entry of publishedAt(model, instant).model.changelog.entries) if (!now.has(entry.id)) entries.set(entry.id, entry.date);
-  const items = new Map<string, string>();
-  for (const stage of publishedAt(model, instant).model.roadmap.stages)
-    for (const item of stage.items) {
-      const date = item.shipped === undefined ? undefined : entries.get(item.shipped);
-      if (date !== undefined) items.set(item.id, date);
-    }
-  return { entries, items };
 }
 
 /**
