@@ -29,7 +29,10 @@ let preview: Preview;
 let browser: Browser;
 
 beforeAll(async () => {
-  dir = await writeContentFixture();
+  // The lesson ends with a code block and a sentence, for the test that leaves that block open.
+  dir = await writeContentFixture(undefined, (files) => {
+    files[LESSON] += '\n```python\nprint("Hello, world")\n```\n\nIt prints one line.\n';
+  });
   preview = await startPreview({ dir, host: '127.0.0.1', port: 0, debounceMs: 50, logger: pino({ level: 'silent' }) });
   browser = await launchChromium();
 });
@@ -126,17 +129,21 @@ describe('the preview in Chromium', () => {
       // The site's stylesheet applies: the page is styled as the course pages are.
       expect(await page.locator('.site-header').evaluate((e) => getComputedStyle(e).display)).not.toBe('inline');
 
-      // The closing fence removed: the page reloads by itself, counts one step as the API does, and shows the mark.
-      await edit(LESSON, 'python3\n```\n', 'python3\n\n');
-      await page.locator('.preview-mark[data-unclosed-fence]').waitFor({ state: 'visible', ...WAIT });
-      expect(await page.locator('.preview-mark[data-unclosed-fence]').getAttribute('data-unclosed-fence')).toBe('11');
-      expect(await page.locator('.preview-mark[data-unclosed-fence]').textContent()).toContain('is never closed');
+      // The last block's closing fence removed: the page reloads by itself and marks the block, which swallowed the
+      // sentence after it; the steps are still numbered as the API counts them.
+      await edit(LESSON, 'print("Hello, world")\n```\n', 'print("Hello, world")\n');
+      const mark = page.locator('.preview-mark[data-unclosed-fence]');
+      await mark.waitFor({ state: 'visible', ...WAIT });
+      const text = await readFile(join(dir, LESSON), 'utf8');
+      expect(await mark.getAttribute('data-unclosed-fence')).toBe(String(text.split('\n').indexOf('```python') + 1));
+      expect(await mark.textContent()).toContain('is never closed, so everything after it, to the end of the lesson, is one code block');
       expect(await page.locator('pre.preview-swallowed').isVisible()).toBe(true);
-      expect(await page.locator('pre.preview-swallowed').textContent()).toContain('## Print');
-      expect(await apiSteps()).toBe(1);
-      expect(await shownSteps()).toEqual(['Step 1: ']);
-      await edit(LESSON, 'python3\n\n', 'python3\n```\n');
-      await page.waitForFunction(() => document.querySelectorAll('.lesson-body h2[data-step]').length === 2, undefined, WAIT);
+      expect(await page.locator('pre.preview-swallowed').textContent()).toContain('It prints one line.');
+      expect(await page.locator('.lesson-body p', { hasText: 'It prints one line.' }).count()).toBe(0);
+      expect(await apiSteps()).toBe(2);
+      expect(await shownSteps()).toEqual(['Step 1: ', 'Step 2: ']);
+      await edit(LESSON, 'print("Hello, world")\n', 'print("Hello, world")\n```\n');
+      await page.locator('.lesson-body p', { hasText: 'It prints one line.' }).waitFor({ state: 'visible', ...WAIT });
       expect(await page.locator('.preview-mark').count()).toBe(0);
       expect(problems).toEqual([]);
     } finally {

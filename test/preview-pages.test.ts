@@ -54,6 +54,12 @@ describe('lesson pages', () => {
         '',
         'A <b onclick="steal()">bold</b> claim and ![pic](https://tracker.example/x.png).',
         '',
+        '```python',
+        'print("Hello, world")',
+        '```',
+        '',
+        'It prints one line.',
+        '',
       ].join('\n');
     }));
   });
@@ -91,21 +97,25 @@ describe('lesson pages', () => {
     expect(page).not.toMatch(/alert|onclick|steal|tracker\.example/);
   });
 
-  it('marks an unclosed fence, with its line and what it hides, and counts as the API does', async () => {
-    await edit(dir, HELLO, 'python3\n```\n', 'python3\n\n');
-    await eventually(async () => (await apiSteps(preview.url, 'hello-world')) === 1, { what: 'the reload' });
-    const page = await (await fetch(`${preview.url}/__syllabus/lessons/hello-world`, { headers: HTML })).text();
-    expect(stepNumbers(page)).toEqual([1]);
+  it('marks a code fence left open, with its line and what it swallows, and counts as the API does', async () => {
+    // The lesson's last block loses its closing fence: the sentence after it becomes code, the steps stay 2.
+    await edit(dir, HELLO, 'print("Hello, world")\n```\n', 'print("Hello, world")\n\n');
+    const lessonPage = async (): Promise<string> => (await fetch(`${preview.url}/__syllabus/lessons/hello-world`, { headers: HTML })).text();
+    await eventually(async () => (await lessonPage()).includes('preview-mark'), { what: 'the reload' });
+    const page = await lessonPage();
+    expect(await apiSteps(preview.url, 'hello-world')).toBe(2);
+    expect(stepNumbers(page)).toEqual([1, 2]);
     expect(page).toMatch(/<p class="preview-mark" role="alert">\s*1 code fence never closed: see the mark below.\s*<\/p>/);
+    const line = (await readFile(join(dir, HELLO), 'utf8')).split('\n').indexOf('```python') + 1;
     const mark = /<p class="preview-mark" role="note" data-unclosed-fence="(\d+)">([\s\S]*?)<\/p>\s*<pre class="preview-swallowed">/.exec(page);
-    expect(mark?.[1]).toBe('11'); // 5 lines of frontmatter, a blank line, then the body's fence on its 6th line
+    expect(mark?.[1]).toBe(String(line));
     expect(mark?.[2]).toBe(
-      `<strong>Unclosed code fence. </strong>The <code>\`\`\`</code> opened on line 11 of <code>${HELLO}</code> is never closed, so ` +
-        'everything after it, to the end of the lesson, is one code block; it holds 2 lines that start with <code>##</code>, ' +
-        'and none of them is a step. Add a line <code>```</code> where the code ends.',
+      `<strong>Unclosed code fence. </strong>The <code>\`\`\`</code> opened on line ${line} of <code>${HELLO}</code> is never closed, so ` +
+        'everything after it, to the end of the lesson, is one code block. Add a line <code>```</code> where the code ends.',
     );
-    await edit(dir, HELLO, 'python3\n\n', 'python3\n```\n');
-    await eventually(async () => (await apiSteps(preview.url, 'hello-world')) === 2, { what: 'the reload after the fix' });
+    expect(page).toMatch(/<code class="language-python">print\("Hello, world"\)\n+It prints one line\.\n*<\/code>/);
+    await edit(dir, HELLO, 'print("Hello, world")\n\n', 'print("Hello, world")\n```\n');
+    await eventually(async () => !(await lessonPage()).includes('preview-mark'), { what: 'the reload after the fix' });
   });
 
   it('answers 404 for an id that is no live lesson, 405 for another method, and the error page while the content is invalid', async () => {
