@@ -34,7 +34,7 @@ export { codeFrame, readProblemSource, type ProblemFolder } from './code-frame.j
 export { publishedAt, scheduledLines, utcMidnight } from './schedule.js';
 
 // A lesson's body as a learner reads it, its steps numbered as they are counted (the writers' preview only).
-export { lessonOutline, type UnclosedFence } from './lesson-outline.js';
+export { lessonOutline, type LessonOutline, type UnclosedFence } from './lesson-outline.js';
 
 // What a content tree holds, file by file, and the rules across files.
 export { entryKind, treeEntryKind, isHiddenPath, LINK_PROBLEM, listContentTree, ContentTreeListing, type ContentTree } from './read-tree.js';

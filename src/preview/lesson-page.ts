@@ -7,9 +7,9 @@
  */
 import type { Element, ElementContent, Root } from 'hast';
 import { visit } from 'unist-util-visit';
-import { lessonOutline, lessonPath, readProblemSource, type ContentModel, type UnclosedFence } from '../content/index.js';
+import { lessonOutline, lessonPath, readProblemSource, type ContentModel, type LessonOutline, type UnclosedFence } from '../content/index.js';
 import { routeNamed, routePath } from '../contract/routes.js';
-import { courseStylesheet, shellAssets, shellLinks } from '../pages/assets.js';
+import { courseStylesheet, shellAssets, shellLinks, type ShellLinks } from '../pages/assets.js';
 import { CONTENT_SECURITY_POLICY, HTML_TYPE, PAGE_HEADERS } from '../pages/headers.js';
 import { count, html } from '../pages/html.js';
 import { page } from '../pages/layout.js';
@@ -42,15 +42,16 @@ export function lessonPagePath(lessonId: string): string {
  * @param dir the content folder (absolute).
  */
 export function lessonPage(dir: string, model: ContentModel, lessonId: string): PreviewResponse {
-  const links = shellLinks(shellAssets(nodeCodec.digest), courseStylesheet(model.catalog.courses, nodeCodec.digest));
-  const shell = { links: { ...links, stylesheets: [...links.stylesheets, PREVIEW_PATHS.stylesheet] } };
+  // The site's stylesheets as its pages name them (src/server/app.ts names them so too), then the preview's.
+  const site = shellLinks(shellAssets(nodeCodec.digest), courseStylesheet(model.catalog.courses, nodeCodec.digest));
+  const links = { ...site, stylesheets: [...site.stylesheets, PREVIEW_PATHS.stylesheet] };
   for (const course of model.catalog.courses) {
     for (const klass of course.classes) {
       const lesson = klass.lessons.find((l) => l.id === lessonId);
       if (lesson === undefined) continue;
       const path = lessonPath(course.id, klass.id, lesson.id);
       const text = readProblemSource({ path }, { dir, displayRoot: '' });
-      if (text === undefined) return notFound(shell.links, `The file ${path} cannot be read.`);
+      if (text === undefined) return notFound(links, `The file ${path} cannot be read.`);
       const outline = lessonOutline(text);
       const fences = outline.unclosedFences;
       const body = html`<nav class="breadcrumb" aria-label="Breadcrumb">
@@ -79,21 +80,21 @@ export function lessonPage(dir: string, model: ContentModel, lessonId: string): 
         title: `${lesson.title} (preview)`,
         description: lesson.blurb ?? `The lesson ${lesson.title}.`,
         path: coursePath(course.id),
-        links: shell.links,
+        links,
         apiPath: routePath(routeNamed('lesson'), lesson.id),
         body,
       });
       return { status: 200, headers: { ...HEADERS }, body: document };
     }
   }
-  return notFound(shell.links, `No live lesson has the id "${lessonId}".`);
+  return notFound(links, `No live lesson has the id "${lessonId}".`);
 }
 
 /**
  * `tree` (the body's sanitised HTML) with each step heading numbered and given the id `step-<n>`, and a mark before
  * each unclosed fence's block. Elements are matched to the outline's nodes by where their Markdown starts.
  */
-function numbered(tree: Root, outline: ReturnType<typeof lessonOutline>, path: string): Root {
+function numbered(tree: Root, outline: LessonOutline, path: string): Root {
   const steps = new Map(outline.steps.map((heading, i) => [heading.position!.start.offset!, i + 1]));
   const fences = new Map(outline.unclosedFences.map((fence) => [fence.node.position!.start.offset!, fence]));
   visit(tree, 'element', (node: Element, index, parent) => {
@@ -149,7 +150,7 @@ function text(value: string): ElementContent {
   return { type: 'text', value };
 }
 
-function notFound(links: Parameters<typeof page>[0]['links'], why: string): PreviewResponse {
+function notFound(links: ShellLinks, why: string): PreviewResponse {
   const body = html`<h1>Lesson not found</h1>
     <p>${why} The preview shows the lessons of live classes; open one from its course page.</p>
     <p><a href="${HOME_PATH}">All courses</a></p>`;
