@@ -14,7 +14,7 @@
  * the event gets the new content; an invalid one at once, with every problem and its code frame. Unlike
  * production, the preview starts on invalid content too: it shows the problems until the first valid load.
  *
- * The server inside answers its dev host only (`writer-only.ts`), and may show the content at another instant than
+ * The server inside answers its own address only and no other origin (`writer-only.ts`), and may show the content at another instant than
  * now (`PreviewTime`, `time.ts`): then the pages say so and mark each entry and roadmap item not published yet.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -67,10 +67,11 @@ export interface Preview {
 const PREVIEW_RATE_LIMIT = String(1_000_000_000);
 
 /**
- * The inner server's guard: answers `403` itself to any request its dev host did not forward (`writer-only.ts`).
+ * The inner server's guard (`writer-only.ts`): answers `403` itself to a request whose `Host` is not the server's own
+ * address (a DNS name rebound to its port) or that another origin's page made.
  * @returns whether it answered.
  */
-function fromDevHostOnly(req: IncomingMessage, res: ServerResponse): boolean {
+function writerOnly(req: IncomingMessage, res: ServerResponse): boolean {
   const refusal = innerRefusal(req, `127.0.0.1:${req.socket.localPort}`);
   if (refusal === undefined) return false;
   req.resume();
@@ -139,7 +140,7 @@ export async function startPreview(options: PreviewOptions): Promise<Preview> {
         resolve();
       });
     });
-    serving = startServer(config, { logger, contentSource: source, intercept: fromDevHostOnly, ...(clock !== undefined && { now: clock }) });
+    serving = startServer(config, { logger, contentSource: source, intercept: writerOnly, ...(clock !== undefined && { now: clock }) });
     const started = serving.then((running) => {
       server = running;
       upstream = running.url;

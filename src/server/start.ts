@@ -71,8 +71,8 @@ export interface StartOptions {
   /** Timers of scheduled publishing (default the global ones): the next publication is armed on them. */
   timers?: Timers;
   /**
-   * Answers a request itself before the app sees it, or lets it through (`false`). The live preview's inner
-   * server refuses every request but its dev host's with it. Default none: production serves every request.
+   * Answers a request itself before the app sees it (`true`), or lets it through (`false`). The live preview's inner
+   * server refuses foreign `Host` names and other origins with it. Default none: production serves every request.
    */
   intercept?: (req: IncomingMessage, res: ServerResponse) => boolean;
 }
