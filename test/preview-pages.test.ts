@@ -5,8 +5,10 @@
  * published at an instant (`--at`) or with every scheduled entry (`--scheduled`), each such entry marked with its
  * date on the pages and served by `/v1/changelog` and the feed; by default, the content as published now.
  */
+import { spawn } from 'node:child_process';
 import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, type CliIo } from '../src/content-cli/main.js';
@@ -209,6 +211,31 @@ describe('scheduled content in the preview', () => {
     ]);
     expect(all.roadmap).toEqual(['sql-joins 2099-03-01 Scheduled: shipped on 2099-03-01']);
     expect(all.banner).toBe('Preview with every scheduled entry published: each is marked with its date.');
+  });
+
+  it('syllabus-content dev --at says which instant it shows, and shows it', async () => {
+    const dir = await writeContentFixture(undefined, scheduled);
+    const root = join(import.meta.dirname, '..');
+    const tsx = pathToFileURL(join(root, 'node_modules/tsx/dist/loader.mjs')).href;
+    const args = ['--import', tsx, join(root, 'src/content-cli/main.ts'), 'dev', '--port', '0', '--at', '2099-03-01', dir];
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    child.stdout.setEncoding('utf8').on('data', (s: string) => (stdout += s));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    try {
+      await eventually(() => stdout.includes('Showing'), { what: 'the start', limitMs: 30_000 });
+      const url = /http:\/\/127\.0\.0\.1:\d+/.exec(stdout)![0];
+      expect(stdout.split('\n')[1]).toBe(
+        'Showing the content as published at 2099-03-01T00:00:00.000Z: what is not published yet is marked with its date',
+      );
+      const api = (await (await fetch(`${url}/v1/changelog`)).json()) as { entries: Array<{ id: string }> };
+      expect(api.entries.map((e) => e.id)).toContain('sql-joins-2099-03-01');
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+    } finally {
+      child.kill('SIGKILL');
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('refuses a malformed --at, and --at with --scheduled, with status 2 before starting', async () => {
