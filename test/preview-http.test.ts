@@ -22,6 +22,8 @@ const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const COURSE = 'courses/python-basics/index.md';
 const HTML = { Accept: 'text/html' };
 const SCRIPT_TAG = /<script src="\/__syllabus\/reload\.js" data-version="([^"]+)"><\/script>/;
+const PREVIEW_STYLESHEET_TAG = '<link rel="stylesheet" href="/__syllabus/preview.css" />';
+const LESSON_LINK = /<a href="\/__syllabus\/lessons\/[a-z0-9-]+" data-preview-lesson="[a-z0-9-]+">([^<]*)<\/a>/g;
 
 /** Starts a preview of a new copy of the fixture (changed by `change`); the caller closes it and removes `dir`. */
 async function preview(change?: (files: Record<string, string>) => void): Promise<{ dir: string; preview: Preview }> {
@@ -74,7 +76,7 @@ describe('a production server', () => {
     expect(body).not.toContain('__syllabus');
     expect(page.headers.get('content-security-policy')).not.toMatch(/script-src|connect-src/);
     expect(page.headers.get('etag')).toMatch(/^"/);
-    for (const path of ['/__syllabus/events', '/__syllabus/reload.js']) {
+    for (const path of ['/__syllabus/events', '/__syllabus/reload.js', '/__syllabus/preview.css', '/__syllabus/lessons/hello-world']) {
       const res = await fetch(server.url + path, { headers: { Accept: 'text/event-stream' } });
       expect(res.status, path).toBe(404);
       expect(res.headers.get('content-type'), path).not.toContain('text/event-stream');
@@ -105,7 +107,10 @@ describe('the preview', () => {
       const tag = SCRIPT_TAG.exec(devBody);
       expect(tag, path).not.toBeNull();
       expect(tag![1]).toBe(running.state.snapshot().version);
-      expect(devBody.replace(tag![0], ''), path).toBe(await prod.text());
+      // Besides the script, the preview adds its stylesheet and, on a course page, a link on each lesson's title.
+      const additions = devBody.replace(tag![0], '').replace(PREVIEW_STYLESHEET_TAG, '').replace(LESSON_LINK, '$1');
+      expect(additions, path).toBe(await prod.text());
+      expect((devBody.match(LESSON_LINK) ?? []).length, path).toBe(path === '/courses/python-basics' ? 3 : 0);
       expect(devBody.indexOf(tag![0])).toBe(devBody.lastIndexOf('</body>') - tag![0].length);
       expect(dev.headers.get('etag'), path).toBeNull();
       expect(dev.headers.get('cache-control'), path).toBe('no-store');

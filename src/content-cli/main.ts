@@ -10,12 +10,12 @@ import { stat } from 'node:fs/promises';
 import { normalize, relative, resolve, sep } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { pathToFileURL } from 'node:url';
-import { Command, CommanderError } from 'commander';
+import { Command, CommanderError, Option } from 'commander';
 import { choiceOption } from './choices.js';
 import { ContentLoader, printable, problemLines, problemStyle, scheduledLines, type Problem, type ProblemFolder } from '../content/index.js';
 import { addNewCommand } from './scaffold/command.js';
 import { CLI_VERSION } from '../cli/meta.js';
-import { parsePort, PREVIEW_DEFAULTS } from '../preview/options.js';
+import { parseInstant, parsePort, PREVIEW_DEFAULTS } from '../preview/options.js';
 import { prepareBaseCheck } from './commands/validate-base.js';
 import { DIFF_FORMATS, DIFF_HELP, runDiff, type DiffArgs } from './commands/diff.js';
 
@@ -92,7 +92,13 @@ export async function runCli(argv: readonly string[], io: CliIo = defaultIo): Pr
     .option('--port <port>', 'port to listen on (0: any free port)', parsePort, PREVIEW_DEFAULTS.port)
     .option('--host <address>', 'address to listen on', PREVIEW_DEFAULTS.host)
     .option('--referrals-file <file>', 'referral code digests to check /v1/referrals/{code} against (default none: every check answers 503)')
-    .action(async (dir: string, options: { port: number; host: string; referralsFile?: string }) => {
+    .addOption(
+      new Option('--at <instant>', 'show the content as published at this instant (2026-12-01 or 2026-12-01T09:00:00Z), scheduled entries marked')
+        .argParser(parseInstant)
+        .conflicts('scheduled'),
+    )
+    .option('--scheduled', 'show the content with every scheduled changelog entry published, each marked with its date')
+    .action(async (dir: string, options: { port: number; host: string; referralsFile?: string; at?: Date; scheduled?: boolean }) => {
       // Loaded only for this command: it brings the whole server.
       status = await (await import('../preview/command.js')).runDev(dir, options, io);
     });

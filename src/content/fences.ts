@@ -9,7 +9,7 @@
  *   fence takes no info string, so that line was meant to open the next block (showing fences inside a code block
  *   takes a longer fence, as CommonMark requires, and is never reported).
  */
-import type { Nodes } from 'mdast';
+import type { Code, Nodes } from 'mdast';
 import { parseMarkdown } from './markdown.js';
 
 /** A fence that opens a code block whose closing line is missing. */
@@ -41,27 +41,42 @@ export function unclosedFence(markdown: string): UnclosedFence | undefined {
   let found: UnclosedFence | undefined;
   const visit = (node: Nodes): void => {
     if (found) return;
-    if (node.type === 'code' && node.position?.start.offset !== undefined && node.position.end.offset !== undefined) {
-      const source = markdown.slice(node.position.start.offset, node.position.end.offset);
-      const open = /^(`{3,}|~{3,})/.exec(source)?.[1];
-      if (open !== undefined) {
-        const lines = source.split('\n').map((line) => line.replace(/\r$/, ''));
-        const char = open[0] === '`' ? '`' : '~';
-        const closes = new RegExp(`^${char}{${open.length},}[ \\t]*$`).test(lines.length > 1 ? lines.at(-1)!.replace(/^[ \t>]*/, '') : '');
-        const inside = lines.slice(1, closes ? -1 : undefined);
-        const opensNext = new RegExp(`^${char}{${open.length},}[ \\t]*[^\\s${char === '`' ? '`' : ''}][^${char === '`' ? '`' : ''}]*$`);
-        const next = inside.findIndex((line) => opensNext.test(line.replace(/^[ \t>]*/, '')));
-        if (!closes || next !== -1) {
-          const swallowed = next === -1 ? inside : inside.slice(0, next);
-          const { line, column } = node.position.start;
-          found = { line, column, fence: open, hiddenSteps: swallowed.filter((l) => HEADING_LINE.test(l)).length };
-          if (next !== -1) found.reopened = { line: line + 1 + next, text: inside[next]!.trim() };
-        }
-      }
-    }
+    if (node.type === 'code') found = openFence(node, markdown);
     if ('children' in node) for (const child of node.children) visit(child);
   };
   visit(parseMarkdown(markdown));
+  return found;
+}
+
+/**
+ * Whether the code block `node` of remark's tree of `markdown` is a fenced block whose closing line is missing (see
+ * the module comment): the one rule, for the writers' problems and the preview's marks. remark does not record the
+ * closing fence, so it is read off the block's last line: it closes when it is a run of the opening's character at
+ * least as long, with nothing after it.
+ * @returns the fence, or `undefined` for a closed or an indented code block.
+ */
+export function openFence(node: Code, markdown: string): UnclosedFence | undefined {
+  const start = node.position?.start;
+  const end = node.position?.end.offset;
+  if (start?.offset === undefined || end === undefined) return undefined;
+  const source = markdown.slice(start.offset, end);
+  const open = /^(`{3,}|~{3,})/.exec(source)?.[1];
+  if (open === undefined) return undefined; // indented code
+  const lines = source.split('\n').map((line) => line.replace(/\r$/, ''));
+  const char = open[0] === '`' ? '`' : '~';
+  const closes = new RegExp(`^${char}{${open.length},}[ \\t]*$`).test(lines.length > 1 ? lines.at(-1)!.replace(/^[ \t>]*/, '') : '');
+  const inside = lines.slice(1, closes ? -1 : undefined);
+  const opensNext = new RegExp(`^${char}{${open.length},}[ \\t]*[^\\s${char === '`' ? '`' : ''}][^${char === '`' ? '`' : ''}]*$`);
+  const next = inside.findIndex((line) => opensNext.test(line.replace(/^[ \t>]*/, '')));
+  if (closes && next === -1) return undefined;
+  const swallowed = next === -1 ? inside : inside.slice(0, next);
+  const found: UnclosedFence = {
+    line: start.line,
+    column: start.column,
+    fence: open,
+    hiddenSteps: swallowed.filter((l) => HEADING_LINE.test(l)).length,
+  };
+  if (next !== -1) found.reopened = { line: start.line + 1 + next, text: inside[next]!.trim() };
   return found;
 }
 

@@ -31,7 +31,10 @@ export { problemLines, problemStyle, printable } from './print-problems.js';
 export { codeFrame, readProblemSource, type ProblemFolder } from './code-frame.js';
 
 // The model as published at an instant.
-export { publishedAt, scheduledLines, utcDate } from './schedule.js';
+export { publishedAt, scheduledLines, utcDate, utcMidnight } from './schedule.js';
+
+// A lesson's body as a learner reads it, its steps numbered as they are counted (the writers' preview only).
+export { lessonOutline, type LessonOutline, type LessonFence } from './lesson-outline.js';
 
 // What a content tree holds, file by file, and the rules across files.
 export {

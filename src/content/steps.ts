@@ -3,7 +3,7 @@
  * (also inside lists and block quotes), exactly as CommonMark 0.31 (remark-parse, no extensions) has them. A `##`
  * inside a code block or an HTML block is not a heading. The step content itself is never kept.
  */
-import type { Nodes } from 'mdast';
+import type { Heading, Nodes } from 'mdast';
 import { htmlBlockNames, htmlRawNames } from 'micromark-util-html-tag-name';
 import { parseMarkdown } from './markdown.js';
 
@@ -16,11 +16,19 @@ export function countSteps(markdown: string): number {
   return countStepsFast(markdown) ?? countStepsOnTree(markdown);
 }
 
+/**
+ * Whether a node of a lesson's remark (mdast) tree starts a step: a level-2 heading. The one rule of a step, for the
+ * count the API serves and for the numbers the writers' preview shows.
+ */
+export function isStep(node: Nodes): node is Heading {
+  return node.type === 'heading' && node.depth === 2;
+}
+
 /** The count taken on the remark (mdast) tree: the reference answer. */
 export function countStepsOnTree(markdown: string): number {
   let count = 0;
   const visit = (node: Nodes): void => {
-    if (node.type === 'heading' && node.depth === 2) count++;
+    if (isStep(node)) count++;
     if ('children' in node) for (const child of node.children) visit(child);
   };
   visit(parseMarkdown(markdown));

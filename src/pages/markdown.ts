@@ -5,6 +5,7 @@
  * another host (the CSP would block it anyway) nor tells one who reads it.
  */
 import type { Element, Root, Text } from 'hast';
+import type { Root as MdastRoot } from 'mdast';
 import rehypeSanitize from 'rehype-sanitize';
 import rehypeStringify from 'rehype-stringify';
 import remarkParse from 'remark-parse';
@@ -29,11 +30,28 @@ function sameOriginImagesOnly() {
   };
 }
 
-const processor = unified().use(remarkParse).use(remarkRehype).use(sameOriginImagesOnly).use(rehypeSanitize).use(rehypeStringify).freeze();
+const parser = unified().use(remarkParse).freeze();
+/** What Markdown may become: the one pipeline from a syntax tree to sanitised HTML. */
+const sanitiser = unified().use(remarkRehype).use(sameOriginImagesOnly).use(rehypeSanitize).freeze();
+const serialiser = unified().use(rehypeStringify).freeze();
 
 /** Renders Markdown to sanitised HTML (raw HTML in the source is dropped, never passed through). */
 export function markdownToHtml(markdown: string): SafeHtml {
-  return new SafeHtml(String(processor.processSync(markdown)).trim());
+  return hastToHtml(sanitisedTree(parser.parse(markdown)));
+}
+
+/**
+ * A Markdown syntax tree (mdast) as the sanitised HTML tree (hast) {@link markdownToHtml} serialises: for a caller
+ * that parsed the Markdown itself and marks elements before serialising ({@link hastToHtml}). Every element keeps
+ * the `position` of the Markdown it came from.
+ */
+export function sanitisedTree(tree: MdastRoot): Root {
+  return sanitiser.runSync(tree);
+}
+
+/** Serialises a hast tree (one {@link sanitisedTree} made, and elements of the caller's own) to HTML. */
+export function hastToHtml(tree: Root): SafeHtml {
+  return new SafeHtml(serialiser.stringify(tree).trim());
 }
 
 /** The HTML of each changelog entry or roadmap item body, made once per body object. */

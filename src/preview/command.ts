@@ -1,7 +1,8 @@
 /**
  * `syllabus-content dev [dir]` (and `npm run dev`): runs the live preview of a content folder until SIGINT or
  * SIGTERM, printing its URL, each reload and each invalid load (every problem as `validate` prints it: in a
- * terminal with its code frame) on stdout. Exit status: 0 when stopped, 2 when the folder or the referral file is missing
+ * terminal with its code frame) on stdout. With `--at` or `--scheduled`, the content as it will be published (see
+ * `PreviewTime`). Exit status: 0 when stopped, 2 when the folder or the referral file is missing
  * or the address cannot be used.
  */
 import { stat } from 'node:fs/promises';
@@ -10,6 +11,7 @@ import { isLoopbackHost } from '../server/config.js';
 import { problemLines, problemStyle } from '../content/index.js';
 import type { PreviewEvent } from './state.js';
 import { startPreview } from './preview.js';
+import type { PreviewTime } from './time.js';
 
 /** Options of the command. */
 export interface DevOptions {
@@ -17,6 +19,10 @@ export interface DevOptions {
   host: string;
   /** A referral digests file (`--referrals-file`, relative to `io.cwd`); without it referral checks answer `503`. */
   referralsFile?: string;
+  /** `--at`: show the content as published at this instant. */
+  at?: Date;
+  /** `--scheduled`: show the content with every scheduled entry published. */
+  scheduled?: boolean;
 }
 
 /** Where the command writes (the content CLI's `CliIo` fits): the URL and what happens on stdout, failures on stderr. */
@@ -41,9 +47,17 @@ export async function runDev(dir: string, options: DevOptions, io: DevIo): Promi
     io.stderr(`syllabus-content: ${options.referralsFile}: not a file (--referrals-file)`);
     return 2;
   }
+  const shown: PreviewTime =
+    options.at !== undefined ? { kind: 'at', at: options.at } : options.scheduled === true ? { kind: 'scheduled' } : { kind: 'now' };
   let preview;
   try {
-    preview = await startPreview({ dir: abs, host: options.host, port: options.port, ...(referralsFile !== undefined && { referralsFile }) });
+    preview = await startPreview({
+      dir: abs,
+      host: options.host,
+      port: options.port,
+      time: shown,
+      ...(referralsFile !== undefined && { referralsFile }),
+    });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     const why =
@@ -66,6 +80,9 @@ export async function runDev(dir: string, options: DevOptions, io: DevIo): Promi
     for (const line of problemLines(problems, { dir: abs, displayRoot: '' }, style)) io.stdout(line);
   };
   io.stdout(`Previewing ${dir} at ${preview.url} (Ctrl-C to stop)`);
+  if (shown.kind === 'at')
+    io.stdout(`Showing the content as published at ${shown.at.toISOString()}: what is not published yet is marked with its date`);
+  if (shown.kind === 'scheduled') io.stdout('Showing every scheduled changelog entry as published, each marked with its date');
   const initial = preview.state.snapshot().problems;
   if (initial !== undefined) report({ kind: 'problems', version: '', problems: initial });
   preview.state.subscribe(report);

@@ -6,22 +6,29 @@
  *   `Cache-Control: no-store`, a new `Content-Length`, and no `ETag` (the body is not the app's any more);
  * - while the latest load is invalid, an HTML answer is replaced by the error page (status 500); other answers
  *   (the JSON API, the feed, assets) are the last good index's, as production serves them;
+ * - an HTML answer also gets the preview's additions (`page-marks.ts`: links to the lesson pages, scheduled marks);
  * - requests ask the app for the identity coding, so bodies can be read and changed.
  *
- * Bound to loopback (the default), it answers only requests whose `Host` names this machine, so a web page
- * elsewhere cannot read it through a DNS name rebound to 127.0.0.1.
+ * Its own paths besides: the lesson pages (`lesson-page.ts`) and their stylesheet.
+ *
+ * Only its writer can read it (`writer-only.ts`): no answer carries an `Access-Control-*` field, a request another
+ * site's page may have made is refused, and, bound to loopback (the default), it answers only requests whose `Host`
+ * names this machine, so a web page elsewhere cannot read it through a DNS name rebound to 127.0.0.1.
  */
 import { Agent, createServer, request as forward, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { isLoopbackHost } from '../server/config.js';
 import { errorPage, startingPage, type PreviewResponse } from './error-page.js';
+import { markPage, PREVIEW_STYLESHEET, withBanner, type PageMarks } from './page-marks.js';
 import { allowReloadScript, injectReloadScript, PREVIEW_PATHS, RELOAD_SCRIPT } from './reload-script.js';
 import type { PreviewEvent, PreviewSnapshot, PreviewState } from './state.js';
+import { crossOriginRefusal, forwardedRequestHeaders, withoutCors } from './writer-only.js';
 
 /** Largest HTML body the preview reads to change, in bytes (pages are far smaller); a bigger one is a 502. */
 const MAX_HTML_BYTES = 32 * 1024 * 1024;
 
 const SCRIPT_HEADERS = { 'Content-Type': 'text/javascript; charset=utf-8', 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' };
+const STYLESHEET_HEADERS = { ...SCRIPT_HEADERS, 'Content-Type': 'text/css; charset=utf-8' };
 
 /** Connection-level header fields (RFC 9110 §7.6.1), never forwarded in either direction. */
 const HOP_BY_HOP = ['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer', 'upgrade'];
@@ -34,6 +41,10 @@ export interface DevHostOptions {
   state: PreviewState;
   /** The production server's base URL, or undefined until it serves (the first load is running or invalid). */
   upstream: () => string | undefined;
+  /** The page of a lesson (by its id, as the path names it), or undefined before the first valid load. */
+  lessonPage: (lessonId: string) => PreviewResponse | undefined;
+  /** What to add to the pages now (`page-marks.ts`). */
+  marks: () => PageMarks;
 }
 
 /** A listening preview. */
@@ -57,11 +68,27 @@ export async function startDevHost(options: DevHostOptions): Promise<DevHost> {
   const server = createServer((req, res) => {
     if (loopbackOnly && !isLoopbackHost(hostname(req.headers.host)))
       return send(res, plain(403, 'The preview answers requests for this machine only.'));
-    const path = (req.url ?? '/').split('?')[0];
+    const refusal = crossOriginRefusal(req);
+    if (refusal !== undefined) return send(res, refusal);
+    const path = (req.url ?? '/').split('?')[0]!;
     if (path === PREVIEW_PATHS.events) return openStream(req, res);
     if (path === PREVIEW_PATHS.script) return send(res, { status: 200, headers: SCRIPT_HEADERS, body: RELOAD_SCRIPT });
+    if (path === PREVIEW_PATHS.stylesheet) return send(res, { status: 200, headers: STYLESHEET_HEADERS, body: PREVIEW_STYLESHEET });
+    if (path.startsWith(PREVIEW_PATHS.lessons)) return servePage(req, res, path.slice(PREVIEW_PATHS.lessons.length));
     proxy(req, res);
   });
+
+  /** A lesson page: while the content is invalid the error page, as for the app's pages. */
+  const servePage = (req: IncomingMessage, res: ServerResponse, lessonId: string): void => {
+    const head = req.method === 'HEAD';
+    if (req.method !== 'GET' && !head) return send(res, plain(405, 'Method Not Allowed', { Allow: 'GET, HEAD' }));
+    const snapshot = state.snapshot();
+    const page = snapshot.problems === undefined ? options.lessonPage(lessonId) : undefined;
+    if (page === undefined) return send(res, withoutServer(snapshot, true));
+    const { banner } = options.marks();
+    const body = injectReloadScript(banner === undefined ? page.body : withBanner(page.body, banner), snapshot.version);
+    send(res, { status: page.status, headers: page.headers, body, head });
+  };
 
   const openStream = (req: IncomingMessage, res: ServerResponse): void => {
     if (req.method !== 'GET') return send(res, plain(405, 'Method Not Allowed', { Allow: 'GET' }));
@@ -82,10 +109,10 @@ export async function startDevHost(options: DevHostOptions): Promise<DevHost> {
     const upstream = options.upstream();
     if (upstream === undefined) return send(res, withoutServer(snapshot, acceptsHtml(req.headers.accept)));
     const target = new URL(upstream);
-    const headers: IncomingHttpHeaders = { ...withoutHopByHop(req.headers), 'accept-encoding': 'identity' };
+    const headers: IncomingHttpHeaders = { ...forwardedRequestHeaders(withoutHopByHop(req.headers), target.host), 'accept-encoding': 'identity' };
     const outgoing = forward({ agent, host: target.hostname, port: target.port, method: req.method, path: req.url, headers }, (answer) => {
       if (!/^text\/html\b/i.test(answer.headers['content-type'] ?? '') || answer.statusCode === 304) {
-        res.writeHead(answer.statusCode ?? 502, withoutHopByHop(answer.headers));
+        res.writeHead(answer.statusCode ?? 502, withoutCors(withoutHopByHop(answer.headers)));
         answer.pipe(res);
       } else if (snapshot.problems !== undefined) {
         answer.resume();
@@ -97,7 +124,7 @@ export async function startDevHost(options: DevHostOptions): Promise<DevHost> {
               res,
               body === undefined
                 ? plain(502, 'Page too large for the preview')
-                : withReloadScript(answer, body, req.method === 'HEAD', snapshot.version),
+                : withReloadScript(answer, markPage(body.toString('utf8'), options.marks()), req.method === 'HEAD', snapshot.version),
             ),
           () => res.destroy(),
         );
@@ -142,16 +169,17 @@ function withoutServer(snapshot: PreviewSnapshot, html: boolean): PreviewRespons
 }
 
 /**
- * The app's HTML answer as the preview sends it: the reload script added, the policy that allows it, never stored,
- * and without the validators and length of the app's body (`HEAD`: without length).
+ * The app's HTML answer as the preview sends it (`page`: its body with the preview's additions): the reload script
+ * added, the policy that allows it, never stored, and without the validators and length of the app's body (`HEAD`:
+ * without length) and without CORS fields.
  */
-function withReloadScript(answer: IncomingMessage, body: Buffer, head: boolean, version: string): Answer {
-  const headers = withoutHopByHop(answer.headers);
+function withReloadScript(answer: IncomingMessage, page: string, head: boolean, version: string): Answer {
+  const headers = withoutCors(withoutHopByHop(answer.headers));
   for (const name of ['content-length', 'etag', 'last-modified', 'content-encoding']) delete headers[name];
   const policy = answer.headers['content-security-policy'];
   if (typeof policy === 'string') headers['content-security-policy'] = allowReloadScript(policy);
   headers['cache-control'] = 'no-store';
-  return { status: answer.statusCode ?? 502, headers, body: head ? '' : injectReloadScript(body.toString('utf8'), version), head };
+  return { status: answer.statusCode ?? 502, headers, body: head ? '' : injectReloadScript(page, version), head };
 }
 
 function plain(status: number, text: string, extra: Record<string, string> = {}): PreviewResponse {

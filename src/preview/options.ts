@@ -16,3 +16,23 @@ export function parsePort(value: string): number {
   if (!/^\d{1,5}$/.test(value) || port > 65535) throw new InvalidArgumentError('a port is an integer from 0 to 65535');
   return port;
 }
+
+/** An instant as `--at` takes it: a UTC date, or a date and time with its offset (RFC 3339). */
+const INSTANT = /^(\d{4}-\d{2}-\d{2})(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:\d{2}))?$/i;
+
+/**
+ * An `--at` value: `YYYY-MM-DD` (00:00 UTC of that date, when entries dated then are published) or an RFC 3339 date
+ * and time with its offset, e.g. `2026-12-01T09:00:00Z`.
+ * @throws InvalidArgumentError naming the accepted forms (commander prints it and the command exits 2).
+ */
+export function parseInstant(value: string): Date {
+  const match = INSTANT.exec(value);
+  const day = match?.[1];
+  // A date that does not exist (2026-02-30) is refused, not rolled over to the next month.
+  const midnight = day === undefined ? NaN : Date.parse(`${day}T00:00:00Z`);
+  const real = day !== undefined && !Number.isNaN(midnight) && new Date(midnight).toISOString().slice(0, 10) === day;
+  const at = real ? new Date(value.length === day.length ? `${day}T00:00:00Z` : value.toUpperCase()) : undefined;
+  if (at === undefined || Number.isNaN(at.getTime()))
+    throw new InvalidArgumentError('an instant is a date, 2026-12-01 (00:00 UTC), or a date and time with its offset, 2026-12-01T09:00:00Z');
+  return at;
+}

@@ -13,16 +13,24 @@
  * A valid load is announced once the server serves it (its index holder swapped), so the page that reloads on
  * the event gets the new content; an invalid one at once, with every problem and its code frame. Unlike
  * production, the preview starts on invalid content too: it shows the problems until the first valid load.
+ *
+ * The server inside answers its own address only and no other origin (`writer-only.ts`), and may show the content at another instant than
+ * now (`PreviewTime`, `time.ts`): then the pages say so and mark each entry and roadmap item not published yet.
  */
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
+import type { ContentModel } from '../content/index.js';
 import { loadConfig } from '../server/config.js';
 import { createContentSource } from '../server/content-source.js';
 import { createLogger } from '../server/logger.js';
 import { startServer, type RunningServer } from '../server/start.js';
 import { startDevHost } from './dev-host.js';
+import { lessonPage } from './lesson-page.js';
 import { ObservedSource } from './observed-source.js';
 import { showProblems } from './problems.js';
 import { PreviewState } from './state.js';
+import { pageMarks, previewClock, type PreviewTime } from './time.js';
+import { innerRefusal } from './writer-only.js';
 
 /** Options of {@link startPreview}. */
 export interface PreviewOptions {
@@ -38,6 +46,8 @@ export interface PreviewOptions {
   debounceMs?: number;
   /** Logger of the server inside (default: errors only, for people, on stdout). */
   logger?: Logger;
+  /** Which content to show (default: as published now). */
+  time?: PreviewTime;
 }
 
 /** A running preview. */
@@ -57,6 +67,19 @@ export interface Preview {
 const PREVIEW_RATE_LIMIT = String(1_000_000_000);
 
 /**
+ * The inner server's guard (`writer-only.ts`): answers `403` itself to a request whose `Host` is not the server's own
+ * address (a DNS name rebound to its port) or that another origin's page made.
+ * @returns whether it answered.
+ */
+function writerOnly(req: IncomingMessage, res: ServerResponse): boolean {
+  const refusal = innerRefusal(req, `127.0.0.1:${req.socket.localPort}`);
+  if (refusal === undefined) return false;
+  req.resume();
+  res.writeHead(refusal.status, refusal.headers).end(refusal.body);
+  return true;
+}
+
+/**
  * Starts the preview of `options.dir` and resolves once it shows something: the served content, or the problems
  * of an invalid first load.
  * @throws Error when the address cannot be bound, or the server cannot start for another reason than the content.
@@ -64,7 +87,18 @@ const PREVIEW_RATE_LIMIT = String(1_000_000_000);
 export async function startPreview(options: PreviewOptions): Promise<Preview> {
   const state = new PreviewState();
   let upstream: string | undefined;
-  const host = await startDevHost({ host: options.host, port: options.port, state, upstream: () => upstream });
+  /** The latest valid model, every entry included (what the server publishes at its clock's instant). */
+  let model: ContentModel | undefined;
+  const time = options.time ?? { kind: 'now' };
+  const clock = previewClock(time, () => model);
+  const host = await startDevHost({
+    host: options.host,
+    port: options.port,
+    state,
+    upstream: () => upstream,
+    lessonPage: (id) => (model === undefined ? undefined : lessonPage(options.dir, model, id)),
+    marks: () => pageMarks(time, model, clock),
+  });
 
   let server: RunningServer | undefined;
   let source: ObservedSource;
@@ -97,7 +131,8 @@ export async function startPreview(options: PreviewOptions): Promise<Preview> {
     let latestValid = true;
     source = new ObservedSource(watcher, (update) => {
       latestValid = update.result.ok;
-      if (!update.result.ok) state.fail(showProblems(options.dir, update.result.problems));
+      if (update.result.ok) model = update.result.model;
+      else state.fail(showProblems(options.dir, update.result.problems));
     });
     const shown = new Promise<void>((resolve) => {
       const stop = state.subscribe(() => {
@@ -105,7 +140,7 @@ export async function startPreview(options: PreviewOptions): Promise<Preview> {
         resolve();
       });
     });
-    serving = startServer(config, { logger, contentSource: source });
+    serving = startServer(config, { logger, contentSource: source, intercept: writerOnly, ...(clock !== undefined && { now: clock }) });
     const started = serving.then((running) => {
       server = running;
       upstream = running.url;

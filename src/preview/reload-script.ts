@@ -13,6 +13,10 @@ export const PREVIEW_PATHS = {
   events: '/__syllabus/events',
   /** The reload script. */
   script: '/__syllabus/reload.js',
+  /** The stylesheet of what the preview adds to the pages (lesson pages, marks). */
+  stylesheet: '/__syllabus/preview.css',
+  /** Prefix of each lesson's page: `/__syllabus/lessons/<lesson-id>`. */
+  lessons: '/__syllabus/lessons/',
 } as const;
 
 /** The names of the events the stream sends, each with the version as its data. */

@@ -3,6 +3,7 @@
  * host, the content and referral watchers. The only module that knows every part; `main.ts` adds process
  * concerns (environment, signals, workers) and tests call {@link startServer} directly.
  */
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import { formatProblem, publishedAt, type ContentModel } from '../content/index.js';
 import { HealthReport } from '../http/health.js';
@@ -69,6 +70,11 @@ export interface StartOptions {
   now?: () => Date;
   /** Timers of scheduled publishing (default the global ones): the next publication is armed on them. */
   timers?: Timers;
+  /**
+   * Answers a request itself before the app sees it (`true`), or lets it through (`false`). The live preview's inner
+   * server refuses foreign `Host` names and other origins with it. Default none: production serves every request.
+   */
+  intercept?: (req: IncomingMessage, res: ServerResponse) => boolean;
 }
 
 /** A running service. */
@@ -315,7 +321,11 @@ export async function startServer(config: Config, options: StartOptions = {}): P
       ...(options.verifySignature && { verifySignature: options.verifySignature }),
       ...(nonceStore && { nonceStore }),
     });
-    host = await listen(`${config.host}:${config.port}`, 'PORT and HOST', () => startHost(nodeListener(app, logger), publicHostOptions(config)));
+    const listener = nodeListener(app, logger);
+    const { intercept } = options;
+    const serve =
+      intercept === undefined ? listener : (req: IncomingMessage, res: ServerResponse) => void (intercept(req, res) || listener(req, res));
+    host = await listen(`${config.host}:${config.port}`, 'PORT and HOST', () => startHost(serve, publicHostOptions(config)));
     // Ready means "this instance serves a valid index and is not draining": a fault of the content source is
     // shown (/health, /statusz, metrics) but never takes the instance out, or every replica would leave at once.
     const readiness = (): Readiness => (draining ? { ready: false, reason: 'shutting down' } : { ready: true });
