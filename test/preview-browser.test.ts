@@ -162,12 +162,12 @@ describe('the preview in Chromium', () => {
       // The browser hides a refused answer from the page; its DevTools protocol shows what the preview sent.
       const cdp = await context.newCDPSession(page);
       await cdp.send('Network.enable');
+      // The protocol may report an answer's raw fields before the request they belong to: both are kept by id.
       const requests = new Map<string, string>();
-      const answers: Array<{ status: number; headers: Record<string, string> }> = [];
+      const received = new Map<string, { status: number; headers: Record<string, string> }>();
       cdp.on('Network.requestWillBeSent', ({ requestId, request }) => requests.set(requestId, request.url));
-      cdp.on('Network.responseReceivedExtraInfo', ({ requestId, statusCode, headers }) => {
-        if (requests.get(requestId) === `${preview.url}/v1/catalog`) answers.push({ status: statusCode, headers });
-      });
+      cdp.on('Network.responseReceivedExtraInfo', ({ requestId, statusCode, headers }) => received.set(requestId, { status: statusCode, headers }));
+      const answersOf = (url: string) => [...requests].flatMap(([id, sent]) => (sent === url && received.has(id) ? [received.get(id)!] : []));
       const read = await page.evaluate(async (url) => {
         try {
           return `read ${(await (await fetch(url)).text()).length} characters`;
@@ -176,7 +176,8 @@ describe('the preview in Chromium', () => {
         }
       }, `${preview.url}/v1/catalog`);
       expect(read).toBe('refused: TypeError');
-      await eventually(() => answers.length > 0, { what: "the preview's answer in the DevTools protocol" });
+      await eventually(() => answersOf(`${preview.url}/v1/catalog`).length > 0, { what: "the preview's answer in the DevTools protocol" });
+      const answers = answersOf(`${preview.url}/v1/catalog`);
       expect(answers.map((a) => a.status)).toEqual([403]);
       expect(Object.keys(answers[0]!.headers).filter((name) => /^access-control-/i.test(name))).toEqual([]);
     } finally {
