@@ -33,7 +33,8 @@ export interface Bundles {
  */
 export async function buildBundles(outdir = `${root}bench/out/js`): Promise<Bundles> {
   const sources = (await readdir(`${root}src`, { recursive: true }))
-    .filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts') && !f.endsWith('.d.ts'))
+    // The generated modules are JavaScript already (e.g. the frontmatter validators): copied beside the rest.
+    .filter((f) => (f.endsWith('.ts') && !f.endsWith('.test.ts') && !f.endsWith('.d.ts')) || f.endsWith('.js'))
     .map((f) => `${root}src/${f}`);
   const rivals = (await readdir(`${root}bench/rivals`)).filter((f) => f.endsWith('.ts')).map((f) => `${root}bench/rivals/${f}`);
   await build({
