@@ -396,22 +396,28 @@ export const ROUTES = [
   siteFile('sitemap', '/sitemap.xml', 'read', CATALOG_CACHE_CONTROL),
 ] as const satisfies readonly RouteSpec[];
 
-/** `Allow` of each route (RFC 9110 §10.2.1): its methods and `OPTIONS`, formatted once. */
-const ALLOW = new Map<RouteSpec, string>((ROUTES as readonly RouteSpec[]).map((r) => [r, [...r.methods, 'OPTIONS'].join(', ')]));
+/** The method every path answers before routing: the CORS preflight (`src/http/cors.ts`), never budgeted. */
+export const PREFLIGHT_METHOD = 'OPTIONS';
+
+/** `Allow` (RFC 9110 §10.2.1) of a path answering `methods`: them and the preflight's. */
+const allowOfMethods = (methods: readonly string[]): string => [...methods, PREFLIGHT_METHOD].join(', ');
+
+/** `Allow` of each route, formatted once. */
+const ALLOW = new Map<RouteSpec, string>((ROUTES as readonly RouteSpec[]).map((r) => [r, allowOfMethods(r.methods)]));
 
 /**
  * What a route answers, as `Allow` and `Access-Control-Allow-Methods` write it: its methods and `OPTIONS`
  * (`GET, HEAD, OPTIONS`). The same value on its 405 and on its preflight's 204.
  */
 export function allowOf(route: RouteSpec): string {
-  return ALLOW.get(route) ?? [...route.methods, 'OPTIONS'].join(', ');
+  return ALLOW.get(route) ?? allowOfMethods(route.methods);
 }
 
 /**
  * What a preflight of a path no route matches is told: every method some route answers, and `OPTIONS`. A script
  * may then send its request, and read the 404 (or a redirect) it gets.
  */
-export const ANY_PATH_ALLOW = [...new Set((ROUTES as readonly RouteSpec[]).flatMap((r) => r.methods)), 'OPTIONS'].join(', ');
+export const ANY_PATH_ALLOW = allowOfMethods([...new Set((ROUTES as readonly RouteSpec[]).flatMap((r) => r.methods))]);
 
 /** The routes the API's root lists, in the table's order. */
 function linkedRoutes(): ReadonlyArray<RouteSpec & { link: string }> {

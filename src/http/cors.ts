@@ -5,7 +5,7 @@
  * rate-limit step, which never spends a budget on them (a browser sends them on its own, they are not reads) but
  * reports it, so they carry the `RateLimit-*` fields like every response.
  */
-import { allowOf, ANY_PATH_ALLOW, matchRoute } from '../contract/routes.js';
+import { allowOf, ANY_PATH_ALLOW, matchRoute, PREFLIGHT_METHOD } from '../contract/routes.js';
 import type { Step } from './step.js';
 import { respond } from './respond.js';
 
@@ -18,7 +18,7 @@ const CORS_MAX_AGE_SECONDS = 86_400;
  */
 export function corsPreflightStep(): Step {
   return (ctx) => {
-    if (ctx.method !== 'OPTIONS') return;
+    if (ctx.method !== PREFLIGHT_METHOD) return;
     const match = matchRoute(ctx.url.pathname);
     const methods = match === undefined ? ANY_PATH_ALLOW : allowOf(match.route);
     return respond(ctx, 204, null, {

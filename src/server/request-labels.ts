@@ -3,27 +3,21 @@
  * fixes, so that no client can add series: what a client chooses (its path, its method, what it asks for) only picks
  * among them. {@link requestSeriesBound} counts the label sets that can exist, from the same table.
  */
-import { ROUTES, type RouteSpec } from '../contract/routes.js';
-import type { ClientKind } from '../http/locals.js';
+import { CLIENT_KINDS as BUDGET_KINDS } from '../contract/rate-limits.js';
+import { PREFLIGHT_METHOD, ROUTES, type RouteSpec } from '../contract/routes.js';
 import type { RequestRecord } from '../http/observe.js';
 
 /** One request's labels. */
 export type RequestLabels = Readonly<Record<'route' | 'method' | 'status' | 'client_kind', string>>;
 
-/** The budgets' kinds (a record, so that the compiler asks for a kind added to `ClientKind`). */
-const BUDGET_KINDS: Readonly<Record<ClientKind, true>> = { verified: true, declared: true, browser: true, anonymous: true };
-
 /** The `client_kind` values: the budgets' kinds, and `unclassified` (a request that failed before it was classified). */
-const CLIENT_KINDS: readonly string[] = [...Object.keys(BUDGET_KINDS), 'unclassified'];
+const CLIENT_KINDS: readonly string[] = [...BUDGET_KINDS, 'unclassified'];
 
 /** The route label of a path no route of the table matches. */
 const UNMATCHED = 'unmatched';
 
 /** The method label of a method its route does not answer (a 405), and of any method unknown to the table. */
 const OTHER = 'other';
-
-/** `OPTIONS`: the CORS preflight, answered on every path before routing (`src/http/cors.ts`). */
-const PREFLIGHT = 'OPTIONS';
 
 /** A status's class label, `1xx` … `5xx`: the status of an unmatched request. */
 const STATUS_CLASSES = ['1xx', '2xx', '3xx', '4xx', '5xx'] as const;
@@ -38,7 +32,7 @@ function statusClass(status: number): string {
  */
 function routeStatuses(route: RouteSpec, method: string): ReadonlySet<number> {
   const budgeted = route.budget !== 'exempt';
-  if (method === PREFLIGHT) return new Set([204, 500]);
+  if (method === PREFLIGHT_METHOD) return new Set([204, 500]);
   if (method === OTHER) return new Set([405, 500, ...(budgeted ? [429] : [])]);
   const out = new Set([200, 500]);
   // A representation (not a computed answer): conditional requests, and a key that names nothing.
@@ -52,11 +46,11 @@ function routeStatuses(route: RouteSpec, method: string): ReadonlySet<number> {
 
 /** A route's method labels: its methods, the preflight and `other`. */
 function routeMethods(route: RouteSpec): readonly string[] {
-  return [...new Set<string>([...route.methods, PREFLIGHT, OTHER])];
+  return [...new Set<string>([...route.methods, PREFLIGHT_METHOD, OTHER])];
 }
 
 /** Method labels on an unmatched path: every method of the table, the preflight and `other`. */
-const UNMATCHED_METHODS: ReadonlySet<string> = new Set([...ROUTES.flatMap((r) => r.methods), PREFLIGHT, OTHER]);
+const UNMATCHED_METHODS: ReadonlySet<string> = new Set([...ROUTES.flatMap((r) => r.methods), PREFLIGHT_METHOD, OTHER]);
 
 /** Per route template: each method label with the statuses it is labelled exactly. */
 const LABELS_BY_ROUTE = new Map<string, ReadonlyMap<string, ReadonlySet<number>>>(

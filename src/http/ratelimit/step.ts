@@ -7,7 +7,7 @@ import type { Answer, Step, StepContext } from '../step.js';
 import { addressBucket } from '../../net/address-bucket.js';
 import { DETAIL } from '../../contract/errors.js';
 import { tooManyRequestsBody, type TooManyRequestsBody } from '../../contract/rate-limits.js';
-import { budgetOf, type Budget } from '../../contract/routes.js';
+import { budgetOf, PREFLIGHT_METHOD, type Budget } from '../../contract/routes.js';
 import { addressCeiling, decide, type BudgetLimits, type Decision } from './budgets.js';
 import { tooManyRequests } from './headers.js';
 import type { RateLimitStore } from './store.js';
@@ -57,7 +57,7 @@ export function rateLimitStep(options: RateLimitStepOptions): Step {
       bucket: addressBucket(ctx.locals.clientAddress ?? ctx.ip),
       kind: ctx.locals.clientKind ?? 'anonymous',
       // A CORS preflight is no read (a browser sends it on its own): it reports the budget without spending it.
-      pathClass: ctx.method === 'OPTIONS' ? 'exempt' : classify(ctx.url.pathname),
+      pathClass: ctx.method === PREFLIGHT_METHOD ? 'exempt' : classify(ctx.url.pathname),
     });
     // The memory store decides at once: no promise, no microtask.
     return decision instanceof Promise ? decision.then((d) => apply(ctx, d)) : apply(ctx, decision);
