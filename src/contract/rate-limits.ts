@@ -16,7 +16,10 @@ export type ClientKind = (typeof CLIENT_KINDS)[number];
  * across kinds (so that switching `User-Agent` does not add the kinds' budgets up); `referral`, its address's
  * hourly referral checks.
  */
-export type BudgetName = 'read' | 'address' | 'referral';
+export const BUDGET_NAMES = ['read', 'address', 'referral'] as const;
+
+/** One of {@link BUDGET_NAMES}. */
+export type BudgetName = (typeof BUDGET_NAMES)[number];
 
 /** The kinds a client can choose to be for a larger budget, and how (browsers are people, not a choice). */
 const UPGRADES = {
@@ -173,7 +176,7 @@ export const TOO_MANY_REQUESTS_SCHEMA: JsonSchemaObject = {
       properties: {
         name: {
           type: 'string',
-          enum: ['read', 'address', 'referral'],
+          enum: [...BUDGET_NAMES],
           description:
             "`read`: your client kind's budget at your address; `address`: your address's ceiling across client kinds; `referral`: your address's hourly referral checks.",
         },
