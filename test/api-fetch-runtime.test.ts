@@ -7,6 +7,7 @@ import type { AdapterRequestContext } from '@hattip/core';
 import { createApp } from '../src/http/app.js';
 import { hattipHandler } from '../src/http/hattip.js';
 import { HealthReport } from '../src/http/health.js';
+import type { ReferralLookup } from '../src/http/referrals.js';
 import { buildIndex } from '../src/index/build.js';
 import { buildReferralAnswers } from '../src/referrals/answers.js';
 import { sampleModel } from './helpers/sample-model.js';
@@ -17,23 +18,29 @@ import { routeNamed } from '../src/contract/routes.js';
 
 const silent = { info() {}, warn() {}, error() {} };
 
+/** The HatTip handler serving the sample model's index, with these referral lookups. */
+async function sampleApp(referrals: ReferralLookup | undefined) {
+  const index = await buildIndex(sampleModel(), { codec: nodeCodec, publicBaseUrl: 'https://catalog.example' });
+  const app = hattipHandler(
+    createApp({
+      errors: errorAnswers(ERROR_PAGES),
+      getIndex: () => index,
+      health: new HealthReport({ revision: index.revision }),
+      referrals,
+      referralAnswers: await buildReferralAnswers(nodeCodec),
+      logger: silent,
+    }),
+  );
+  return { index, app };
+}
+
 function context(url: string, init?: RequestInit): AdapterRequestContext {
   return { request: new Request(url, init), ip: '192.0.2.1', platform: {}, env: () => undefined, passThrough() {}, waitUntil() {} };
 }
 
 describe('the app on the Fetch API alone', () => {
   it('answers standard Requests', async () => {
-    const index = await buildIndex(sampleModel(), { codec: nodeCodec, publicBaseUrl: 'https://catalog.example' });
-    const app = hattipHandler(
-      createApp({
-        errors: errorAnswers(ERROR_PAGES),
-        getIndex: () => index,
-        health: new HealthReport({ revision: index.revision }),
-        referrals: { isValid: (code) => code === 'GOOD-CODE' },
-        referralAnswers: await buildReferralAnswers(nodeCodec),
-        logger: silent,
-      }),
-    );
+    const { index, app } = await sampleApp({ isValid: (code) => code === 'GOOD-CODE' });
     const course = await app(context('https://catalog.example/v1/courses/python-basics'));
     expect(course.status).toBe(200);
     expect(course.headers.get('etag')).toBe(index.representations.get('/v1/courses/python-basics')!.etag);
@@ -56,17 +63,7 @@ describe('the app on the Fetch API alone', () => {
   });
 
   it('without a referral source answers a check 503 {"detail": …}, no-store and without Retry-After: never a verdict', async () => {
-    const index = await buildIndex(sampleModel(), { codec: nodeCodec, publicBaseUrl: 'https://catalog.example' });
-    const app = hattipHandler(
-      createApp({
-        errors: errorAnswers(ERROR_PAGES),
-        getIndex: () => index,
-        health: new HealthReport({ revision: index.revision }),
-        referrals: undefined,
-        referralAnswers: await buildReferralAnswers(nodeCodec),
-        logger: silent,
-      }),
-    );
+    const { app } = await sampleApp(undefined);
     for (const code of ['GOOD-CODE', 'WELCOME-2026']) {
       const res = await app(context(`https://catalog.example/v1/referrals/${code}`));
       expect(res.status).toBe(503);
