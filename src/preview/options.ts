@@ -3,6 +3,7 @@
  * command without loading the server (the command's module is imported when it runs).
  */
 import { InvalidArgumentError } from 'commander';
+import { dayNumber } from '../content/index.js';
 
 /** Where the preview listens unless told otherwise: this machine only. */
 export const PREVIEW_DEFAULTS = { port: 4321, host: '127.0.0.1' } as const;
@@ -26,11 +27,9 @@ const INSTANT = /^(\d{4}-\d{2}-\d{2})(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:
  * @throws InvalidArgumentError naming the accepted forms (commander prints it and the command exits 2).
  */
 export function parseInstant(value: string): Date {
-  const match = INSTANT.exec(value);
-  const day = match?.[1];
-  // A date that does not exist (2026-02-30) is refused, not rolled over to the next month.
-  const midnight = day === undefined ? NaN : Date.parse(`${day}T00:00:00Z`);
-  const real = day !== undefined && !Number.isNaN(midnight) && new Date(midnight).toISOString().slice(0, 10) === day;
+  const day = INSTANT.exec(value)?.[1];
+  // A date that does not exist (2026-02-30) is refused, not rolled over to the next month: the content's own rule.
+  const real = day !== undefined && dayNumber(day) !== undefined;
   const at = real ? new Date(value.length === day.length ? `${day}T00:00:00Z` : value.toUpperCase()) : undefined;
   if (at === undefined || Number.isNaN(at.getTime()))
     throw new InvalidArgumentError('an instant is a date, 2026-12-01 (00:00 UTC), or a date and time with its offset, 2026-12-01T09:00:00Z');
