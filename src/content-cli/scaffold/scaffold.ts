@@ -15,6 +15,7 @@ import {
   lessonPath,
   ROADMAP_PATH,
   STAGE_ORDER,
+  utcDate,
 } from '../../content/index.js';
 import type { Course, Klass } from '../../schemas/types.generated.js';
 import { closest } from '../../text/nearest.js';
@@ -179,7 +180,7 @@ export interface NewChangelog {
  * `blurb` is required (the feed and the API show it), and the body defaults to it: nothing is made up.
  */
 export async function newChangelog(folder: ContentFolder, o: NewChangelog, now: () => Date): Promise<ScaffoldResult> {
-  const date = o.date ?? now().toISOString().slice(0, 10);
+  const date = o.date ?? utcDate(now());
   if (dayNumber(date) === undefined) throw usage(`--date must be a real calendar date YYYY-MM-DD, got "${date}"`);
   // The id is `<slug>-<date>`: the slug gets what the date leaves of the longest id.
   const slug = o.slug ?? slugify(o.title, ID_MAX_LENGTH - date.length - 1);
