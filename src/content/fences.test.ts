@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { unclosedFence } from './fences.js';
-import { countSteps } from './steps.js';
+import { countSteps, scanSteps } from './steps.js';
 
 const doc = (...lines: string[]): string => `${lines.join('\n')}\n`;
 
@@ -27,5 +27,16 @@ describe('unclosedFence', () => {
     expect(unclosedFence(doc('## One', '````markdown', '```python', 'x', '```', '````'))).toBeUndefined();
     expect(unclosedFence(doc('## One', '``` not a fence ` here', 'text'))).toBeUndefined();
     expect(unclosedFence(doc('## One', '```', 'x', '```', '', '~~~', 'y', '~~~~~'))).toBeUndefined();
+  });
+
+  it("is settled by the step count's line scan when every fence is plain, reading only the suspect blocks", () => {
+    const closed = doc('## One', '```python', '## a comment', '```', '', '   ```', '   indented, closed', '   ```', '## Two');
+    expect(scanSteps(closed)).toEqual({ steps: 2, fences: { uncertain: false, suspects: [] } });
+    const open = doc('## One', '', '```python', 'a = 1', '', '## Two', '', '```python', 'b = 2', '```', '', '## Three');
+    const scan = scanSteps(open);
+    expect(scan).toMatchObject({ steps: 2, fences: { uncertain: false, suspects: [[8, 52]] } });
+    expect(unclosedFence(open, scan)).toEqual({ line: 3, column: 1, fence: '```', hiddenSteps: 1, reopened: { line: 8, text: '```python' } });
+    // An indented fence left open depends on the containers: remark's tree decides.
+    expect(scanSteps(doc('## One', '  ```sh', '  ls'))).toMatchObject({ fences: { uncertain: true } });
   });
 });

@@ -11,6 +11,7 @@
  */
 import type { Code, Nodes } from 'mdast';
 import { parseMarkdown } from './markdown.js';
+import { scanSteps, type StepScan } from './steps.js';
 
 /** A fence that opens a code block whose closing line is missing. */
 export interface UnclosedFence {
@@ -25,27 +26,42 @@ export interface UnclosedFence {
   reopened?: { line: number; text: string };
 }
 
-/** A line that may open or close a fence at the start of a line (up to 3 spaces of indentation). */
-const FENCE_LINE = /^ {0,3}(`{3,}|~{3,})(.*)$/gm;
 /** A line that would be a level-2 heading outside the code block (indented as a list item's content may be). */
 const HEADING_LINE = /^[ \t>]*##(?:[ \t]|$)/;
 
 /**
- * The first fenced code block of `markdown` that is never closed, or `undefined`. A line scan of the fences at the
- * start of lines decides most documents without a parse (most lessons close every fence); when it finds one left
- * open, remark's tree (the one steps are counted on) confirms it, so a fence that is code inside another block is
- * never reported.
+ * The first fenced code block of `markdown` that is never closed, or `undefined`, from the scan that counted its
+ * steps: when the line scanner settled every fence, only the blocks it found suspect are read; otherwise every code
+ * block of remark's tree (the one steps were counted on, or a new one).
  */
-export function unclosedFence(markdown: string): UnclosedFence | undefined {
-  if (!mayLeaveAFenceOpen(markdown)) return undefined;
-  let found: UnclosedFence | undefined;
-  const visit = (node: Nodes): void => {
-    if (found) return;
-    if (node.type === 'code') found = openFence(node, markdown);
-    if ('children' in node) for (const child of node.children) visit(child);
-  };
-  visit(parseMarkdown(markdown));
-  return found;
+export function unclosedFence(markdown: string, scan: StepScan = scanSteps(markdown)): UnclosedFence | undefined {
+  if (scan.fences !== undefined && !scan.fences.uncertain) {
+    for (const [start, end] of scan.fences.suspects) {
+      const found = openFence(codeBlockAt(markdown, start, end), markdown);
+      if (found) return found;
+    }
+    return undefined;
+  }
+  return firstOpenFence(scan.tree ?? parseMarkdown(markdown), markdown);
+}
+
+/** The first code block of remark's tree `node` of `markdown` whose closing line is missing ({@link openFence}). */
+export function firstOpenFence(node: Nodes, markdown: string): UnclosedFence | undefined {
+  if (node.type === 'code') return openFence(node, markdown);
+  if ('children' in node) {
+    for (const child of node.children) {
+      const found = firstOpenFence(child, markdown);
+      if (found) return found;
+    }
+  }
+  return undefined;
+}
+
+/** The code block of remark's tree that spans `[start, end)` of `markdown`, opened at column 1: as much as {@link openFence} reads. */
+function codeBlockAt(markdown: string, start: number, end: number): Code {
+  let line = 1;
+  for (let i = markdown.indexOf('\n'); i !== -1 && i < start; i = markdown.indexOf('\n', i + 1)) line++;
+  return { type: 'code', value: '', position: { start: { line, column: 1, offset: start }, end: { line, column: 1, offset: end } } };
 }
 
 /**
@@ -78,24 +94,4 @@ export function openFence(node: Code, markdown: string): UnclosedFence | undefin
   };
   if (next !== -1) found.reopened = { line: start.line + 1 + next, text: inside[next]!.trim() };
   return found;
-}
-
-/**
- * Whether the fences at the start of lines leave one open at the end, or one holds a line opening a fence of its kind
- * with an info string (so only such documents are parsed).
- */
-function mayLeaveAFenceOpen(markdown: string): boolean {
-  let open: string | undefined;
-  for (const m of markdown.matchAll(FENCE_LINE)) {
-    const fence = m[1]!;
-    const rest = m[2]!;
-    // A backtick fence's info string holds no backtick (else the line is inline code, not a fence).
-    if (fence[0] === '`' && rest.includes('`')) continue;
-    if (open === undefined) open = fence;
-    else if (fence[0] === open[0] && fence.length >= open.length) {
-      if (!/^[ \t\r]*$/.test(rest)) return true;
-      open = undefined;
-    }
-  }
-  return open !== undefined;
 }

@@ -18,7 +18,7 @@ import { idProblem } from './ids.js';
 import { LAYOUT_SUMMARY, roleOf, type FileRole } from './layout.js';
 import { singleParagraph } from './paragraph.js';
 import { allowsLineBreaks, validateFrontmatter } from './schema-validation.js';
-import { countSteps } from './steps.js';
+import { scanSteps, type StepScan } from './steps.js';
 import { unclosedFence } from './fences.js';
 import { isDeprecatablePath } from '../contract/routes.js';
 import { listRules } from './list-rules.js';
@@ -144,11 +144,13 @@ export function parseFile(rel: string, content: string | Uint8Array, options: Pa
       file.data = data as ClassFrontmatter | undefined;
       if (file.data) classRules(file.data, report);
       break;
-    case 'lesson':
+    case 'lesson': {
       file.data = data as LessonFrontmatter | undefined;
-      file.steps = countSteps(split.body);
-      lessonBodyRules(split.body, split.bodyLine, file.steps, split.data !== undefined, problems, warn);
+      const scan = scanSteps(split.body);
+      file.steps = scan.steps;
+      lessonBodyRules(split.body, split.bodyLine, scan, split.data !== undefined, problems, warn);
       break;
+    }
     case 'changelog': {
       file.date = changelogDate(file.entryId, problems);
       file.data = data as ChangelogEntryFrontmatter | undefined;
@@ -172,17 +174,19 @@ export function parseFile(rel: string, content: string | Uint8Array, options: Pa
 
 /**
  * The rules of a lesson's body: at least one step, and no code block left open (an error when it hides lines that
- * would be steps, since the count served changes; a warning otherwise). `steps` is the body's count.
+ * would be steps, since the count served changes; a warning otherwise). `scan` is the scan that counted the body's
+ * steps.
  */
 function lessonBodyRules(
   markdown: string,
   bodyLine: number,
-  steps: number,
+  scan: StepScan,
   frontmatterRead: boolean,
   problems: LocalProblem[],
   warn: (warning: LocalProblem) => void,
 ): void {
-  const fence = unclosedFence(markdown);
+  const { steps } = scan;
+  const fence = unclosedFence(markdown, scan);
   if (fence) {
     const at = { line: bodyLine + fence.line - 1, column: fence.column };
     const reopened = fence.reopened && { line: bodyLine + fence.reopened.line - 1, text: fence.reopened.text };

@@ -3,7 +3,9 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
-import { countSteps, countStepsFast, countStepsOnTree } from './steps.js';
+import { countSteps, countStepsFast, countStepsOnTree, scanSteps } from './steps.js';
+import { firstOpenFence, unclosedFence } from './fences.js';
+import { parseMarkdown } from './markdown.js';
 import { seededRandom } from '../../test/helpers/seeded-random.js';
 
 /** The CommonMark 0.31.2 spec's examples (the package has no type declarations). */
@@ -72,12 +74,21 @@ const cases: [string, string, number][] = [
   ['inline constructs that look like blocks', '`## code span`\n\n*text*\n---\n\n[a](</u>)\n', 1],
 ];
 
-/** Checks both counts against remark's on `markdown`; whether the scanner answered. */
+/**
+ * Checks both counts against remark's on `markdown`, and the unclosed fence found from the scan that counted them
+ * against the one found on remark's tree; whether the scanner answered.
+ */
 function expectAsRemark(markdown: string, label: Record<string, unknown> = { markdown }): boolean {
   const reference = countStepsOnTree(markdown);
   expect({ ...label, count: countSteps(markdown) }).toEqual({ ...label, count: reference });
   const fast = countStepsFast(markdown);
   if (fast !== undefined) expect({ ...label, count: fast }).toEqual({ ...label, count: reference });
+  const scan = scanSteps(markdown);
+  expect({ ...label, steps: scan.steps, fence: unclosedFence(markdown, scan) }).toEqual({
+    ...label,
+    steps: reference,
+    fence: firstOpenFence(parseMarkdown(markdown), markdown),
+  });
   return fast !== undefined;
 }
 

@@ -3,7 +3,7 @@
  * (also inside lists and block quotes), exactly as CommonMark 0.31 (remark-parse, no extensions) has them. A `##`
  * inside a code block or an HTML block is not a heading. The step content itself is never kept.
  */
-import type { Heading, Nodes } from 'mdast';
+import type { Heading, Nodes, Root } from 'mdast';
 import { htmlBlockNames, htmlRawNames } from 'micromark-util-html-tag-name';
 import { parseMarkdown } from './markdown.js';
 
@@ -17,6 +17,36 @@ export function countSteps(markdown: string): number {
 }
 
 /**
+ * What the line scanner saw of the fenced code blocks it followed, for the unclosed-fence rule (`fences.ts`), so
+ * that a lesson whose fences all close plainly is settled by the one scan that counts its steps.
+ */
+export interface FenceReport {
+  /**
+   * Whether an indented fence may break the rule: its block's extent depends on containers the scanner does not
+   * follow, so one that runs to the end or holds a suspect line is left to remark's tree.
+   */
+  uncertain: boolean;
+  /**
+   * The blocks opened at column 0 that may break the rule, as `[start, end)` offsets of the markdown from the
+   * opening fence to the end of its closing line (or of the text): those running to the end, and those holding a
+   * line that starts with the fence's character (which may open the next block).
+   */
+  suspects: Array<readonly [number, number]>;
+}
+
+/** A lesson body's step count, with the line scanner's {@link FenceReport} when it had the answer, else remark's tree. */
+export type StepScan = { steps: number; fences: FenceReport; tree?: undefined } | { steps: number; fences?: undefined; tree: Root };
+
+/** A lesson body's step count ({@link countSteps}), and what the count was taken on, for the fence rule to reuse. */
+export function scanSteps(markdown: string): StepScan {
+  const fences: FenceReport = { uncertain: false, suspects: [] };
+  const fast = countStepsFast(markdown, fences);
+  if (fast !== undefined) return { steps: fast, fences };
+  const tree = parseMarkdown(markdown);
+  return { steps: countStepsInTree(tree), tree };
+}
+
+/**
  * Whether a node of a lesson's remark (mdast) tree starts a step: a level-2 heading. The one rule of a step, for the
  * count the API serves and for the numbers the writers' preview shows.
  */
@@ -26,12 +56,16 @@ export function isStep(node: Nodes): node is Heading {
 
 /** The count taken on the remark (mdast) tree: the reference answer. */
 export function countStepsOnTree(markdown: string): number {
+  return countStepsInTree(parseMarkdown(markdown));
+}
+
+function countStepsInTree(tree: Root): number {
   let count = 0;
   const visit = (node: Nodes): void => {
     if (isStep(node)) count++;
     if ('children' in node) for (const child of node.children) visit(child);
   };
-  visit(parseMarkdown(markdown));
+  visit(tree);
   return count;
 }
 
@@ -49,7 +83,7 @@ export function countStepsOnTree(markdown: string): number {
  * makes the answer `undefined`. A lone carriage return (a line ending too) and a leading byte-order mark (which
  * remark drops) do as well.
  */
-export function countStepsFast(markdown: string): number | undefined {
+export function countStepsFast(markdown: string, fences?: FenceReport): number | undefined {
   if (markdown.charCodeAt(0) === 0xfeff || (markdown.includes('\r') && /\r(?!\n)/.test(markdown))) return undefined;
   let count = 0;
   let afterBlank = true; // the previous line was blank, or there was none: no paragraph is open
@@ -68,7 +102,7 @@ export function countStepsFast(markdown: string): number | undefined {
     if (prefix === '' && rest[0] === '#') {
       if (ATX_LEVEL_2.test(rest)) count++; // any other `#` line is a heading of another level or text
       continue;
-    } else if (FENCE.test(rest) && SPACES.exec(prefix)![0] === prefix) after = afterFence(markdown, start, rest, prefix.length);
+    } else if (FENCE.test(rest) && SPACES.exec(prefix)![0] === prefix) after = afterFence(markdown, lineStart, start, rest, prefix.length, fences);
     else if (prefix === '' && rest[0] === '<') after = afterHtml(markdown, start, rest);
     else if (mayHideOrMakeAStep(prefix, rest, previousBlank)) return undefined;
     else continue;
@@ -80,8 +114,8 @@ export function countStepsFast(markdown: string): number | undefined {
 
 /**
  * The start of the line after the fenced code block that `fence` (the opening line from its run of backticks or
- * tildes, indented by `indent` spaces) opens, looking from the line start `from`; past the end of the text when
- * it runs to the end; `undefined` when that is not certain.
+ * tildes, indented by `indent` spaces, starting at `opening`) opens, looking from the line start `from`; past the
+ * end of the text when it runs to the end; `undefined` when that is not certain. Tells `fences` what it saw.
  *
  * At column 0 it is a top-level block, closed by the next line that closes it. Indented, it may be a top-level
  * block, one in a list item (whose content starts at or before `indent`), indented code, or the text of a
@@ -89,28 +123,52 @@ export function countStepsFast(markdown: string): number | undefined {
  * text), up to a closing fence indented exactly as far. A line indented less (which may end the list item) or a
  * line indented further that may close it makes it uncertain. A line that opens no fence gives `from`.
  */
-function afterFence(text: string, from: number, fence: string, indent: number): number | undefined {
+function afterFence(text: string, opening: number, from: number, fence: string, indent: number, fences?: FenceReport): number | undefined {
   const run = FENCE.exec(fence)![0];
   // A backtick after a backtick run opens no fence: the line is text (a code span) or code, which make no step.
   if (run[0] === '`' && fence.includes('`', run.length)) return from;
-  const closes = (line: string): boolean => {
-    const closing = CLOSING_RUN.exec(line)?.[1];
-    return closing !== undefined && closing[0] === run[0] && closing.length >= run.length;
+  const character = run.charCodeAt(0);
+  // Index-based like the scan itself: a lesson is mostly code, and slicing each of its lines made garbage.
+  const closesAt = (at: number, end: number): boolean => {
+    if (text.charCodeAt(at) !== character) return false;
+    CLOSING_RUN_AT.lastIndex = at;
+    const closing = CLOSING_RUN_AT.exec(text);
+    return closing !== null && closing.index + closing[0].length === end && closing[1]!.length >= run.length;
   };
+  let suspect = false;
   for (let start = from; start < text.length; start = nextLine(text, start)) {
-    const line = text.slice(start, endOfLine(text, start));
-    const lineIndent = SPACES.exec(line)![0].length;
+    const end = endOfLine(text, start);
+    let content = start;
+    while (content < end && text.charCodeAt(content) === 32) content++;
+    const lineIndent = content - start;
     if (indent === 0) {
-      if (lineIndent <= 3 && closes(line.slice(lineIndent))) return nextLine(text, start);
-    } else if (lineIndent === line.length) {
+      if (lineIndent <= 3 && closesAt(content, end)) {
+        if (suspect) fences?.suspects.push([opening, end]);
+        return nextLine(text, start);
+      }
+    } else if (content === end) {
       continue; // blank
     } else if (lineIndent < indent) {
       return undefined;
-    } else if (closes(line.slice(lineIndent))) {
-      return lineIndent === indent ? nextLine(text, start) : undefined;
+    } else if (closesAt(content, end)) {
+      if (lineIndent !== indent) return undefined;
+      if (suspect && fences) fences.uncertain = true;
+      return nextLine(text, start);
     }
+    suspect ||= startsWithFenceCharacter(text, content, end, character);
   }
+  if (indent === 0) fences?.suspects.push([opening, text.length]);
+  else if (fences) fences.uncertain = true;
   return text.length + 1;
+}
+
+/** Whether the line `text[from, end)`, past indentation and block quote markers, starts with `character` (a fence's code unit). */
+function startsWithFenceCharacter(text: string, from: number, end: number, character: number): boolean {
+  for (let i = from; i < end; i++) {
+    const c = text.charCodeAt(i);
+    if (c !== 32 && c !== 9 && c !== 62) return c === character;
+  }
+  return false;
 }
 
 /**
@@ -200,8 +258,8 @@ const LIST_MARKER = /[-+*\d]/;
 const SPACES = /^ */;
 const ATX_LEVEL_2 = /^##(?:[ \t]|$)/;
 const FENCE = /^(?:`{3,}|~{3,})/;
-/** A closing fence, once its indentation is taken away. */
-const CLOSING_RUN = /^(`{3,}|~{3,})[ \t]*$/;
+/** A closing fence from where its indentation ends, matched at `lastIndex` (the line must end where it does). */
+const CLOSING_RUN_AT = /(`{3,}|~{3,})[ \t]*/y;
 /** A setext underline of level 2 (or a thematic break, or an empty list item). */
 const DASHES = /^-+[ \t]*$/;
 
