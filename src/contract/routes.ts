@@ -484,28 +484,44 @@ const PARAMETERISED = COMPILED.filter((c) => c.segments.includes(undefined));
 /**
  * The route a request path belongs to.
  * @param path the URL path, not decoded; a parameter is one non-empty segment.
- * @returns the route and its raw parameter values (frozen: equal paths may share one match), or `undefined` when
+ * @returns the route and its raw parameter values (a fixed path's match is frozen and shared), or `undefined` when
  *   no route matches.
  */
 export function matchRoute(path: string): RouteMatch | undefined {
   const fixed = FIXED.get(path);
   if (fixed !== undefined) return fixed;
-  const segments = path.split('/');
-  for (const { route, segments: template } of PARAMETERISED) {
-    if (template.length !== segments.length) continue;
+  for (const compiled of PARAMETERISED) {
     const values: string[] = [];
-    let ok = true;
-    for (let i = 0; i < template.length && ok; i++) {
-      const want = template[i];
-      const seg = segments[i]!;
-      if (want === undefined) {
-        if (seg.length === 0) ok = false;
-        else values.push(seg);
-      } else if (want !== seg) ok = false;
-    }
-    if (ok) return Object.freeze({ route, values: Object.freeze(values) });
+    if (matchesTemplate(path, compiled.segments, values)) return { route: compiled.route, values };
   }
   return undefined;
+}
+
+/** The route of the table `path` matches, as {@link matchRoute} finds it, without collecting its values. */
+function routeMatched(path: string): RouteSpec | undefined {
+  const fixed = FIXED.get(path);
+  if (fixed !== undefined) return fixed.route;
+  return PARAMETERISED.find((compiled) => matchesTemplate(path, compiled.segments))?.route;
+}
+
+/**
+ * Whether `path`'s segments are the template's, a parameter matching any non-empty segment (pushed to `values`
+ * when given). Read by index: every request is matched, and splitting the path made an array per request.
+ */
+function matchesTemplate(path: string, template: readonly (string | undefined)[], values?: string[]): boolean {
+  let start = 0;
+  for (let i = 0; i < template.length; i++) {
+    if (start > path.length) return false;
+    let end = path.indexOf('/', start);
+    if (end === -1) end = path.length;
+    const want = template[i];
+    if (want === undefined) {
+      if (end === start) return false;
+      values?.push(path.slice(start, end));
+    } else if (end - start !== want.length || !path.startsWith(want, start)) return false;
+    start = end + 1;
+  }
+  return start === path.length + 1;
 }
 
 /** The route with this name. @throws Error when there is none (a bug: names are checked by the compiler). */
@@ -548,8 +564,8 @@ const PREFIXED: ReadonlyArray<readonly [string, RouteSpec]> = PARAMETERISED.filt
  * @param path the URL path, not decoded.
  */
 export function routeFor(path: string): RouteSpec | undefined {
-  const match = matchRoute(path);
-  if (match !== undefined) return match.route;
+  const matched = routeMatched(path);
+  if (matched !== undefined) return matched;
   for (const [prefix, route] of PREFIXED) if (path.startsWith(prefix)) return route;
   return undefined;
 }
