@@ -118,24 +118,42 @@ export function createServiceLogger(
   const writeBytes = destination.write.bind(destination) as unknown as (bytes: Buffer) => boolean;
   // The bytes still buffered, from what was handed to sonic-boom and its `drop` and `write` events.
   let buffered = 0;
-  // pino and pino-pretty write text; the byte mode's write takes bytes only.
-  destination.write = (line: string | Buffer) => {
-    const bytes = typeof line === 'string' ? Buffer.from(line) : line;
+  // pino and pino-pretty write text; the byte mode's write takes bytes only. Lines wait here as text and a batch is
+  // encoded once: a `Buffer` per line cost more than handing the line on, and made garbage on every request.
+  let pending: string[] = [];
+  let pendingLength = 0;
+  const handOver = (): boolean => {
+    if (pending.length === 0) return true;
+    const bytes = Buffer.from(pending.length === 1 ? pending[0]! : pending.join(''));
+    pending = [];
+    pendingLength = 0;
     buffered += bytes.length;
     return writeBytes(bytes);
+  };
+  destination.write = (line: string | Buffer) => {
+    if (typeof line !== 'string') {
+      handOver();
+      buffered += line.length;
+      return writeBytes(line);
+    }
+    pending.push(line);
+    pendingLength += line.length;
+    return pendingLength >= LOG_BATCH_BYTES ? handOver() : true;
   };
   destination.on('drop', (data: Buffer) => {
     buffered -= data.length;
     dropped += Math.max(1, data.toString('utf8').split('\n').length - 1);
   });
   destination.on('write', (bytes: number) => (buffered = Math.max(0, buffered - bytes)));
-  // pino writes a `fatal` line and what precedes it with `flushSync`, which reports no `write`: once it returns,
-  // nothing is buffered (without this, `drain` would wait for its whole timeout after a fatal line).
+  // pino writes a `fatal` line and what precedes it with `flushSync` (its exit hook too), which reports no `write`:
+  // once it returns, nothing is buffered (without this, `drain` would wait for its whole timeout after a fatal line).
   const flushSync = destination.flushSync.bind(destination);
   destination.flushSync = () => {
+    handOver();
     flushSync();
     buffered = 0;
   };
+  const idle = (): boolean => buffered === 0 && pending.length === 0;
   const stream = format === 'pretty' ? pretty({ destination, ...PRETTY_OPTIONS }) : destination;
   const logger = pino(loggerOptions(level), stream);
   const report = setInterval(() => {
@@ -149,7 +167,9 @@ export function createServiceLogger(
    * a write is under way, `flush` leaves the rest to it.
    */
   const flushBatch = (): void => {
-    if (!abandoned && buffered > 0) destination.flush();
+    if (abandoned) return;
+    handOver();
+    if (buffered > 0) destination.flush();
   };
   const batches = setInterval(flushBatch, LOG_FLUSH_INTERVAL_MS);
   batches.unref();
@@ -158,7 +178,7 @@ export function createServiceLogger(
       return dropped;
     },
     drain(timeoutMs) {
-      if (abandoned || buffered === 0) return Promise.resolve(true);
+      if (abandoned || idle()) return Promise.resolve(true);
       return new Promise((resolve) => {
         const done = (drained: boolean): void => {
           clearTimeout(timer);
@@ -166,7 +186,7 @@ export function createServiceLogger(
           resolve(drained);
         };
         // sonic-boom says `drain` with less than a batch still buffered: write that too.
-        const onDrain = (): void => (buffered === 0 ? done(true) : flushBatch());
+        const onDrain = (): void => (idle() ? done(true) : flushBatch());
         const timer = setTimeout(() => done(false), timeoutMs);
         destination.on('drain', onDrain);
         flushBatch();
@@ -174,6 +194,7 @@ export function createServiceLogger(
     },
     abandon() {
       abandoned = true;
+      pending = [];
       clearInterval(report);
       clearInterval(batches);
       destination.destroy();
