@@ -490,9 +490,10 @@ const PARAMETERISED = COMPILED.filter((c) => c.segments.includes(undefined));
 export function matchRoute(path: string): RouteMatch | undefined {
   const fixed = FIXED.get(path);
   if (fixed !== undefined) return fixed;
+  const values: string[] = [];
   for (const compiled of PARAMETERISED) {
-    const values: string[] = [];
     if (matchesTemplate(path, compiled.segments, values)) return { route: compiled.route, values };
+    values.length = 0;
   }
   return undefined;
 }
@@ -501,7 +502,8 @@ export function matchRoute(path: string): RouteMatch | undefined {
 function routeMatched(path: string): RouteSpec | undefined {
   const fixed = FIXED.get(path);
   if (fixed !== undefined) return fixed.route;
-  return PARAMETERISED.find((compiled) => matchesTemplate(path, compiled.segments))?.route;
+  for (const compiled of PARAMETERISED) if (matchesTemplate(path, compiled.segments)) return compiled.route;
+  return undefined;
 }
 
 /**
