@@ -41,15 +41,8 @@ export function buildModel(
   files: Iterable<ParsedFile>,
   memo: DerivationMemo = new DerivationMemo(),
 ): { problems: RelProblem[]; model?: DerivedModel } {
-  try {
-    return checkAndDerive(new Tree(files), memo);
-  } finally {
-    locators.clear(); // a syntax tree lives only as long as one build's checks
-  }
+  return checkAndDerive(new Tree(files), memo);
 }
-
-/** One locator per file with cross-file problems during a {@link buildModel} call: one parse per file. */
-const locators = new Map<ParsedFile, FrontmatterLocator>();
 
 function checkAndDerive(tree: Tree, memo: DerivationMemo): { problems: RelProblem[]; model?: DerivedModel } {
   const problems: RelProblem[] = [];
@@ -79,6 +72,8 @@ class Tree {
   // By course id, then class id (then lesson id): no key string built per file, a large share of a reload.
   readonly #classes = new Map<string, Map<string, Of<'class'>>>();
   readonly #lessons = new Map<string, Map<string, Map<string, Of<'lesson'>>>>();
+  /** One locator per file with cross-file problems: one parse of its frontmatter per build, dropped with the tree. */
+  readonly #locators = new Map<ParsedFile, FrontmatterLocator>();
 
   constructor(files: Iterable<ParsedFile>) {
     // The lessons of a class come one after another in path order: their map is looked up once for all of them.
@@ -141,6 +136,14 @@ class Tree {
   klass(courseId: string, classId: string): Of<'class'> | undefined {
     return this.#classes.get(courseId)?.get(classId);
   }
+
+  /** A cross-file problem of `file` at the frontmatter value `path` (the file's start for an empty path). */
+  at(file: ParsedFile, path: readonly (string | number)[], message: string): RelProblem {
+    if (path.length === 0) return { rel: file.rel, ...FILE_START, message };
+    let locator = this.#locators.get(file);
+    if (!locator) this.#locators.set(file, (locator = new FrontmatterLocator(file.yaml)));
+    return { rel: file.rel, ...locator.at(path), message };
+  }
 }
 
 const NO_LESSONS: ReadonlyMap<string, Of<'lesson'>> = new Map();
@@ -150,13 +153,6 @@ function child<K, V>(maps: Map<K, Map<string, V>>, key: K): Map<string, V> {
   let map = maps.get(key);
   if (!map) maps.set(key, (map = new Map<string, V>()));
   return map;
-}
-
-function at(file: ParsedFile, path: readonly (string | number)[], message: string): RelProblem {
-  if (path.length === 0) return { rel: file.rel, ...FILE_START, message };
-  let locator = locators.get(file);
-  if (!locator) locators.set(file, (locator = new FrontmatterLocator(file.yaml)));
-  return { rel: file.rel, ...locator.at(path), message };
 }
 
 function checkCatalog(tree: Tree, problems: RelProblem[]): void {
@@ -170,10 +166,10 @@ function checkCatalog(tree: Tree, problems: RelProblem[]): void {
   catalog.data.courses.forEach((id, i) => {
     if (tree.courses.has(id)) return;
     const guess = suggestion(id, tree.courses.keys(), listed);
-    problems.push(at(catalog, ['courses', i], `course "${id}" is listed but ${coursePath(id)} does not exist${guess}`));
+    problems.push(tree.at(catalog, ['courses', i], `course "${id}" is listed but ${coursePath(id)} does not exist${guess}`));
   });
   for (const course of tree.courses.values()) {
-    if (!listed.has(course.courseId)) problems.push(at(course, [], `orphan course: catalog.md does not list "${course.courseId}"`));
+    if (!listed.has(course.courseId)) problems.push(tree.at(course, [], `orphan course: catalog.md does not list "${course.courseId}"`));
   }
 }
 
@@ -199,24 +195,24 @@ function checkCourses(tree: Tree, problems: RelProblem[]): void {
     data.classes.forEach((id, i) => {
       if (classes[i]) return;
       const guess = suggestion(id, tree.classIds(course.courseId), data.classes);
-      problems.push(at(course, ['classes', i], `class "${id}" is listed but ${classPath(course.courseId, id)} does not exist${guess}`));
+      problems.push(tree.at(course, ['classes', i], `class "${id}" is listed but ${classPath(course.courseId, id)} does not exist${guess}`));
     });
     const statuses = classes.map((k) => k?.data?.status);
     if (data.status === 'soon') {
       classes.forEach((k) => {
         if (k?.data?.status === 'live') {
-          problems.push(at(k, ['status'], `this class is live but its course "${course.courseId}" is soon: a soon course has no live class`));
+          problems.push(tree.at(k, ['status'], `this class is live but its course "${course.courseId}" is soon: a soon course has no live class`));
         }
       });
     } else if (statuses.every((s) => s !== undefined) && !statuses.includes('live')) {
-      problems.push(at(course, ['status'], 'a live course has at least one live class, but none of its classes is live'));
+      problems.push(tree.at(course, ['status'], 'a live course has at least one live class, but none of its classes is live'));
     }
   }
   for (const klass of tree.classList) {
     const course = tree.courses.get(klass.courseId);
-    if (!course) problems.push(at(klass, [], `orphan class: its course file ${coursePath(klass.courseId)} does not exist`));
+    if (!course) problems.push(tree.at(klass, [], `orphan class: its course file ${coursePath(klass.courseId)} does not exist`));
     else if (course.data && !course.data.classes.includes(klass.classId)) {
-      problems.push(at(klass, [], `orphan class: ${course.rel} does not list "${klass.classId}" in its classes`));
+      problems.push(tree.at(klass, [], `orphan class: ${course.rel} does not list "${klass.classId}" in its classes`));
     }
   }
 }
@@ -229,15 +225,15 @@ function checkClasses(tree: Tree, problems: RelProblem[]): void {
       if (present.has(id)) return;
       const guess = suggestion(id, tree.lessonIds(klass.courseId, klass.classId), listed);
       problems.push(
-        at(klass, ['lessons', i], `lesson "${id}" is listed but ${lessonPath(klass.courseId, klass.classId, id)} does not exist${guess}`),
+        tree.at(klass, ['lessons', i], `lesson "${id}" is listed but ${lessonPath(klass.courseId, klass.classId, id)} does not exist${guess}`),
       );
     });
   }
   for (const lesson of tree.lessonList) {
     const klass = tree.klass(lesson.courseId, lesson.classId);
-    if (!klass) problems.push(at(lesson, [], `orphan lesson: its class file ${classPath(lesson.courseId, lesson.classId)} does not exist`));
+    if (!klass) problems.push(tree.at(lesson, [], `orphan lesson: its class file ${classPath(lesson.courseId, lesson.classId)} does not exist`));
     else if (klass.data && !klass.data.lessons.includes(lesson.lessonId)) {
-      problems.push(at(lesson, [], `orphan lesson: ${klass.rel} does not list "${lesson.lessonId}" in its lessons`));
+      problems.push(tree.at(lesson, [], `orphan lesson: ${klass.rel} does not list "${lesson.lessonId}" in its lessons`));
     }
   }
 }
@@ -261,7 +257,7 @@ function checkLessonIds(tree: Tree, problems: RelProblem[]): void {
         .filter((l) => l !== lesson)
         .map((l) => l.rel)
         .join(', ');
-      problems.push(at(lesson, [], `duplicate lesson id "${id}": also used by ${others} (lesson ids are unique across the catalog)`));
+      problems.push(tree.at(lesson, [], `duplicate lesson id "${id}": also used by ${others} (lesson ids are unique across the catalog)`));
     }
   }
 }
@@ -274,7 +270,9 @@ function checkRoadmap(tree: Tree, problems: RelProblem[]): void {
     const shipped = item.data?.shipped;
     if (shipped !== undefined && !tree.entries.has(shipped)) {
       const guess = didYouMean(shipped, tree.entries.keys());
-      problems.push(at(item, ['shipped'], `"shipped" names the changelog entry "${shipped}", but ${changelogPath(shipped)} does not exist${guess}`));
+      problems.push(
+        tree.at(item, ['shipped'], `"shipped" names the changelog entry "${shipped}", but ${changelogPath(shipped)} does not exist${guess}`),
+      );
     }
   }
 }
@@ -319,13 +317,13 @@ function checkAliases(tree: Tree, problems: RelProblem[]): AliasTable {
     owner.file.data?.aliases?.forEach((alias, index) => {
       const where = ['aliases', index];
       if (alias === owner.id) {
-        problems.push(at(owner.file, where, `alias "${alias}" is this ${owner.noun}'s own id: list only the ids it was published under before`));
+        problems.push(tree.at(owner.file, where, `alias "${alias}" is this ${owner.noun}'s own id: list only the ids it was published under before`));
         return;
       }
       const live = owner.live(alias);
       if (live) {
         problems.push(
-          at(owner.file, where, `alias "${alias}" is the id of a live ${owner.noun} (${live.rel}): an alias names an id no longer in use`),
+          tree.at(owner.file, where, `alias "${alias}" is the id of a live ${owner.noun} (${live.rel}): an alias names an id no longer in use`),
         );
         return;
       }
@@ -349,7 +347,7 @@ function checkAliases(tree: Tree, problems: RelProblem[]): AliasTable {
           .filter((c) => c.owner !== owner)
           .map((c) => c.owner.file.rel)
           .join(', ');
-        problems.push(at(owner.file, ['aliases', index], `alias "${alias}" is also claimed by ${others}: an old id leads to one ${owner.noun}`));
+        problems.push(tree.at(owner.file, ['aliases', index], `alias "${alias}" is also claimed by ${others}: an old id leads to one ${owner.noun}`));
       }
       continue;
     }
