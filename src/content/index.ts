@@ -53,7 +53,7 @@ export { parseFile, STAGE_ORDER, type ParsedFile } from './parse-file.js';
 export { buildModel, type DerivedModel, type RelProblem } from './build-model.js';
 export { FrontmatterLocator } from './frontmatter.js';
 export { idProblem } from './ids.js';
-export { dayNumber } from './calendar.js';
+export { dayNumber } from '../contract/calendar.js';
 
 // One burst of changes, one reload (also for the referrals file).
 export { BurstDebouncer } from './burst.js';

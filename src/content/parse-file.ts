@@ -12,7 +12,7 @@ import type {
   RoadmapFrontmatter,
   RoadmapItemFrontmatter,
 } from '../schemas/types.generated.js';
-import { dayNumber } from './calendar.js';
+import { dayNumber } from '../contract/calendar.js';
 import { FILE_START, FrontmatterLocator, splitFile, type LocalProblem } from './frontmatter.js';
 import { idProblem } from './ids.js';
 import { LAYOUT_SUMMARY, roleOf, type FileRole } from './layout.js';

@@ -9,7 +9,7 @@
  * of the index from an unchanged view costs a few map lookups (`buildIndex` tells unchanged inputs by identity).
  */
 import type { Changelog, Roadmap, RoadmapItem, RoadmapStage } from '../schemas/types.generated.js';
-import { dayNumber } from './calendar.js';
+import { dayNumber, utcMidnightMs } from '../contract/calendar.js';
 import { changelogPath, roadmapItemPath } from './layout.js';
 import { sameItems } from './memo.js';
 import { byCodePoint } from '../contract/order.js';
@@ -33,12 +33,8 @@ export function utcDate(at: Date): string {
 
 /** 00:00 UTC of a `YYYY-MM-DD` date. @throws Error when `date` is not a real calendar date. */
 export function utcMidnight(date: string): Date {
-  const day = dayNumber(date);
-  if (day === undefined) throw new Error(`not a YYYY-MM-DD date: ${JSON.stringify(date)}`);
-  return new Date(day * DAY_MS);
+  return new Date(utcMidnightMs(date));
 }
-
-const DAY_MS = 86_400_000;
 
 /**
  * `model` as published at `at`: changelog entries dated after `at`'s UTC date are left out, with the changelog

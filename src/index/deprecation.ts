@@ -5,6 +5,7 @@
  */
 import type { ContentModel } from '../content/index.js';
 import type { Changelog } from '../schemas/types.generated.js';
+import { utcMidnightMs } from '../contract/calendar.js';
 import { isDeprecatablePath } from '../contract/routes.js';
 
 /**
@@ -12,14 +13,6 @@ import { isDeprecatablePath } from '../contract/routes.js';
  * (`/v1/courses/{course_id}`: every resource of the route) or one concrete path (`/v1/courses/old-course`).
  */
 export type RouteDeprecations = ReadonlyMap<string, Readonly<Record<string, string>>>;
-
-/** Midnight UTC of a `YYYY-MM-DD` date, in milliseconds since the epoch. @throws Error on a malformed date. */
-function utcMidnight(date: string): number {
-  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(date);
-  const ms = m ? Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])) : NaN;
-  if (Number.isNaN(ms)) throw new Error(`not a YYYY-MM-DD date: ${JSON.stringify(date)}`);
-  return ms;
-}
 
 /**
  * The deprecation headers of every deprecated route. When several entries deprecate one route, the earliest
@@ -48,7 +41,7 @@ function deprecationsOf(changelog: Changelog, publicBaseUrl: string): RouteDepre
         throw new Error(`changelog entry ${entry.id} deprecates ${JSON.stringify(dep.path)}, which is not a route of the API`);
       }
       const route = dep.path;
-      const candidate = { entryId: entry.id, date: utcMidnight(entry.date), sunset: utcMidnight(dep.sunset) };
+      const candidate = { entryId: entry.id, date: utcMidnightMs(entry.date), sunset: utcMidnightMs(dep.sunset) };
       const current = chosen.get(route);
       if (!current || candidate.sunset < current.sunset || (candidate.sunset === current.sunset && candidate.date < current.date)) {
         chosen.set(route, candidate);
