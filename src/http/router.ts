@@ -10,6 +10,7 @@ import { detailBody, DETAIL } from '../contract/errors.js';
 import { checkPathParam, decodePathSegment, validationErrorBody, type ValidationErrorItem } from '../contract/path-params.js';
 import { allowOf, JSON_TYPE, matchRoute, NO_STORE, routeNamed, routePath, type ComputedRouteName, type RouteSpec } from '../contract/routes.js';
 import type { StaticRepresentations } from '../index/static-representations.js';
+import { EMPTY_BODY } from '../index/redirects.js';
 import type { CatalogIndex, Representation } from '../index/types.js';
 import type { HealthReport } from './health.js';
 import type { ErrorAnswers } from './html-errors.js';
@@ -131,9 +132,6 @@ export function routerStep(options: RouterOptions): Step {
   };
 }
 
-/** The body of a redirect that has none. */
-const EMPTY = new Uint8Array(0);
-
 /**
  * `308 Permanent Redirect` (RFC 9110 §15.4.9) of a path with trailing slashes whose path without them is a route
  * (`/v1/catalog/` → `/v1/catalog`): `Location` is that path (after `PUBLIC_BASE_URL` when it is set, as every
@@ -147,8 +145,7 @@ function withoutTrailingSlash(ctx: StepContext, path: string, getIndex: () => Ca
   const target = path.slice(0, end);
   const route = matchRoute(target)?.route;
   if (route === undefined) return undefined;
-  const headers: HeaderRecord = { Location: getIndex().locationBase + target + ctx.url.search, 'Cache-Control': route.cacheControl };
-  return respond(ctx, 308, ctx.method === 'HEAD' ? null : EMPTY, headers);
+  return answerRedirect(ctx, { location: getIndex().locationBase + target, body: EMPTY_BODY, contentType: null, cacheControl: route.cacheControl });
 }
 
 /**

@@ -8,8 +8,8 @@ import { movedBody } from '../contract/errors.js';
 import { JSON_TYPE, ROUTES, routePath, type RouteSpec } from '../contract/routes.js';
 import type { Redirect, Representation } from './types.js';
 
-/** The body of a page's redirect. */
-const EMPTY = new Uint8Array(0);
+/** The body of a redirect that has none (a page's, a trailing slash's). */
+export const EMPTY_BODY = new Uint8Array(0);
 
 /** The routes of the table whose ids may be renamed and whose answers the index holds. */
 const RENAMABLE = (ROUTES as readonly RouteSpec[]).filter((r) => r.aliases !== undefined && (r.source === 'index' || r.source === 'page'));
@@ -33,7 +33,7 @@ export function buildRedirects(model: ContentModel, representations: ReadonlyMap
       if (!representations.has(target)) continue;
       out.set(path, {
         location: locationBase + target,
-        ...(route.errors === 'json' ? { body: movedBody(kind, old, current), contentType: JSON_TYPE } : { body: EMPTY, contentType: null }),
+        ...(route.errors === 'json' ? { body: movedBody(kind, old, current), contentType: JSON_TYPE } : { body: EMPTY_BODY, contentType: null }),
         cacheControl: route.cacheControl,
       });
     }
