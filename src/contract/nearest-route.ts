@@ -5,7 +5,7 @@
  * earlier route of the table, the API's root (`/v1`) first.
  */
 import editDistance from 'damerau-levenshtein';
-import { API_BASE, ROUTES, type RouteSpec } from './routes.js';
+import { API_BASE, ROUTES, templateSegments, type RouteSpec } from './routes.js';
 
 /**
  * Paths longer than this get the API's root without a distance computed: the cost of a 404 stays that of any
@@ -16,7 +16,7 @@ export const NEAREST_ROUTE_MAX_PATH = 128;
 /** The versioned API's routes, in the table's order, with their templates split into segments (`undefined`: a parameter). */
 const CANDIDATES = (ROUTES as readonly RouteSpec[])
   .filter((r) => r.path === API_BASE || r.path.startsWith(`${API_BASE}/`))
-  .map((r) => ({ path: r.path, segments: r.path.split('/').map((s) => (s.startsWith('{') ? undefined : s)) }));
+  .map((r) => ({ path: r.path, segments: templateSegments(r) }));
 
 /**
  * The template of the API route nearest to `path` ({@link NEAREST_ROUTE_MAX_PATH} bounds the work).

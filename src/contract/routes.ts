@@ -536,10 +536,15 @@ export function routeNamed(name: RouteName): RouteSpec {
 /** Each route of the table with its template's segments, for {@link routePath}. */
 const COMPILED_BY_ROUTE = new Map<RouteSpec, CompiledRoute>(COMPILED.map((c) => [c.route, c]));
 
+/** The segments of `route`'s template, a parameter as `undefined` (`/v1/lessons/{lesson_id}` → `['', 'v1', 'lessons', undefined]`). */
+export function templateSegments(route: RouteSpec): readonly (string | undefined)[] {
+  return (COMPILED_BY_ROUTE.get(route) ?? compileRoute(route)).segments;
+}
+
 /** The concrete path of a route for parameter values (already valid ids: no encoding needed). */
 export function routePath(route: RouteSpec, ...values: string[]): string {
   // From the template's segments: the index build makes a path per lesson, and a pattern replace cost microseconds.
-  const { segments } = COMPILED_BY_ROUTE.get(route) ?? compileRoute(route);
+  const segments = templateSegments(route);
   let next = 0;
   return segments.map((segment) => segment ?? values[next++] ?? '').join('/');
 }
