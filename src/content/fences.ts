@@ -11,6 +11,7 @@
  */
 import type { Code, Nodes } from 'mdast';
 import { parseMarkdown } from './markdown.js';
+import { positionAt } from './position.js';
 import { scanSteps, type StepScan } from './steps.js';
 
 /** A fence that opens a code block whose closing line is missing. */
@@ -59,8 +60,7 @@ export function firstOpenFence(node: Nodes, markdown: string): UnclosedFence | u
 
 /** The code block of remark's tree that spans `[start, end)` of `markdown`, opened at column 1: as much as {@link openFence} reads. */
 function codeBlockAt(markdown: string, start: number, end: number): Code {
-  let line = 1;
-  for (let i = markdown.indexOf('\n'); i !== -1 && i < start; i = markdown.indexOf('\n', i + 1)) line++;
+  const { line } = positionAt(markdown, start);
   return { type: 'code', value: '', position: { start: { line, column: 1, offset: start }, end: { line, column: 1, offset: end } } };
 }
 

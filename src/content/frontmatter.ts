@@ -7,6 +7,7 @@
 import { LineCounter, Scalar, isAlias, isMap, isScalar, isSeq, parseDocument, visit, type Document, type Node, type Range } from 'yaml';
 import { parseSimpleYaml } from './simple-yaml.js';
 import { commentHint, withSyntaxHints } from './yaml-hints.js';
+import { positionAt } from './position.js';
 
 /** A 1-based line and column in a file. */
 export interface Position {
@@ -72,7 +73,7 @@ export function splitFile(text: string): SplitFile {
   let bodyStart = close === -1 ? src.length : close + CLOSE.length;
   if (src[bodyStart] === '\r') bodyStart++;
   if (src[bodyStart] === '\n') bodyStart++;
-  const bodyLine = countLines(src.slice(0, bodyStart)) + 1;
+  const bodyLine = positionAt(src, bodyStart).line;
   const matter = src.slice(OPEN_LENGTH, close === -1 ? src.length : close);
   // A carriage return alone does not end the closing line.
   if (close === -1 || src[bodyStart - 1] === '\r') {
@@ -290,12 +291,6 @@ function toPosition(lineCounter: LineCounter, offset: number): Position {
 /** A copy of `text` that does not share memory with the string it was sliced from. */
 export function detach(text: string): string {
   return Buffer.from(text, 'utf8').toString('utf8');
-}
-
-function countLines(text: string): number {
-  let n = 0;
-  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) n++;
-  return n;
 }
 
 function firstLine(message: string): string {

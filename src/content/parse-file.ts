@@ -22,6 +22,7 @@ import { scanSteps, type StepScan } from './steps.js';
 import { unclosedFence } from './fences.js';
 import { isDeprecatablePath } from '../contract/routes.js';
 import { listRules } from './list-rules.js';
+import { positionAt } from './position.js';
 import { findForbiddenCharacter, forbiddenCharacterMessage, forEachString } from './text-characters.js';
 import { fieldName } from './schema-messages.js';
 import { valueAt, withSchemaHint } from './yaml-hints.js';
@@ -118,7 +119,7 @@ export function parseFile(rel: string, content: string | Uint8Array, options: Pa
   });
   const inBody = findForbiddenCharacter(split.body, 'multi-line');
   if (inBody)
-    problems.push({ ...bodyPosition(split.body, split.bodyLine, inBody.index), message: forbiddenCharacterMessage('body', inBody, 'multi-line') });
+    problems.push({ ...positionAt(split.body, inBody.index, split.bodyLine), message: forbiddenCharacterMessage('body', inBody, 'multi-line') });
   if (split.data !== undefined) {
     for (const p of validateFrontmatter(role.kind, split.data)) {
       valid = false;
@@ -187,8 +188,8 @@ function lessonBodyRules(
 ): void {
   const { steps } = scan;
   const fence = unclosedFence(markdown, scan);
-  if (fence) {
-    const at = { line: bodyLine + fence.line - 1, column: fence.column };
+  const at = fence && { line: bodyLine + fence.line - 1, column: fence.column };
+  if (fence && at) {
     const reopened = fence.reopened && { line: bodyLine + fence.reopened.line - 1, text: fence.reopened.text };
     const runs = reopened ? `it runs past line ${reopened.line}, where ${reopened.text} was meant to open the next block` : 'it runs to the end';
     const close = `hint: close it with a line ${fence.fence} where the code ends${reopened ? ` (before line ${reopened.line})` : ''}`;
@@ -201,28 +202,17 @@ function lessonBodyRules(
   if (steps > 0 || !frontmatterRead) return;
   const message = 'a lesson needs at least one step: its body has no level-2 heading (## …)';
   const unspaced = /^ {0,3}##([^#\s].*)$/m.exec(markdown);
-  if (fence) {
-    const hint = `hint: the code block left open at line ${bodyLine + fence.line - 1} hides its headings`;
+  if (at) {
+    const hint = `hint: the code block left open at line ${at.line} hides its headings`;
     problems.push({ line: bodyLine, column: 1, message: `${message}; ${hint}` });
   } else if (unspaced) {
     // At the line that was meant as a heading.
-    const line = bodyLine + (markdown.slice(0, unspaced.index).match(/\n/g)?.length ?? 0);
+    const { line } = positionAt(markdown, unspaced.index, bodyLine);
     problems.push({ line, column: 1, message: `${message}; hint: a heading needs a space after ##: ## ${unspaced[1]!.trim()}` });
   } else problems.push({ line: bodyLine, column: 1, message });
 }
 
 const NO_WARNINGS: readonly LocalProblem[] = Object.freeze([]);
-
-/** The position of the character at `index` of a body that starts on the file's line `bodyLine`. */
-function bodyPosition(body: string, bodyLine: number, index: number): { line: number; column: number } {
-  let line = bodyLine;
-  let lineStart = 0;
-  for (let i = body.indexOf('\n'); i !== -1 && i < index; i = body.indexOf('\n', i + 1)) {
-    line++;
-    lineStart = i + 1;
-  }
-  return { line, column: index - lineStart + 1 };
-}
 
 type Report = (path: readonly (string | number)[], message: string) => void;
 
