@@ -13,7 +13,7 @@ import { parseMarkdown } from './markdown.js';
  * ({@link countStepsOnTree}). remark alone would make parsing lesson bodies most of a cold start.
  */
 export function countSteps(markdown: string): number {
-  return countStepsFast(markdown) ?? countStepsOnTree(markdown);
+  return scanSteps(markdown).steps;
 }
 
 /**

@@ -130,12 +130,7 @@ export function createServiceLogger(
     buffered += bytes.length;
     return writeBytes(bytes);
   };
-  destination.write = (line: string | Buffer) => {
-    if (typeof line !== 'string') {
-      handOver();
-      buffered += line.length;
-      return writeBytes(line);
-    }
+  destination.write = (line: string) => {
     pending.push(line);
     pendingLength += line.length;
     return pendingLength >= LOG_BATCH_BYTES ? handOver() : true;
