@@ -134,8 +134,8 @@ async function validate(dir: string, io: CliIo, baseRef?: string): Promise<numbe
   const problems = !result.ok ? result.problems : base ? await base.problems(result.model, loader.parsedFiles()) : [];
   const warnings = result.warnings ?? [];
   const warned = warnings.length === 0 ? '' : `; ${warnings.length} warning${warnings.length === 1 ? '' : 's'}`;
+  reportProblems(problems, folder, io, warnings);
   if (result.ok && problems.length === 0) {
-    reportProblems([], folder, io, warnings);
     const { catalog, changelog, roadmap } = result.model;
     const lessons = catalog.courses.reduce((n, c) => n + c.lessons_live, 0);
     const items = roadmap.stages.reduce((n, s) => n + s.items.length, 0);
@@ -147,7 +147,6 @@ async function validate(dir: string, io: CliIo, baseRef?: string): Promise<numbe
     for (const line of scheduledLines(result.model, now, (rel) => loader.display(rel))) io.stderr(printable(line));
     return EXIT.valid;
   }
-  reportProblems(problems, folder, io, warnings);
   const files = new Set(problems.map((p) => p.path)).size;
   io.stderr(`${dir}: ${problems.length} problem${problems.length === 1 ? '' : 's'} in ${files} file${files === 1 ? '' : 's'}${warned}`);
   return EXIT.invalid;
