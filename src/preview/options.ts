@@ -3,7 +3,7 @@
  * command without loading the server (the command's module is imported when it runs).
  */
 import { InvalidArgumentError } from 'commander';
-import { dayNumber } from '../content/index.js';
+import { dayNumber, utcMidnight } from '../content/index.js';
 
 /** Where the preview listens unless told otherwise: this machine only. */
 export const PREVIEW_DEFAULTS = { port: 4321, host: '127.0.0.1' } as const;
@@ -30,7 +30,7 @@ export function parseInstant(value: string): Date {
   const day = INSTANT.exec(value)?.[1];
   // A date that does not exist (2026-02-30) is refused, not rolled over to the next month: the content's own rule.
   const real = day !== undefined && dayNumber(day) !== undefined;
-  const at = real ? new Date(value.length === day.length ? `${day}T00:00:00Z` : value.toUpperCase()) : undefined;
+  const at = !real ? undefined : value.length === day.length ? utcMidnight(day) : new Date(value.toUpperCase());
   if (at === undefined || Number.isNaN(at.getTime()))
     throw new InvalidArgumentError('an instant is a date, 2026-12-01 (00:00 UTC), or a date and time with its offset, 2026-12-01T09:00:00Z');
   return at;
