@@ -33,6 +33,9 @@ export function lessonPagePath(lessonId: string): string {
   return `${PREVIEW_PATHS.lessons}${encodeURIComponent(lessonId)}`;
 }
 
+/** The site's own assets (its stylesheet, the favicon): the same for every page, hashed once. */
+const SHELL_ASSETS = shellAssets(nodeCodec.digest);
+
 /**
  * The page of the lesson `lessonId` of `model` (the latest valid load), its body read now from `dir`: `200`, or
  * `404` when no live lesson has that id or its file cannot be read.
@@ -40,7 +43,7 @@ export function lessonPagePath(lessonId: string): string {
  */
 export function lessonPage(dir: string, model: ContentModel, lessonId: string): PreviewResponse {
   // The site's stylesheets as its pages name them (src/server/app.ts names them so too), then the preview's.
-  const site = shellLinks(shellAssets(nodeCodec.digest), courseStylesheet(model.catalog.courses, nodeCodec.digest));
+  const site = shellLinks(SHELL_ASSETS, courseStylesheet(model.catalog.courses, nodeCodec.digest));
   const links = { ...site, stylesheets: [...site.stylesheets, PREVIEW_PATHS.stylesheet] };
   for (const course of model.catalog.courses) {
     for (const klass of course.classes) {
