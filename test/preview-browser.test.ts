@@ -7,7 +7,7 @@
  * course page shows its steps numbered as the API counts them, and a mark once a fence is left open; a page of
  * another origin cannot read the preview.
  */
-import { readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -18,6 +18,7 @@ import { launchChromium } from './helpers/chromium.js';
 import { startPreview, type Preview } from '../src/preview/preview.js';
 import { writeContentFixture } from './helpers/content-fixture.js';
 import { eventually } from './helpers/eventually.js';
+import { saveEdit } from './helpers/preview.js';
 
 /** Waits for what the page does by itself: a bound on a hang, not a timing assertion. */
 const WAIT = { timeout: 20_000 };
@@ -42,18 +43,6 @@ afterAll(async () => {
   await preview?.close();
   await rm(dir, { recursive: true, force: true });
 });
-
-/**
- * Replaces `from` with `to` in a content file (it must be there), as an editor that saves atomically does: the
- * watcher never sees a half-written file.
- */
-async function edit(path: string, from: string, to: string): Promise<void> {
-  const text = await readFile(join(dir, path), 'utf8');
-  expect(text).toContain(from);
-  const staged = `${dir}.saving`;
-  await writeFile(staged, text.replace(from, to));
-  await rename(staged, join(dir, path));
-}
 
 /** The text of the page's first heading. */
 function heading(page: Page): Promise<string | null> {
@@ -82,12 +71,12 @@ describe('the preview in Chromium', () => {
       expect(first?.status()).toBe(200);
       expect(await heading(page)).toBe('Python basics');
       // An edit on disk: the page reloads by itself and shows the new title.
-      await edit(COURSE, 'title: Python basics', 'title: Python from scratch');
+      await saveEdit(dir, COURSE, 'title: Python basics', 'title: Python from scratch');
       await page.waitForFunction(() => document.querySelector('h1')?.textContent === 'Python from scratch', undefined, WAIT);
       expect(loads).toBeGreaterThan(1);
 
       // A broken file: the error page lists the problem with its location and code frame.
-      await edit(COURSE, 'status: live', 'status: maybe');
+      await saveEdit(dir, COURSE, 'status: live', 'status: maybe');
       await page.waitForFunction(() => document.querySelector('h1')?.textContent === 'The content has 1 problem', undefined, WAIT);
       const sections = page.locator('section');
       expect(await sections.count()).toBe(1);
@@ -97,7 +86,7 @@ describe('the preview in Chromium', () => {
       expect(frame.split('\n')).toEqual(['  5 | color: "#3776ab"', '> 6 | status: maybe', '    | ^', '  7 | classes:']);
 
       // Fixed: the page comes back by itself, with the content as saved.
-      await edit(COURSE, 'status: maybe', 'status: live');
+      await saveEdit(dir, COURSE, 'status: maybe', 'status: live');
       await page.waitForFunction(() => document.querySelector('h1')?.textContent === 'Python from scratch', undefined, WAIT);
       expect(await page.locator('script[src="/__syllabus/reload.js"]').count()).toBe(1);
       expect(problems).toEqual([]);
@@ -131,7 +120,7 @@ describe('the preview in Chromium', () => {
 
       // The last block's closing fence removed: the page reloads by itself and marks the block, which swallowed the
       // sentence after it; the steps are still numbered as the API counts them.
-      await edit(LESSON, 'print("Hello, world")\n```\n', 'print("Hello, world")\n');
+      await saveEdit(dir, LESSON, 'print("Hello, world")\n```\n', 'print("Hello, world")\n');
       const mark = page.locator('.preview-mark[data-unclosed-fence]');
       await mark.waitFor({ state: 'visible', ...WAIT });
       const text = await readFile(join(dir, LESSON), 'utf8');
@@ -142,7 +131,7 @@ describe('the preview in Chromium', () => {
       expect(await page.locator('.lesson-body p', { hasText: 'It prints one line.' }).count()).toBe(0);
       expect(await apiSteps()).toBe(2);
       expect(await shownSteps()).toEqual(['Step 1: ', 'Step 2: ']);
-      await edit(LESSON, 'print("Hello, world")\n', 'print("Hello, world")\n```\n');
+      await saveEdit(dir, LESSON, 'print("Hello, world")\n', 'print("Hello, world")\n```\n');
       await page.locator('.lesson-body p', { hasText: 'It prints one line.' }).waitFor({ state: 'visible', ...WAIT });
       expect(await page.locator('.preview-mark').count()).toBe(0);
       expect(problems).toEqual([]);

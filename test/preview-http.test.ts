@@ -7,15 +7,16 @@
  */
 import { spawn } from 'node:child_process';
 import { request, type IncomingMessage } from 'node:http';
-import { readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routeNamed } from '../src/contract/routes.js';
-import { startPreview, type Preview } from '../src/preview/preview.js';
+import type { Preview } from '../src/preview/preview.js';
 import { writeContentFixture } from './helpers/content-fixture.js';
 import { eventually } from './helpers/eventually.js';
+import { saveEdit, startFixturePreview } from './helpers/preview.js';
+import { killServers, spawnServer } from './helpers/server-process.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -24,20 +25,6 @@ const HTML = { Accept: 'text/html' };
 const SCRIPT_TAG = /<script src="\/__syllabus\/reload\.js" data-version="([^"]+)"><\/script>/;
 const PREVIEW_STYLESHEET_TAG = '<link rel="stylesheet" href="/__syllabus/preview.css" />';
 const LESSON_LINK = /<a href="\/__syllabus\/lessons\/[a-z0-9-]+" data-preview-lesson="[a-z0-9-]+">([^<]*)<\/a>/g;
-
-/** Starts a preview of a new copy of the fixture (changed by `change`); the caller closes it and removes `dir`. */
-async function preview(change?: (files: Record<string, string>) => void): Promise<{ dir: string; preview: Preview }> {
-  const dir = await writeContentFixture(undefined, change);
-  return { dir, preview: await startPreview({ dir, host: '127.0.0.1', port: 0, debounceMs: 50, logger: pino({ level: 'silent' }) }) };
-}
-
-/** Replaces `from` with `to` in a content file (it must be there), atomically, as editors save. */
-async function edit(dir: string, path: string, from: string, to: string): Promise<void> {
-  const text = await readFile(join(dir, path), 'utf8');
-  expect(text).toContain(from);
-  await writeFile(`${dir}.saving`, text.replace(from, to));
-  await rename(`${dir}.saving`, join(dir, path));
-}
 
 /** The server-sent events of a stream, as they arrive: name and data. */
 function listen(url: string): { events: Array<{ event: string; data: string }>; close(): void } {
@@ -89,7 +76,7 @@ describe('the preview', () => {
   let running: Preview;
   let production: TestServer;
   beforeAll(async () => {
-    ({ dir, preview: running } = await preview());
+    ({ dir, preview: running } = await startFixturePreview());
     // Production on the same content, with the preview's public URL: the pages must be the same bytes.
     production = await startTestServer({ env: { PUBLIC_BASE_URL: running.url } });
   });
@@ -146,13 +133,13 @@ describe('the preview', () => {
       await eventually(() => stream.events.length === 1, { what: 'the hello event' });
       expect(stream.events[0]).toEqual({ event: 'hello', data: running.state.snapshot().version });
 
-      await edit(dir, COURSE, 'title: Python basics', 'title: Python from scratch');
+      await saveEdit(dir, COURSE, 'title: Python basics', 'title: Python from scratch');
       await eventually(() => stream.events.some((e) => e.event === 'reload'), { what: 'the reload event' });
       const reloaded = await (await fetch(`${running.url}/courses/python-basics`, { headers: HTML })).text();
       expect(reloaded).toContain('<h1>Python from scratch</h1>');
       expect(SCRIPT_TAG.exec(reloaded)![1]).toBe(stream.events.at(-1)!.data);
 
-      await edit(dir, COURSE, 'status: live', 'status: <b>maybe</b>');
+      await saveEdit(dir, COURSE, 'status: live', 'status: <b>maybe</b>');
       await eventually(() => stream.events.some((e) => e.event === 'problems'), { what: 'the problems event' });
       const page = await fetch(`${running.url}/courses/python-basics`, { headers: HTML });
       expect(page.status).toBe(500);
@@ -172,7 +159,7 @@ describe('the preview', () => {
       expect(api.status).toBe(200);
       expect(((await api.json()) as { title: string }).title).toBe('Python from scratch');
 
-      await edit(dir, COURSE, 'status: <b>maybe</b>', 'status: live');
+      await saveEdit(dir, COURSE, 'status: <b>maybe</b>', 'status: live');
       await eventually(() => stream.events.at(-1)?.event === 'reload', { what: 'the reload event after the fix' });
       expect((await fetch(`${running.url}/courses/python-basics`, { headers: HTML })).status).toBe(200);
       expect(stream.events.map((e) => e.event)).toEqual(['hello', 'reload', 'problems', 'reload']);
@@ -198,7 +185,7 @@ describe('the preview', () => {
 
 describe('the preview of invalid content', () => {
   it('starts, shows the problems until the content is valid, then serves it', async () => {
-    const { dir, preview: running } = await preview((files) => {
+    const { dir, preview: running } = await startFixturePreview((files) => {
       files[COURSE] = files[COURSE]!.replace('status: live', 'status: maybe');
     });
     try {
@@ -207,7 +194,7 @@ describe('the preview of invalid content', () => {
       expect(await page.text()).toContain(`${COURSE}:6:1`);
       const api = await fetch(`${running.url}/v1/catalog`);
       expect(api.status).toBe(503);
-      await edit(dir, COURSE, 'status: maybe', 'status: live');
+      await saveEdit(dir, COURSE, 'status: maybe', 'status: live');
       await eventually(async () => (await fetch(`${running.url}/`, { headers: HTML })).status === 200, { what: 'the page once fixed' });
       expect((await fetch(`${running.url}/v1/catalog`)).status).toBe(200);
     } finally {
@@ -217,7 +204,7 @@ describe('the preview of invalid content', () => {
   });
 
   it('stops cleanly before the content was ever valid', async () => {
-    const { dir, preview: running } = await preview((files) => {
+    const { dir, preview: running } = await startFixturePreview((files) => {
       files[COURSE] = files[COURSE]!.replace('status: live', 'status: maybe');
     });
     try {
@@ -240,35 +227,31 @@ describe('syllabus-content dev', () => {
     });
     // The published sample codes, named as `npm run dev` names them.
     const referrals = ['--referrals-file', 'referrals.sample.txt'];
-    const child = spawn(process.execPath, ['--import', TSX, CLI, 'dev', '--port', '0', ...referrals, dir], {
-      cwd: ROOT,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, FORCE_COLOR: '', NO_COLOR: '' },
-    });
-    let stdout = '';
-    child.stdout.setEncoding('utf8').on('data', (s: string) => (stdout += s));
-    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    const dev = spawnServer(
+      { FORCE_COLOR: '', NO_COLOR: '' },
+      { command: [process.execPath, '--import', TSX, CLI, 'dev', '--port', '0', ...referrals, dir] },
+    );
     try {
-      await eventually(() => stdout.includes(`${COURSE}:6:1`), { what: 'the problem', limitMs: 30_000 });
-      const url = /http:\/\/127\.0\.0\.1:\d+/.exec(stdout)![0];
+      await eventually(() => dev.stdout().includes(`${COURSE}:6:1`), { what: 'the problem', limitMs: 30_000 });
+      const url = /http:\/\/127\.0\.0\.1:\d+/.exec(dev.stdout())![0];
       // Piped, as in CI: one plain line per problem, as `validate` prints it.
-      expect(stdout.split('\n').slice(0, 3)).toEqual([
+      expect(dev.stdout().split('\n').slice(0, 3)).toEqual([
         `Previewing ${dir} at ${url} (Ctrl-C to stop)`,
         expect.stringMatching(/^\d\d:\d\d:\d\d 1 problem: the preview shows them until they are fixed$/),
         expect.stringMatching(new RegExp(`^${COURSE}:6:1: "status" must be one of "live", "soon", got "maybe"`)),
       ]);
       expect((await fetch(url, { headers: HTML })).status).toBe(500);
-      await edit(dir, COURSE, 'status: maybe', 'status: live');
-      await eventually(() => stdout.includes('reloaded'), { what: 'the reload line' });
+      await saveEdit(dir, COURSE, 'status: maybe', 'status: live');
+      await eventually(() => dev.stdout().includes('reloaded'), { what: 'the reload line' });
       const page = await fetch(url, { headers: HTML });
       expect(page.status).toBe(200);
       expect(await page.text()).toMatch(SCRIPT_TAG);
       expect(await (await fetch(`${url}/v1/referrals/WELCOME-2026`)).json()).toEqual({ valid: true });
       expect(await (await fetch(`${url}/v1/referrals/WELCOME-2099`)).json()).toEqual({ valid: false });
-      child.kill('SIGTERM');
-      expect(await exited).toBe(0);
+      dev.child.kill('SIGTERM');
+      expect(await dev.exited).toBe(0);
     } finally {
-      child.kill('SIGKILL');
+      killServers();
       await rm(dir, { recursive: true, force: true });
     }
   });

@@ -5,33 +5,20 @@
  * published at an instant (`--at`) or with every scheduled entry (`--scheduled`), each such entry marked with its
  * date on the pages and served by `/v1/changelog` and the feed; by default, the content as published now.
  */
-import { spawn } from 'node:child_process';
-import { readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, type CliIo } from '../src/content-cli/main.js';
-import { startPreview, type Preview } from '../src/preview/preview.js';
+import type { Preview } from '../src/preview/preview.js';
 import type { PreviewTime } from '../src/preview/time.js';
 import { writeContentFixture, type ContentFiles } from './helpers/content-fixture.js';
 import { eventually } from './helpers/eventually.js';
+import { saveEdit, startFixturePreview } from './helpers/preview.js';
+import { killServers, spawnServer } from './helpers/server-process.js';
 
 const HTML = { Accept: 'text/html' };
 const HELLO = 'courses/python-basics/first-steps/hello-world.md';
-
-async function start(time?: PreviewTime, change?: (files: ContentFiles) => void): Promise<{ dir: string; preview: Preview }> {
-  const dir = await writeContentFixture(undefined, change);
-  const preview = await startPreview({ dir, host: '127.0.0.1', port: 0, debounceMs: 50, logger: pino({ level: 'silent' }), ...(time && { time }) });
-  return { dir, preview };
-}
-
-async function edit(dir: string, path: string, from: string, to: string): Promise<void> {
-  const text = await readFile(join(dir, path), 'utf8');
-  expect(text).toContain(from);
-  await writeFile(`${dir}.saving`, text.replace(from, to));
-  await rename(`${dir}.saving`, join(dir, path));
-}
 
 /** The step numbers a lesson page shows, in order, e.g. `[1, 2]`. */
 function stepNumbers(page: string): number[] {
@@ -49,7 +36,7 @@ describe('lesson pages', () => {
   let dir: string;
   let preview: Preview;
   beforeAll(async () => {
-    ({ dir, preview } = await start(undefined, (files) => {
+    ({ dir, preview } = await startFixturePreview((files) => {
       files[HELLO] += [
         '',
         '<script>alert("raw")</script>',
@@ -101,7 +88,7 @@ describe('lesson pages', () => {
 
   it('marks a code fence left open, with its line and what it swallows, and counts as the API does', async () => {
     // The lesson's last block loses its closing fence: the sentence after it becomes code, the steps stay 2.
-    await edit(dir, HELLO, 'print("Hello, world")\n```\n', 'print("Hello, world")\n\n');
+    await saveEdit(dir, HELLO, 'print("Hello, world")\n```\n', 'print("Hello, world")\n\n');
     const lessonPage = async (): Promise<string> => (await fetch(`${preview.url}/__syllabus/lessons/hello-world`, { headers: HTML })).text();
     await eventually(async () => (await lessonPage()).includes('preview-mark'), { what: 'the reload' });
     const page = await lessonPage();
@@ -116,7 +103,7 @@ describe('lesson pages', () => {
         'everything after it, to the end of the lesson, is one code block. Add a line <code>```</code> where the code ends.',
     );
     expect(page).toMatch(/<code class="language-python">print\("Hello, world"\)\n+It prints one line\.\n*<\/code>/);
-    await edit(dir, HELLO, 'print("Hello, world")\n\n', 'print("Hello, world")\n```\n');
+    await saveEdit(dir, HELLO, 'print("Hello, world")\n\n', 'print("Hello, world")\n```\n');
     await eventually(async () => !(await lessonPage()).includes('preview-mark'), { what: 'the reload after the fix' });
   });
 
@@ -131,12 +118,12 @@ describe('lesson pages', () => {
     expect(post.headers.get('allow')).toBe('GET, HEAD');
     const head = await fetch(`${preview.url}/__syllabus/lessons/hello-world`, { method: 'HEAD' });
     expect(head.status).toBe(200);
-    await edit(dir, HELLO, 'lang: python', 'lang: 42');
+    await saveEdit(dir, HELLO, 'lang: python', 'lang: 42');
     await eventually(() => preview.state.snapshot().problems !== undefined, { what: 'the invalid load' });
     const broken = await fetch(`${preview.url}/__syllabus/lessons/hello-world`, { headers: HTML });
     expect(broken.status).toBe(500);
     expect(await broken.text()).toContain(`${HELLO}:4:1`);
-    await edit(dir, HELLO, 'lang: 42', 'lang: python');
+    await saveEdit(dir, HELLO, 'lang: 42', 'lang: python');
     await eventually(() => preview.state.snapshot().problems === undefined, { what: 'the fix' });
   });
 });
@@ -158,7 +145,7 @@ describe('scheduled content in the preview', () => {
 
   /** What a preview shows: the entry ids of /v1/changelog and of the feed, the marks and banner of the pages. */
   async function shown(time?: PreviewTime) {
-    const started = await start(time, scheduled);
+    const started = await startFixturePreview(scheduled, time);
     previews.push(started);
     const { url } = started.preview;
     const api = (await (await fetch(`${url}/v1/changelog`)).json()) as { entries: Array<{ id: string }> };
@@ -218,22 +205,19 @@ describe('scheduled content in the preview', () => {
     const root = join(import.meta.dirname, '..');
     const tsx = pathToFileURL(join(root, 'node_modules/tsx/dist/loader.mjs')).href;
     const args = ['--import', tsx, join(root, 'src/content-cli/main.ts'), 'dev', '--port', '0', '--at', '2099-03-01', dir];
-    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    child.stdout.setEncoding('utf8').on('data', (s: string) => (stdout += s));
-    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    const dev = spawnServer({}, { command: [process.execPath, ...args] });
     try {
-      await eventually(() => stdout.includes('Showing'), { what: 'the start', limitMs: 30_000 });
-      const url = /http:\/\/127\.0\.0\.1:\d+/.exec(stdout)![0];
-      expect(stdout.split('\n')[1]).toBe(
+      await eventually(() => dev.stdout().includes('Showing'), { what: 'the start', limitMs: 30_000 });
+      const url = /http:\/\/127\.0\.0\.1:\d+/.exec(dev.stdout())![0];
+      expect(dev.stdout().split('\n')[1]).toBe(
         'Showing the content as published at 2099-03-01T00:00:00.000Z: what is not published yet is marked with its date',
       );
       const api = (await (await fetch(`${url}/v1/changelog`)).json()) as { entries: Array<{ id: string }> };
       expect(api.entries.map((e) => e.id)).toContain('sql-joins-2099-03-01');
-      child.kill('SIGTERM');
-      expect(await exited).toBe(0);
+      dev.child.kill('SIGTERM');
+      expect(await dev.exited).toBe(0);
     } finally {
-      child.kill('SIGKILL');
+      killServers();
       await rm(dir, { recursive: true, force: true });
     }
   });
