@@ -5,34 +5,21 @@
  * elsewhere and programs (no such fields) are served; the server inside, on its random loopback port, answers only
  * requests for its own `Host` and refuses other origins' reads too.
  */
-import { request } from 'node:http';
 import { Writable } from 'node:stream';
 import { rm } from 'node:fs/promises';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPreview, type Preview } from '../src/preview/preview.js';
 import { writeContentFixture } from './helpers/content-fixture.js';
-
-interface Answer {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: string;
-}
+import { rawRequest, type RawResponse } from './helpers/http.js';
 
 /** One request with exactly these header fields (`fetch` would add or refuse some, e.g. `Host`). */
-function raw(url: string, headers: Record<string, string> = {}, method = 'GET'): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const req = request(url, { method, headers }, (res) => {
-      let body = '';
-      res.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
-    });
-    req.on('error', reject);
-    req.end();
-  });
+function raw(url: string, headers: Record<string, string> = {}, method = 'GET'): Promise<RawResponse> {
+  const { origin, pathname, search } = new URL(url);
+  return rawRequest(origin, pathname + search, { headers, method });
 }
 
-const corsFields = (answer: Answer): string[] => Object.keys(answer.headers).filter((name) => name.startsWith('access-control-'));
+const corsFields = (answer: RawResponse): string[] => Object.keys(answer.headers).filter((name) => name.startsWith('access-control-'));
 
 /** What another site's script sends with `fetch(url)`. */
 const CROSS_ORIGIN_READ = {
@@ -81,8 +68,8 @@ describe('the dev host', () => {
       const answer = await raw(preview.url + path, CROSS_ORIGIN_READ);
       expect(answer.status, path).toBe(403);
       expect(corsFields(answer), path).toEqual([]);
-      expect(answer.body).toBe('The preview answers its own pages only: a request from https://elsewhere.example is refused.\n');
-      expect(answer.body).not.toContain('Python basics');
+      expect(answer.text).toBe('The preview answers its own pages only: a request from https://elsewhere.example is refused.\n');
+      expect(answer.text).not.toContain('Python basics');
     }
     const preflight = await raw(`${preview.url}/v1/catalog`, { ...CROSS_ORIGIN_READ, 'Access-Control-Request-Method': 'GET' }, 'OPTIONS');
     expect(preflight.status).toBe(403);
@@ -132,7 +119,7 @@ describe('the server inside the preview', () => {
     for (const host of [`rebound.example:${port}`, `localhost:${port}`, `127.0.0.1:${new URL(preview.url).port}`, '127.0.0.1']) {
       const answer = await raw(`${inner}/v1/catalog`, { Host: host });
       expect(answer.status, host).toBe(403);
-      expect(answer.body).toBe('This server answers the preview only: open the URL the preview printed.\n');
+      expect(answer.text).toBe('This server answers the preview only: open the URL the preview printed.\n');
       expect(corsFields(answer)).toEqual([]);
     }
     const crossOrigin = await raw(`${inner}/v1/catalog`, CROSS_ORIGIN_READ);
