@@ -70,11 +70,15 @@ export function isGitEntry(rel: string): boolean {
 
 /**
  * The kind of a Git tree entry at `rel` by the same rule, from its mode instead of an `lstat` (`120000` a link,
- * `160000` a submodule, `100644`/`100755` a file).
+ * `100644`/`100755` a file, `160000` a gitlink: the only folder a recursive listing shows, always a submodule).
  */
 export function treeEntryKind(rel: string, mode: string): EntryKind {
-  if (mode === '160000') return isHiddenPath(rel) ? 'skipped' : 'submodule';
-  return entryKind(rel, { isSymbolicLink: () => mode === '120000', isDirectory: () => false, isFile: () => mode.startsWith('100') });
+  const kind = entryKind(rel, {
+    isSymbolicLink: () => mode === '120000',
+    isDirectory: () => mode === '160000',
+    isFile: () => mode.startsWith('100'),
+  });
+  return kind === 'folder' ? 'submodule' : kind;
 }
 
 /** A content tree's entries that matter, as `/`-separated paths relative to its folder, sorted by code point. */
