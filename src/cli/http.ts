@@ -220,10 +220,11 @@ function capitalize(text: string): string {
 
 /** HTTP client of the CLI; one instance per command run, so the throttle spans all of that run's requests. */
 export class HttpClient {
-  /** Spent budgets by origin: no request is sent there before `resetAt`. */
-  private readonly spent = new Map<string, SpentBudget>();
-  /** Origins whose stored budget has been read (once per run). */
-  private readonly loaded = new Set<string>();
+  /**
+   * Spent budgets by origin, no request being sent there before `resetAt`; `null` once an origin's stored budget is
+   * read (once per run) or forgotten and none is spent. An origin not in it has not been read yet.
+   */
+  private readonly spent = new Map<string, SpentBudget | null>();
   private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
 
   constructor(private readonly options: HttpClientOptions) {
@@ -346,7 +347,7 @@ export class HttpClient {
       await this.sleep(waitSeconds * 1000, signal).catch(() => {
         throw gaveUp();
       });
-      this.spent.delete(url.origin);
+      this.spent.set(url.origin, null);
     }
   }
 
@@ -354,22 +355,21 @@ export class HttpClient {
   private async noteSpent(url: URL, resetAt: number, limit: number | undefined): Promise<void> {
     const budget = { resetAt, limit };
     this.spent.set(url.origin, budget);
-    this.loaded.add(url.origin);
     await this.options.budgets?.recordSpent(url.origin, budget);
   }
 
   /** Forgets a spent budget of `origin` the service now reports reads left in (a restart, a probe), here and on disk. */
   private async forgetSpent(origin: string): Promise<void> {
-    const stored = !this.loaded.has(origin) || this.spent.has(origin);
-    this.spent.delete(origin);
-    this.loaded.add(origin);
+    // Unread, or spent: there may be one on disk.
+    const stored = this.spent.get(origin) !== null;
+    this.spent.set(origin, null);
     if (stored) await this.options.budgets?.forget(origin);
   }
 
   /** The spent budget of `url`'s origin that has not reset yet: this run's, or the one a previous run stored. */
   private async spentBudget(url: URL): Promise<SpentBudget | undefined> {
-    if (!this.loaded.has(url.origin)) {
-      this.loaded.add(url.origin);
+    if (!this.spent.has(url.origin)) {
+      this.spent.set(url.origin, null);
       const stored = await this.options.budgets?.spent(url.origin);
       if (stored) this.spent.set(url.origin, stored);
     }
