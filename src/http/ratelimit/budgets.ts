@@ -90,6 +90,12 @@ export function addressCeiling(limits: BudgetLimits, kind: ClientKind): number {
   return kind === 'verified' ? Math.max(limits.verified, unverified) : unverified;
 }
 
+/** The limit of the budget `name` for a request of `kind`: its kind's reads, its address's ceiling, or referral checks. */
+export function budgetLimit(limits: BudgetLimits, name: BudgetName, kind: ClientKind): number {
+  if (name === 'address') return addressCeiling(limits, kind);
+  return name === 'referral' ? limits.referrals : limits[kind];
+}
+
 /** The two store options, shared by every request. */
 const SPEND = Object.freeze({ spend: true });
 const READ_ONLY = Object.freeze({ spend: false });
@@ -128,8 +134,8 @@ export function decide(store: RateLimitStore, limits: BudgetLimits, who: Request
   const options = spend ? SPEND : READ_ONLY;
   const kindHit = store.hit(`read:${who.kind}:${who.bucket}`, windowMs, options);
   const addressHit = store.hit(`read:address:${who.bucket}`, windowMs, options);
-  const kindLimit = limits[who.kind];
-  const ceiling = addressCeiling(limits, who.kind);
+  const kindLimit = budgetLimit(limits, 'read', who.kind);
+  const ceiling = budgetLimit(limits, 'address', who.kind);
   if (isPromise(kindHit) || isPromise(addressHit)) {
     return Promise.all([kindHit, addressHit]).then(([k, a]) => decideRead(kindLimit, ceiling, spend, k, a));
   }
@@ -141,12 +147,18 @@ async function decideAll(store: RateLimitStore, limits: BudgetLimits, who: Reque
   const spend = who.pathClass !== 'exempt';
   const readWindowMs = READ_WINDOW_SECONDS * 1000;
   const budgets: Array<{ name: BudgetName; key: string; windowMs: number; limit: number; windowSeconds: number }> = [
-    { name: 'read', key: `read:${who.kind}:${who.bucket}`, windowMs: readWindowMs, limit: limits[who.kind], windowSeconds: READ_WINDOW_SECONDS },
+    {
+      name: 'read',
+      key: `read:${who.kind}:${who.bucket}`,
+      windowMs: readWindowMs,
+      limit: budgetLimit(limits, 'read', who.kind),
+      windowSeconds: READ_WINDOW_SECONDS,
+    },
     {
       name: 'address',
       key: `read:address:${who.bucket}`,
       windowMs: readWindowMs,
-      limit: addressCeiling(limits, who.kind),
+      limit: budgetLimit(limits, 'address', who.kind),
       windowSeconds: READ_WINDOW_SECONDS,
     },
   ];
@@ -155,7 +167,7 @@ async function decideAll(store: RateLimitStore, limits: BudgetLimits, who: Reque
       name: 'referral',
       key: `referral:${who.bucket}`,
       windowMs: REFERRAL_WINDOW_SECONDS * 1000,
-      limit: limits.referrals,
+      limit: budgetLimit(limits, 'referral', who.kind),
       windowSeconds: REFERRAL_WINDOW_SECONDS,
     });
   }

@@ -8,7 +8,7 @@ import { addressBucket } from '../../net/address-bucket.js';
 import { DETAIL } from '../../contract/errors.js';
 import { tooManyRequestsBody, type TooManyRequestsBody } from '../../contract/rate-limits.js';
 import { budgetOf, PREFLIGHT_METHOD, type Budget } from '../../contract/routes.js';
-import { addressCeiling, decide, type BudgetLimits, type Decision } from './budgets.js';
+import { budgetLimit, decide, type BudgetLimits, type Decision } from './budgets.js';
 import { tooManyRequests } from './headers.js';
 import type { RateLimitStore } from './store.js';
 
@@ -48,7 +48,7 @@ export function rateLimitStep(options: RateLimitStepOptions): Step {
         windowSeconds: state.windowSeconds,
         resetSeconds: state.resetSeconds,
         // The same budget for another kind, from the configuration.
-        limitOf: (other) => (spent === 'address' ? addressCeiling(limits, other) : limits[other]),
+        limitOf: (other) => budgetLimit(limits, spent, other),
       }),
     );
   };
