@@ -140,20 +140,13 @@ export function watchFolders(dir: string, options: FolderWatchOptions): FolderWa
     const previous = watched.get(rel);
     // The same folder: its own entry changed (attributes), and its children report themselves.
     if (!rejudge && kind === 'folder' && previous?.id !== undefined && previous.id === identity(info)) return;
-    if (rejudge) {
-      // Everything under it was (or is no longer) content: it is reported as gone, then as what it is now.
-      const found = new ContentTreeListing();
-      unwatch(rel);
-      if (found.add(rel, kind)) arm(rel, identity(info), found);
-      else if (kind === 'submodule') watchGitEntry(rel);
-      options.onPaths([`${rel}/`, rel, ...found.paths()]);
-      return;
-    }
     const found = new ContentTreeListing();
-    if (previous) unwatch(rel); // replaced: by another folder, a file or a link
+    // Replaced (by another folder, a file or a link), or rejudged: everything under it was, or is no longer, content.
+    if (previous || rejudge) unwatch(rel);
     if (found.add(rel, kind)) arm(rel, identity(info), found);
     else if (kind === 'submodule') watchGitEntry(rel);
-    const paths = previous ? [`${rel}/`, ...found.paths()] : found.paths();
+    // A rejudged entry is reported as gone, then as what it is now.
+    const paths = rejudge ? [`${rel}/`, rel, ...found.paths()] : previous ? [`${rel}/`, ...found.paths()] : found.paths();
     if (paths.length > 0) options.onPaths(paths);
   };
 
