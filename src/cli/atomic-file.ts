@@ -1,7 +1,7 @@
 /**
  * The client's small files in its cache folder (update check, read budgets, ETag bodies): written whole or not at
- * all, and read only when they are regular files of a bounded size, so a half-written, swapped or hostile file is
- * at worst ignored.
+ * all. {@link readSmallFile} reads one only when it is a regular file of a bounded size (the read budgets do), so a
+ * swapped or hostile file is at worst ignored.
  */
 import { randomBytes } from 'node:crypto';
 import { constants } from 'node:fs';
