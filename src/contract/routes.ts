@@ -544,9 +544,12 @@ export function templateSegments(route: RouteSpec): readonly (string | undefined
 /** The concrete path of a route for parameter values (already valid ids: no encoding needed). */
 export function routePath(route: RouteSpec, ...values: string[]): string {
   // From the template's segments: the index build makes a path per lesson, and a pattern replace cost microseconds.
+  // Concatenated: a start makes a path per lesson before it serves, and an array per path cost as much again.
   const segments = templateSegments(route);
+  let path = '';
   let next = 0;
-  return segments.map((segment) => segment ?? values[next++] ?? '').join('/');
+  for (let i = 0; i < segments.length; i++) path += `${i === 0 ? '' : '/'}${segments[i] ?? values[next++] ?? ''}`;
+  return path;
 }
 
 /**

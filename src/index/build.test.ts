@@ -51,6 +51,19 @@ describe('buildIndex', () => {
     expect(catalog.headers).toEqual({});
   });
 
+  it('makes the courses before the catalog, which is put together from their bytes rather than serialised whole', async () => {
+    const model = sampleModel({ withDeprecation: false });
+    const stringify = vi.spyOn(JSON, 'stringify');
+    try {
+      const index = await buildIndex(model, { codec: nodeCodec, publicBaseUrl: BASE });
+      expect(stringify.mock.calls.some(([value]) => value === model.catalog.courses[0])).toBe(true);
+      expect(stringify.mock.calls.some(([value]) => value === model.catalog)).toBe(false);
+      expect(text(index.representations.get('/v1/catalog')!.body)).toBe(JSON.stringify(model.catalog));
+    } finally {
+      stringify.mockRestore();
+    }
+  });
+
   it('puts RFC 9745 / RFC 8594 deprecation headers on the deprecated route only', async () => {
     const index = await buildIndex(sampleModel(), { codec: nodeCodec, publicBaseUrl: BASE });
     const expected = {

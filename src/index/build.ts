@@ -104,15 +104,21 @@ export interface BuildIndexOptions {
   now?: () => Date;
 }
 
-/** The route table's index-backed routes. */
-const INDEX_ROUTES = (ROUTES as readonly RouteSpec[]).filter((r) => r.source === 'index');
+/**
+ * The route table's index-backed routes, those with a body per value first: the catalog is put together from its
+ * courses' bytes ({@link jsonBody}) only when they are made before it.
+ */
+const INDEX_ROUTES = (ROUTES as readonly RouteSpec[])
+  .filter((r) => r.source === 'index')
+  .sort((a, b) => Number('one' in ROUTE_BODIES[a.name as IndexRouteName]) - Number('one' in ROUTE_BODIES[b.name as IndexRouteName]));
 
 /**
- * The entry made for each API body value, with the route and deprecation fields it was made with: a value the
+ * The entry made for each API body value, with the route it was made for (its deprecation fields are its source's
+ * `headers`): a value the
  * next build meets again (the model shares unchanged parts between reloads) gets the very same entry object,
  * which the build recognises at a glance. Weak: an entry lives as long as its value.
  */
-const apiEntryOf = new WeakMap<object, { route: RouteSpec; extra: Readonly<Record<string, string>> | undefined; entry: DerivedEntry }>();
+const apiEntryOf = new WeakMap<object, { route: RouteSpec; entry: DerivedEntry }>();
 
 /**
  * The API's own entries: the 200 body of every index-backed route of the contract (`ROUTE_BODIES`), with the
@@ -131,28 +137,44 @@ export function apiEntries(model: ContentModel, deprecations: RouteDeprecations 
     for (const [value, body] of values) {
       const known = typeof body === 'object' && body !== null ? apiEntryOf.get(body) : undefined;
       // Deprecation fields name a path or its route's template: the template's apply to every value.
-      if (known?.route === route && known.extra === extraOf(known.entry[0], route)) {
+      if (known?.route === route && known.entry[1].headers === extraOf(known.entry[0], route)) {
         out.push(known.entry);
         continue;
       }
       const path = value === undefined ? route.path : routePath(route, value);
-      const extra = extraOf(path, route);
-      const entry: DerivedEntry = [
-        path,
-        {
-          contentType: JSON_TYPE,
-          inputs: [body],
-          render: () => jsonBody(body),
-          cacheControl: route.cacheControl,
-          ...(extra && { headers: extra }),
-          ...(bodies.onFirstRequest && { onFirstRequest: true }),
-        },
-      ];
-      if (typeof body === 'object' && body !== null) apiEntryOf.set(body, { route, extra, entry });
+      const entry: DerivedEntry = [path, new ApiBodySource(body, route.cacheControl, extraOf(path, route), bodies.onFirstRequest === true)];
+      if (typeof body === 'object' && body !== null) apiEntryOf.set(body, { route, entry });
       out.push(entry);
     }
   }
   return out;
+}
+
+/**
+ * The source of an API body: its value, serialised ({@link jsonBody}) when the body is made. A class, not an object
+ * literal with a `render` closure of its own: the build makes one per lesson, and a start waits for them.
+ */
+class ApiBodySource implements DerivedSource {
+  readonly contentType = JSON_TYPE;
+  readonly inputs: readonly [unknown];
+  readonly headers?: Readonly<Record<string, string>>;
+  /**
+   * @param headers the route's or path's deprecation fields, if any.
+   * @param onFirstRequest whether the body may wait for its first request ({@link DerivedSource.onFirstRequest}).
+   */
+  constructor(
+    body: unknown,
+    readonly cacheControl: string,
+    headers: Readonly<Record<string, string>> | undefined,
+    readonly onFirstRequest: boolean,
+  ) {
+    this.inputs = [body];
+    if (headers !== undefined) this.headers = headers;
+  }
+
+  render(): Uint8Array {
+    return jsonBody(this.inputs[0]);
+  }
 }
 
 /** Runs `fn` over `items` with at most `limit` in flight, keeping the order of results. */
@@ -258,8 +280,8 @@ export async function buildIndex(model: ContentModel, opts: BuildIndexOptions): 
       if (at !== i) samePaths = false;
       if (at !== undefined) [rep, before] = [places.earlier.reps[at], places.earlier.entries[at]![1]];
     } else rep = opts.previous?.representations.get(path); // an index made elsewhere: its bytes may still be reused
-    // A path the previous index served was checked then (the route table does not change).
-    const source = entry[1].cacheControl !== undefined && rep !== undefined ? entry[1] : checked(path, entry[1]);
+    // The API's entries are made from the route table; a renderer's path the previous index served was checked then.
+    const source = i < firstRendered || (entry[1].cacheControl !== undefined && rep !== undefined) ? entry[1] : checked(path, entry[1]);
     if ('render' in source && rep !== undefined && before !== undefined && unchanged(source, rep, before)) {
       reps[i] = rep;
       continue;

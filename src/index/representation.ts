@@ -122,8 +122,10 @@ class DeferredRepresentation implements Representation {
 
   #make(): Representation {
     if (this.#made !== undefined) return this.#made;
-    const { contentType, cacheControl, headers, render } = this.#source!;
-    const identity = prepareRepresentation(this.#codec, { contentType, cacheControl, headers, body: render() });
+    const source = this.#source!;
+    const { contentType, cacheControl, headers } = source;
+    // Called on its source: a class's `render` reads its own fields.
+    const identity = prepareRepresentation(this.#codec, { contentType, cacheControl, headers, body: source.render() });
     // Kept until made: a renderer that throws throws again on the next request, rather than leave nothing to make.
     this.#source = undefined;
     this.#made = identity;
