@@ -57,6 +57,9 @@ describe('parseSimpleYaml', () => {
       'a: \tb',
       '__proto__: x',
       'a: [b, c',
+      'a:\n  -b',
+      'a: b\n\u00a0\nc: d',
+      'a:b',
     ]) {
       expect(parseSimpleYaml(source), source).toBeUndefined();
     }
