@@ -104,15 +104,17 @@ export function parseFile(rel: string, content: string | Uint8Array, options: Pa
   let valid = split.data !== undefined;
   // Control characters and non-characters (text-characters.ts), in every frontmatter string and in the body; a
   // schema complaint about the same value's text (pattern, format, enum) would only repeat it, so it is dropped.
-  const characterPaths = new Set<string>();
-  const characterPositions = new Set<string>(); // a value repeated through a YAML alias is one character, one problem
+  // Made at the first such character: almost every file has none, and a start parses thousands.
+  let characterPaths: Set<string> | undefined;
+  let characterPositions: Set<string> | undefined; // a value repeated through a YAML alias is one character, one problem
   forEachString(split.data, (path, value) => {
     const kind = allowsLineBreaks(role.kind, path) ? 'multi-line' : 'one-line';
     const found = findForbiddenCharacter(value, kind);
     if (!found) return;
     valid = false;
-    characterPaths.add(JSON.stringify(path));
+    (characterPaths ??= new Set()).add(JSON.stringify(path));
     const position = locator.characterAt(path, found.index);
+    characterPositions ??= new Set();
     if (characterPositions.has(`${position.line}:${position.column}`)) return;
     characterPositions.add(`${position.line}:${position.column}`);
     problems.push({ ...position, message: forbiddenCharacterMessage(`"${fieldName(path)}"`, found, kind) });
@@ -123,7 +125,7 @@ export function parseFile(rel: string, content: string | Uint8Array, options: Pa
   if (split.data !== undefined) {
     for (const p of validateFrontmatter(role.kind, split.data)) {
       valid = false;
-      if (REPEATS_A_CHARACTER_PROBLEM.has(p.keyword) && characterPaths.has(JSON.stringify(p.path))) continue;
+      if (REPEATS_A_CHARACTER_PROBLEM.has(p.keyword) && characterPaths?.has(JSON.stringify(p.path))) continue;
       const position = at(p.path);
       problems.push({ ...position, message: withSchemaHint(split.yaml, position, p, valueAt(split.data, p.path)) });
     }
