@@ -163,7 +163,8 @@ function cutByComments(yaml: string, doc: Document, lineCounter: LineCounter): r
 export class FrontmatterLocator {
   readonly #yaml: string;
   #parsed: { doc: ReturnType<typeof parseDocument>; lineCounter: LineCounter } | undefined;
-  readonly #pairs = new WeakMap<object, Map<string, KeyedPair>>();
+  /** Made on the first question too: a start makes a locator per file, and most files are never asked one. */
+  #pairs: WeakMap<object, Map<string, KeyedPair>> | undefined;
 
   constructor(yaml: string) {
     this.#yaml = yaml;
@@ -264,6 +265,7 @@ export class FrontmatterLocator {
 
   /** A mapping's pairs by their key's text (the first when duplicated), indexed once per mapping. */
   #pairsOf(map: { items: { key: unknown; value: unknown }[] }): Map<string, KeyedPair> {
+    this.#pairs ??= new WeakMap();
     let pairs = this.#pairs.get(map);
     if (!pairs) {
       pairs = new Map();
