@@ -7,7 +7,8 @@
  *   npm run bench -- --quick          a smoke run in a few minutes, 1,000 lessons of each corpus (written to bench/out/
  *                                     unless --out is given)
  *   npm run bench -- --only http,content   some sections only: http, hosts, content, flood, signatures
- *   npm run bench -- --only http --scenarios catalog   some HTTP configurations only (by name, comma-separated)
+ *   npm run bench -- --only http --scenarios catalog --scenarios "catalog, verified agent"
+ *                                     some HTTP configurations only, by name (repeated: names hold commas)
  *   npm run bench -- --only content --corpus real --out bench/out/real   the content section on one corpus only
  *                                     (generated or real: the shared lesson corpus, ../shared/corpus)
  *   npm run bench -- --out path/base  write <base>.md and <base>.json
@@ -35,7 +36,7 @@ const { values } = parseArgs({
   options: {
     quick: { type: 'boolean', default: false },
     only: { type: 'string' },
-    scenarios: { type: 'string' },
+    scenarios: { type: 'string', multiple: true },
     corpus: { type: 'string' },
     out: { type: 'string' },
     render: { type: 'boolean', default: false },
@@ -113,7 +114,7 @@ const httpOptions: HttpBenchOptions = {
   contentDir,
   ...settings,
   log,
-  ...(values.scenarios !== undefined && { scenarios: values.scenarios.split(',').map((s) => s.trim()) }),
+  ...(values.scenarios !== undefined && { scenarios: values.scenarios.map((s) => s.trim()) }),
 };
 
 if (only.has('http')) {
