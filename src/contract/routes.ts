@@ -543,8 +543,7 @@ export function templateSegments(route: RouteSpec): readonly (string | undefined
 
 /** The concrete path of a route for parameter values (already valid ids: no encoding needed). */
 export function routePath(route: RouteSpec, ...values: string[]): string {
-  // From the template's segments: the index build makes a path per lesson, and a pattern replace cost microseconds.
-  // Concatenated: a start makes a path per lesson before it serves, and an array per path cost as much again.
+  // Concatenated from the template's segments: a start makes a path per lesson before it serves.
   const segments = templateSegments(route);
   let path = '';
   let next = 0;

@@ -114,9 +114,8 @@ const INDEX_ROUTES = (ROUTES as readonly RouteSpec[])
 
 /**
  * The entry made for each API body value, with the route it was made for (its deprecation fields are its source's
- * `headers`): a value the
- * next build meets again (the model shares unchanged parts between reloads) gets the very same entry object,
- * which the build recognises at a glance. Weak: an entry lives as long as its value.
+ * `headers`): a value the next build meets again (the model shares unchanged parts between reloads) gets the very
+ * same entry object, which the build recognises at a glance. Weak: an entry lives as long as its value.
  */
 const apiEntryOf = new WeakMap<object, { route: RouteSpec; entry: DerivedEntry }>();
 
