@@ -58,7 +58,7 @@ export function prepareRepresentation(codec: IndexCodec, source: RepresentationS
 
 /** What a {@link deferredRepresentation} is made from: the labels, and the body's renderer. */
 export interface DeferredSource extends Omit<RepresentationSource, 'body'> {
-  /** The identity body. */
+  /** The identity body. Called on its source (`source.render()`), so a class may implement it as a method. */
   readonly render: () => string | Uint8Array;
 }
 
@@ -124,7 +124,6 @@ class DeferredRepresentation implements Representation {
     if (this.#made !== undefined) return this.#made;
     const source = this.#source!;
     const { contentType, cacheControl, headers } = source;
-    // Called on its source: a class's `render` reads its own fields.
     const identity = prepareRepresentation(this.#codec, { contentType, cacheControl, headers, body: source.render() });
     // Kept until made: a renderer that throws throws again on the next request, rather than leave nothing to make.
     this.#source = undefined;

@@ -129,8 +129,8 @@ export function pageSources(model: ContentModel, opts: RenderPagesOptions): [str
  * @throws {TypeError} when `publicBaseUrl` is not an absolute http(s) URL.
  */
 export function renderPages(model: ContentModel, opts: RenderPagesOptions): [string, PageEntry][] {
-  return pageSources(model, opts).map(([path, { contentType, headers, render }]): [string, PageEntry] => [
+  return pageSources(model, opts).map(([path, source]): [string, PageEntry] => [
     path,
-    { contentType, headers, body: render() },
+    { contentType: source.contentType, headers: source.headers, body: source.render() },
   ]);
 }
