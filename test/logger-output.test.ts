@@ -44,6 +44,14 @@ describe('the service log on stdout', () => {
     expectEveryLine(stdout.trimEnd().split('\n'));
   });
 
+  it('keeps a line longer than a batch whole and in its place among the others', async () => {
+    const { code, stdout } = await logLines({ LINES: '5000', FORMAT: 'json', END: 'drain', LONG_EVERY: '700' });
+    expect(code).toBe(0);
+    const lines = stdout.trimEnd().split('\n');
+    expectEveryLine(lines);
+    lines.forEach((line, i) => expect((JSON.parse(line) as { long?: string }).long).toBe(i % 700 === 0 ? 'é'.repeat(12_000) : undefined));
+  });
+
   it('writes pino-pretty lines in the pretty format, one line each with its fields', async () => {
     const { code, stdout } = await logLines({ LINES: '300', FORMAT: 'pretty', END: 'drain' });
     expect(code).toBe(0);
