@@ -115,9 +115,13 @@ export function createServiceLogger(
     contentMode: 'buffer',
   });
   // sonic-boom's typings know its text mode only.
-  const writeBytes = destination.write.bind(destination) as unknown as (bytes: Buffer) => boolean;
+  const write = destination.write.bind(destination) as unknown as (bytes: Buffer) => boolean;
   // The bytes still buffered, from what was handed to sonic-boom and its `drop` and `write` events.
   let buffered = 0;
+  const writeBytes = (bytes: Buffer): boolean => {
+    buffered += bytes.length;
+    return write(bytes);
+  };
   // pino and pino-pretty write text; the byte mode's write takes bytes only. Each line is encoded into one reused
   // buffer as it comes, and a full batch is copied out: a `Buffer` per line cost more than the line itself, and lines
   // kept as text until the batch was full were most of what each young-generation collection copied under load.
@@ -128,16 +132,13 @@ export function createServiceLogger(
     if (used === 0) return true;
     const bytes = Buffer.from(batch.subarray(0, used));
     used = 0;
-    buffered += bytes.length;
     return writeBytes(bytes);
   };
   destination.write = (line: string) => {
     // UTF-8 takes at most three bytes per UTF-16 code unit; a longer line goes on its own.
     if (line.length * 3 > LOG_BATCH_BYTES) {
       handOver();
-      const bytes = Buffer.from(line);
-      buffered += bytes.length;
-      return writeBytes(bytes);
+      return writeBytes(Buffer.from(line));
     }
     used += batch.write(line, used);
     return used >= LOG_BATCH_BYTES ? handOver() : true;
