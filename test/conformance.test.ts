@@ -150,6 +150,9 @@ describe('the HatTip handler on @hattip/adapter-node and the production Node hos
       `/v1/lessons/${lesson}`,
       '/v1/lessons/no-such-lesson',
       '/v1/lessons/Not%20An%20Id',
+      // A 422 body is text, encoded as it is written: two-, three- and four-byte characters, and invalid UTF-8.
+      '/v1/lessons/caf%C3%A9-%E2%82%AC-%F0%9F%98%80',
+      '/v1/lessons/%FF%D8x',
       '/v1/lessons/a%zz',
       '/v1/lessons/%2e%2e/%2E',
       '/v1/lessons/../catalog',

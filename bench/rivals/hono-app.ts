@@ -43,8 +43,7 @@ const validId = (p: PathParamSpec) =>
   validator('param', (value: Record<string, string>, c) => {
     const id = value.id ?? '';
     const problem = checkPathParam(p, id);
-    // TextEncoder's bytes: an ArrayBuffer, never shared.
-    return problem ? c.body(validationErrorBody([problem]) as Uint8Array<ArrayBuffer>, 422, content.invalidHeaders) : { id };
+    return problem ? c.body(validationErrorBody([problem]), 422, content.invalidHeaders) : { id };
   });
 
 app.get('/v1/catalog', (c) => send(c, negotiated(c, content.catalog)));

@@ -114,9 +114,7 @@ export function checkPathParam(spec: PathParamSpec, value: string): ValidationEr
   return undefined;
 }
 
-const encoder = new TextEncoder();
-
-/** The 422 body (schema HTTPValidationError) for some errors, UTF-8 encoded. */
-export function validationErrorBody(errors: readonly ValidationErrorItem[]): Uint8Array {
-  return encoder.encode(JSON.stringify({ detail: errors }));
+/** The 422 body (schema HTTPValidationError) for some errors, as JSON text: it differs with each request. */
+export function validationErrorBody(errors: readonly ValidationErrorItem[]): string {
+  return JSON.stringify({ detail: errors });
 }

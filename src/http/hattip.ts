@@ -10,7 +10,7 @@ import type { Answer } from './step.js';
 
 /** `answer` as a Fetch `Response`. */
 function toResponse(answer: Answer): Response {
-  // A `Uint8Array` and a `ReadableStream` are both bodies a `Response` takes; the DOM typings name them otherwise.
+  // Bytes, text and a `ReadableStream` are all bodies a `Response` takes; the DOM typings name them otherwise.
   return new Response(answer.body as BodyInit | null, { status: answer.status, headers: answer.headers });
 }
 

@@ -77,7 +77,7 @@ export function errorAnswers(pages: ErrorPages): ErrorAnswers {
   };
 
   /** An HTML error response with the pages' security headers; not cached, and it varies with `Accept`. */
-  const htmlError = (ctx: StepContext, status: number, body: Uint8Array, extra: HeaderRecord = {}): Answer => {
+  const htmlError = (ctx: StepContext, status: number, body: Uint8Array | string, extra: HeaderRecord = {}): Answer => {
     const headers: HeaderRecord = { ...pages.headers, ...extra, 'Content-Type': pages.contentType, 'Cache-Control': 'no-store', Vary: 'Accept' };
     return respond(ctx, status, ctx.method === 'HEAD' ? null : body, headers);
   };
@@ -105,7 +105,8 @@ export function errorAnswers(pages: ErrorPages): ErrorAnswers {
     },
     serverError(ctx) {
       if (!wantsHtml(ctx)) return respondJson(ctx, 500, detailBody(DETAIL.internal), { 'Cache-Control': 'no-store' });
-      return htmlError(ctx, 500, encoder.encode(pages.serverError(ctx.locals.requestId)));
+      // Text: the page names this request's id.
+      return htmlError(ctx, 500, pages.serverError(ctx.locals.requestId));
     },
     refuse(ctx, why) {
       if (!wantsHtml(ctx)) return tooManyRequests(ctx, why);

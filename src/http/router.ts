@@ -51,7 +51,7 @@ function deprecationOf(index: CatalogIndex, path: string, route: RouteSpec): Dep
 }
 
 /** A JSON error answer, with the route's deprecation fields if any. */
-function jsonError(ctx: StepContext, status: number, body: Uint8Array, deprecation?: Deprecation, extra?: HeaderRecord): Answer {
+function jsonError(ctx: StepContext, status: number, body: Uint8Array | string, deprecation?: Deprecation, extra?: HeaderRecord): Answer {
   return respondJson(ctx, status, body, { ...extra, ...deprecation });
 }
 

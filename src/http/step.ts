@@ -16,8 +16,11 @@ export interface Answer {
   status: number;
   /** Every header field, the common ones included, in the order they are written. */
   headers: HeaderRecord;
-  /** Bytes to send, a stream of them (its length in `Content-Length`), or `null` (HEAD, 204, 304). */
-  body: Uint8Array | ReadableStream<Uint8Array> | null;
+  /**
+   * Bytes to send; text, sent UTF-8 encoded by the adapter (a body made for one request: the runtime encodes it as
+   * it writes it); a stream of bytes (its length in `Content-Length`); or `null` (HEAD, 204, 304).
+   */
+  body: Uint8Array | string | ReadableStream<Uint8Array> | null;
 }
 
 /** The request's header fields, as Fetch's `Headers` answers `get` and `has` (names case-insensitive). */

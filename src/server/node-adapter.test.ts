@@ -53,6 +53,14 @@ describe('the Node adapter', () => {
     expect(res.text).toBe('made');
   });
 
+  it('writes a text body UTF-8 encoded, its length in bytes', async () => {
+    const text = '{"input":"café € 😀 \uD800"}';
+    const { url } = await serve(() => ({ status: 422, headers: { 'Content-Type': 'application/json' }, body: text }));
+    const res = await rawRequest(url, '/x');
+    expect(res.headers['content-length']).toBe(String(bytes(text).byteLength));
+    expect(res.body.equals(bytes(text))).toBe(true);
+  });
+
   it('keeps the length an answer without a body states (HEAD), and streams a stream body', async () => {
     const { url } = await serve(({ method }) =>
       method === 'HEAD'

@@ -1,8 +1,8 @@
 /**
  * The app on `node:http`, with Node's public APIs only: the request's method, target, `Host` and header fields
  * become the app's request (the URL by the project's own rules, `src/http/request-target.ts`), and the app's answer
- * is written with `writeHead` and `end` (a byte body, its `Content-Length` added) or piped (a stream). It only
- * translates: every step, every header rule and every error answer of the app is the app's.
+ * is written with `writeHead` and `end` (a body of bytes or of text, its `Content-Length` added) or piped (a
+ * stream). It only translates: every step, every header rule and every error answer of the app is the app's.
  */
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { Readable, pipeline } from 'node:stream';
@@ -42,8 +42,11 @@ function write(res: ServerResponse, answer: Answer, failed: (res: ServerResponse
   const { status, headers, body } = answer;
   if (body === null) {
     res.writeHead(status, headers).end();
-  } else if (body instanceof Uint8Array) {
+  } else if (typeof body === 'string') {
     // Given to `writeHead`, the length spares Node chunked framing (it cannot know the length of a later `end`).
+    if (!('Content-Length' in headers)) headers['Content-Length'] = String(Buffer.byteLength(body));
+    res.writeHead(status, headers).end(body);
+  } else if (body instanceof Uint8Array) {
     if (!('Content-Length' in headers)) headers['Content-Length'] = String(body.byteLength);
     res.writeHead(status, headers).end(body);
   } else {

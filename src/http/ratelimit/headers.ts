@@ -6,12 +6,11 @@ import type { Answer, StepContext } from '../step.js';
 import type { TooManyRequestsBody } from '../../contract/rate-limits.js';
 import { respondJson } from '../respond.js';
 
-const encoder = new TextEncoder();
-
 /**
  * `{"detail":"Too Many Requests", …}` with why (`tooManyRequestsBody`); `respond` adds `Retry-After` and the
  * RateLimit fields of the budget that ran out (the step has put it in `ctx.locals.rateLimit`).
  */
 export function tooManyRequests(ctx: StepContext, body: TooManyRequestsBody): Answer {
-  return respondJson(ctx, 429, encoder.encode(JSON.stringify(body)), { 'Cache-Control': 'no-store' });
+  // Text: the body differs with each refusal (its seconds to wait).
+  return respondJson(ctx, 429, JSON.stringify(body), { 'Cache-Control': 'no-store' });
 }
