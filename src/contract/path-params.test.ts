@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { COURSE_ID, REFERRAL_CODE } from './params.js';
-import { checkPathParam, codePointLength, decodePathSegment } from './path-params.js';
+import { COURSE_ID, LESSON_ID, REFERRAL_CODE } from './params.js';
+import type { PathParamSpec } from './params.js';
+import { checkPathParam, codePointLength, decodePathSegment, errorItem, validationErrorBody, type PathParamError } from './path-params.js';
+
+/** The 422 item of `value`, or `undefined` when it is valid. */
+const itemOf = (spec: PathParamSpec, value: string) => {
+  const error = checkPathParam(spec, value);
+  return error && errorItem(error);
+};
 
 describe('decodePathSegment', () => {
   it('decodes like Python unquote, never throwing', () => {
@@ -21,7 +28,7 @@ describe('checkPathParam (Pydantic v2 shapes)', () => {
   });
 
   it('checks min length first', () => {
-    expect(checkPathParam(REFERRAL_CODE, 'a!')).toEqual({
+    expect(itemOf(REFERRAL_CODE, 'a!')).toEqual({
       type: 'string_too_short',
       loc: ['path', 'code'],
       msg: 'String should have at least 4 characters',
@@ -32,7 +39,7 @@ describe('checkPathParam (Pydantic v2 shapes)', () => {
 
   it('then max length, counting code points', () => {
     const long = 'A'.repeat(65);
-    expect(checkPathParam(COURSE_ID, long)).toEqual({
+    expect(itemOf(COURSE_ID, long)).toEqual({
       type: 'string_too_long',
       loc: ['path', 'course_id'],
       msg: 'String should have at most 64 characters',
@@ -44,7 +51,7 @@ describe('checkPathParam (Pydantic v2 shapes)', () => {
   });
 
   it('then the pattern, reported as written', () => {
-    expect(checkPathParam(COURSE_ID, 'Python')).toEqual({
+    expect(itemOf(COURSE_ID, 'Python')).toEqual({
       type: 'string_pattern_mismatch',
       loc: ['path', 'course_id'],
       msg: "String should match pattern '^[a-z0-9]+(?:-[a-z0-9]+)*$'",
@@ -54,5 +61,24 @@ describe('checkPathParam (Pydantic v2 shapes)', () => {
     expect(checkPathParam(COURSE_ID, 'a--b')?.type).toBe('string_pattern_mismatch');
     expect(checkPathParam(COURSE_ID, 'ab\n')?.type).toBe('string_pattern_mismatch');
     expect(checkPathParam(REFERRAL_CODE, 'good code')?.type).toBe('string_pattern_mismatch');
+  });
+});
+
+describe('validationErrorBody', () => {
+  const inputs = ['', 'Not An Id', 'a"b\\c', 'tab\there\u0000', '\u2028\u2029', 'café 😀', '\uD800 alone', '}]},"input":"x'];
+  const errors: PathParamError[] = [COURSE_ID, LESSON_ID, REFERRAL_CODE].flatMap((spec) =>
+    (['string_too_short', 'string_too_long', 'string_pattern_mismatch'] as const).flatMap((type) => inputs.map((input) => ({ spec, type, input }))),
+  );
+
+  it('writes one error as JSON.stringify writes its item, whatever the input holds', () => {
+    for (const error of errors) {
+      expect(validationErrorBody([error])).toBe(JSON.stringify({ detail: [errorItem(error)] }));
+      expect(JSON.parse(validationErrorBody([error]))).toEqual({ detail: [errorItem(error)] });
+    }
+  });
+
+  it('writes several errors in order', () => {
+    const two = [errors[0]!, errors.at(-1)!];
+    expect(JSON.parse(validationErrorBody(two))).toEqual({ detail: two.map(errorItem) });
   });
 });

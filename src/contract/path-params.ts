@@ -15,16 +15,32 @@ export interface ValidationErrorItem {
   ctx: { min_length: number } | { max_length: number } | { pattern: string };
 }
 
-const compiled = new Map<string, RegExp>();
+/** The kinds of 422 item, in the order the checks run. */
+type ErrorType = ValidationErrorItem['type'];
 
-/** The spec's pattern, compiled once per process. */
-function regexOf(spec: PathParamSpec): RegExp {
-  let re = compiled.get(spec.pattern);
-  if (re === undefined) {
-    re = new RegExp(spec.pattern, 'u');
-    compiled.set(spec.pattern, re);
+/** A value that failed one check of its spec: a 422 item before it is written out ({@link errorItem}). */
+export interface PathParamError {
+  readonly spec: PathParamSpec;
+  readonly type: ErrorType;
+  /** The decoded value. */
+  readonly input: string;
+}
+
+/** What is made once per spec: its pattern compiled, and its one-error 422 bodies around their input by type. */
+interface CompiledSpec {
+  readonly pattern: RegExp;
+  readonly bodies: Partial<Record<ErrorType, readonly [head: string, tail: string]>>;
+}
+
+const compiled = new WeakMap<PathParamSpec, CompiledSpec>();
+
+function compiledOf(spec: PathParamSpec): CompiledSpec {
+  let done = compiled.get(spec);
+  if (done === undefined) {
+    done = { pattern: new RegExp(spec.pattern, 'u'), bodies: {} };
+    compiled.set(spec, done);
   }
-  return re;
+  return done;
 }
 
 /** Length in Unicode code points, as Pydantic counts (a surrogate pair is one character). */
@@ -80,41 +96,53 @@ const characters = (n: number) => `${n} character${n === 1 ? '' : 's'}`;
 
 /**
  * Checks one decoded value against its spec, in the order min length, max length, pattern.
- * @returns the first error, or `undefined` when the value is valid.
+ * @returns the first failed check, or `undefined` when the value is valid.
  */
-export function checkPathParam(spec: PathParamSpec, value: string): ValidationErrorItem | undefined {
+export function checkPathParam(spec: PathParamSpec, value: string): PathParamError | undefined {
   const length = codePointLength(value);
-  if (length < spec.minLength) {
-    return {
-      type: 'string_too_short',
-      loc: ['path', spec.name],
-      msg: `String should have at least ${characters(spec.minLength)}`,
-      input: value,
-      ctx: { min_length: spec.minLength },
-    };
-  }
-  if (length > spec.maxLength) {
-    return {
-      type: 'string_too_long',
-      loc: ['path', spec.name],
-      msg: `String should have at most ${characters(spec.maxLength)}`,
-      input: value,
-      ctx: { max_length: spec.maxLength },
-    };
-  }
-  if (!regexOf(spec).test(value)) {
-    return {
-      type: 'string_pattern_mismatch',
-      loc: ['path', spec.name],
-      msg: `String should match pattern '${spec.pattern}'`,
-      input: value,
-      ctx: { pattern: spec.pattern },
-    };
-  }
+  if (length < spec.minLength) return { spec, type: 'string_too_short', input: value };
+  if (length > spec.maxLength) return { spec, type: 'string_too_long', input: value };
+  if (!compiledOf(spec).pattern.test(value)) return { spec, type: 'string_pattern_mismatch', input: value };
   return undefined;
 }
 
-/** The 422 body (schema HTTPValidationError) for some errors, as JSON text: it differs with each request. */
-export function validationErrorBody(errors: readonly ValidationErrorItem[]): string {
-  return JSON.stringify({ detail: errors });
+/** The 422 item (schema ValidationError) of a failed check, with Pydantic v2's type, message and context. */
+export function errorItem({ spec, type, input }: PathParamError): ValidationErrorItem {
+  const loc: ValidationErrorItem['loc'] = ['path', spec.name];
+  switch (type) {
+    case 'string_too_short':
+      return { type, loc, msg: `String should have at least ${characters(spec.minLength)}`, input, ctx: { min_length: spec.minLength } };
+    case 'string_too_long':
+      return { type, loc, msg: `String should have at most ${characters(spec.maxLength)}`, input, ctx: { max_length: spec.maxLength } };
+    case 'string_pattern_mismatch':
+      return { type, loc, msg: `String should match pattern '${spec.pattern}'`, input, ctx: { pattern: spec.pattern } };
+  }
+}
+
+/** The `input` field of an item whose input is empty, as `JSON.stringify` writes it. */
+const EMPTY_INPUT = ',"input":""';
+
+/**
+ * The 422 body of one failed check of `spec` split around its input: only the input differs between requests.
+ * Inside a JSON string every `"` is escaped, so {@link EMPTY_INPUT} can only be the field itself.
+ */
+function bodyAround(spec: PathParamSpec, type: ErrorType): readonly [head: string, tail: string] {
+  const bodies = compiledOf(spec).bodies;
+  let parts = bodies[type];
+  if (parts === undefined) {
+    const json = JSON.stringify({ detail: [errorItem({ spec, type, input: '' })] });
+    const at = json.indexOf(EMPTY_INPUT) + EMPTY_INPUT.length - 2;
+    parts = bodies[type] = [json.slice(0, at), json.slice(at + 2)];
+  }
+  return parts;
+}
+
+/**
+ * The 422 body (schema HTTPValidationError) of some failed checks, as JSON text: it differs with each request. The
+ * usual one error is its spec's body with the input written in ({@link bodyAround}).
+ */
+export function validationErrorBody(errors: readonly PathParamError[]): string {
+  if (errors.length !== 1) return JSON.stringify({ detail: errors.map(errorItem) });
+  const [head, tail] = bodyAround(errors[0]!.spec, errors[0]!.type);
+  return head + JSON.stringify(errors[0]!.input) + tail;
 }

@@ -7,7 +7,7 @@
  */
 import type { Answer, HeaderRecord, Step, StepContext } from './step.js';
 import { detailBody, DETAIL } from '../contract/errors.js';
-import { checkPathParam, decodePathSegment, validationErrorBody, type ValidationErrorItem } from '../contract/path-params.js';
+import { checkPathParam, decodePathSegment, validationErrorBody, type PathParamError } from '../contract/path-params.js';
 import { allowOf, JSON_TYPE, matchRoute, NO_STORE, routeNamed, routePath, type ComputedRouteName, type RouteSpec } from '../contract/routes.js';
 import type { StaticRepresentations } from '../index/static-representations.js';
 import { EMPTY_BODY } from '../index/redirects.js';
@@ -56,9 +56,9 @@ function jsonError(ctx: StepContext, status: number, body: Uint8Array | string, 
 }
 
 /** Validates and decodes a route's parameter values (those with a spec). @returns the values, or the 422 errors. */
-function validate(route: RouteSpec, raw: readonly string[]): { values: string[] } | { errors: ValidationErrorItem[] } {
+function validate(route: RouteSpec, raw: readonly string[]): { values: string[] } | { errors: PathParamError[] } {
   const values = raw.map(decodePathSegment);
-  const errors: ValidationErrorItem[] = [];
+  const errors: PathParamError[] = [];
   route.params.forEach((spec, i) => {
     const error = checkPathParam(spec, values[i]!);
     if (error !== undefined) errors.push(error);
