@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { COURSE_ID, LESSON_ID, REFERRAL_CODE } from './params.js';
-import type { PathParamSpec } from './params.js';
+import { COURSE_ID, LESSON_ID, REFERRAL_CODE, type PathParamSpec } from './params.js';
 import { checkPathParam, codePointLength, decodePathSegment, errorItem, validationErrorBody, type PathParamError } from './path-params.js';
 
 /** The 422 item of `value`, or `undefined` when it is valid. */

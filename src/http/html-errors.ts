@@ -4,7 +4,7 @@
  * `Accept` decides. The pages themselves are rendered by `src/pages/` and injected ({@link ErrorPages}), so this
  * module stays runtime-neutral and renders nothing when it is loaded.
  */
-import type { Answer, HeaderRecord, StepContext } from './step.js';
+import type { Answer, HeaderRecord, StepContext, WholeBody } from './step.js';
 import { LRUCache } from 'lru-cache';
 import Negotiator from 'negotiator';
 import { detailBody, DETAIL } from '../contract/errors.js';
@@ -77,7 +77,7 @@ export function errorAnswers(pages: ErrorPages): ErrorAnswers {
   };
 
   /** An HTML error response with the pages' security headers; not cached, and it varies with `Accept`. */
-  const htmlError = (ctx: StepContext, status: number, body: Uint8Array | string, extra: HeaderRecord = {}): Answer => {
+  const htmlError = (ctx: StepContext, status: number, body: WholeBody, extra: HeaderRecord = {}): Answer => {
     const headers: HeaderRecord = { ...pages.headers, ...extra, 'Content-Type': pages.contentType, 'Cache-Control': 'no-store', Vary: 'Accept' };
     return respond(ctx, status, ctx.method === 'HEAD' ? null : body, headers);
   };

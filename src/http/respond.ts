@@ -5,7 +5,7 @@
  */
 import { rateLimitPolicy, retryAfterSeconds } from '../contract/rate-limits.js';
 import { JSON_TYPE } from '../contract/routes.js';
-import type { Answer, HeaderRecord, StepContext } from './step.js';
+import type { Answer, HeaderRecord, StepContext, WholeBody } from './step.js';
 
 /** Every response: any origin may read it (the API needs no credentials). */
 export const ALLOW_ORIGIN = '*';
@@ -71,10 +71,10 @@ export function utf8Length(text: string): number {
 
 /**
  * An answer with the common headers added to `headers` (which it takes ownership of).
- * @param body bytes to send, text (a body made for this request: the adapter encodes it as it writes it, which
- *   spares a buffer of its own), or `null` (HEAD, 204, 304).
+ * @param body the body held whole (text for a body made for this request: the adapter encodes it as it writes it,
+ *   which spares a buffer of its own), or `null` (HEAD, 204, 304).
  */
-export function respond(ctx: StepContext, status: number, body: Uint8Array | string | null, headers: HeaderRecord): Answer {
+export function respond(ctx: StepContext, status: number, body: WholeBody | null, headers: HeaderRecord): Answer {
   ctx.locals.bodyBytes = body === null ? 0 : typeof body === 'string' ? utf8Length(body) : body.byteLength;
   return { status, headers: addCommonHeaders(ctx, status, headers), body };
 }
@@ -89,7 +89,7 @@ export function respondStream(ctx: StepContext, body: ReadableStream<Uint8Array>
 }
 
 /** A JSON answer (`Content-Type: application/json`), e.g. an error `{"detail": …}`. */
-export function respondJson(ctx: StepContext, status: number, body: Uint8Array | string, headers: HeaderRecord = {}): Answer {
+export function respondJson(ctx: StepContext, status: number, body: WholeBody, headers: HeaderRecord = {}): Answer {
   headers['Content-Type'] = JSON_TYPE;
   return respond(ctx, status, ctx.method === 'HEAD' ? null : body, headers);
 }

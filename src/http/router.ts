@@ -5,7 +5,7 @@
  * trailing slash that is a route without it is a 308 there. Paths no route matches fall through to later steps (e.g.
  * `/releases/`) and finally to {@link notFoundStep}. Nothing here names a route: the table does.
  */
-import type { Answer, HeaderRecord, Step, StepContext } from './step.js';
+import type { Answer, HeaderRecord, Step, StepContext, WholeBody } from './step.js';
 import { detailBody, DETAIL } from '../contract/errors.js';
 import { checkPathParam, decodePathSegment, validationErrorBody, type PathParamError } from '../contract/path-params.js';
 import { allowOf, JSON_TYPE, matchRoute, NO_STORE, routeNamed, routePath, type ComputedRouteName, type RouteSpec } from '../contract/routes.js';
@@ -51,7 +51,7 @@ function deprecationOf(index: CatalogIndex, path: string, route: RouteSpec): Dep
 }
 
 /** A JSON error answer, with the route's deprecation fields if any. */
-function jsonError(ctx: StepContext, status: number, body: Uint8Array | string, deprecation?: Deprecation, extra?: HeaderRecord): Answer {
+function jsonError(ctx: StepContext, status: number, body: WholeBody, deprecation?: Deprecation, extra?: HeaderRecord): Answer {
   return respondJson(ctx, status, body, { ...extra, ...deprecation });
 }
 

@@ -9,6 +9,12 @@ import type { Locals } from './locals.js';
 export type HeaderRecord = Record<string, string>;
 
 /**
+ * A body held whole: bytes, or text that the adapter sends UTF-8 encoded (a body made for one request: the runtime
+ * encodes it as it writes it).
+ */
+export type WholeBody = Uint8Array | string;
+
+/**
  * One answer as plain data: what the steps produce, once per request, and what every adapter writes as its
  * runtime's response (a Fetch `Response` for HatTip, `writeHead` and `end` on Node).
  */
@@ -16,11 +22,8 @@ export interface Answer {
   status: number;
   /** Every header field, the common ones included, in the order they are written. */
   headers: HeaderRecord;
-  /**
-   * Bytes to send; text, sent UTF-8 encoded by the adapter (a body made for one request: the runtime encodes it as
-   * it writes it); a stream of bytes (its length in `Content-Length`); or `null` (HEAD, 204, 304).
-   */
-  body: Uint8Array | string | ReadableStream<Uint8Array> | null;
+  /** A body held whole, a stream of bytes (its length in `Content-Length`), or `null` (HEAD, 204, 304). */
+  body: WholeBody | ReadableStream<Uint8Array> | null;
 }
 
 /** The request's header fields, as Fetch's `Headers` answers `get` and `has` (names case-insensitive). */

@@ -42,12 +42,10 @@ function write(res: ServerResponse, answer: Answer, failed: (res: ServerResponse
   const { status, headers, body } = answer;
   if (body === null) {
     res.writeHead(status, headers).end();
-  } else if (typeof body === 'string') {
+  } else if (typeof body === 'string' || body instanceof Uint8Array) {
     // Given to `writeHead`, the length spares Node chunked framing (it cannot know the length of a later `end`).
+    // `Buffer.byteLength` gives a text's length in UTF-8 and a byte body's own.
     if (!('Content-Length' in headers)) headers['Content-Length'] = String(Buffer.byteLength(body));
-    res.writeHead(status, headers).end(body);
-  } else if (body instanceof Uint8Array) {
-    if (!('Content-Length' in headers)) headers['Content-Length'] = String(body.byteLength);
     res.writeHead(status, headers).end(body);
   } else {
     res.writeHead(status, headers);
