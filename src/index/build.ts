@@ -104,13 +104,16 @@ export interface BuildIndexOptions {
   now?: () => Date;
 }
 
+/** Whether an index route has one body (the catalog, the changelog…) rather than one per value (each lesson…). */
+const hasOneBody = (route: RouteSpec): boolean => 'one' in ROUTE_BODIES[route.name as IndexRouteName];
+
 /**
  * The route table's index-backed routes, those with a body per value first: the catalog is put together from its
  * courses' bytes ({@link jsonBody}) only when they are made before it.
  */
 const INDEX_ROUTES = (ROUTES as readonly RouteSpec[])
   .filter((r) => r.source === 'index')
-  .sort((a, b) => Number('one' in ROUTE_BODIES[a.name as IndexRouteName]) - Number('one' in ROUTE_BODIES[b.name as IndexRouteName]));
+  .sort((a, b) => Number(hasOneBody(a)) - Number(hasOneBody(b)));
 
 /**
  * The entry made for each API body value, with the route it was made for (its deprecation fields are its source's
