@@ -18,6 +18,12 @@ const FORBIDDEN: readonly { pattern: RegExp; sample: string; why: string }[] = [
   { pattern: /\b_hasBody\b/, sample: 'res._hasBody = false;', why: "Node's ServerResponse internals" },
   { pattern: /\b_removedContLen\b/, sample: 'res._removedContLen = true;', why: "Node's ServerResponse internals" },
   { pattern: /\buseChunkedEncodingByDefault\b/, sample: 'res.useChunkedEncodingByDefault = false;', why: "Node's ServerResponse internals" },
+  { pattern: /\bhttpAllowHalfOpen\b/, sample: 'server.httpAllowHalfOpen = true;', why: "Node's undocumented http.Server switch" },
+  {
+    pattern: /\bas (?:Server|ServerResponse|IncomingMessage|OutgoingMessage|Socket) & \{/,
+    sample: '(server as Server & { httpAllowHalfOpen: boolean })',
+    why: "a field Node's typings do not declare",
+  },
   { pattern: /as unknown as Response\b/, sample: 'return PLACEHOLDER as unknown as Response;', why: 'a placeholder posing as a Fetch Response' },
   {
     pattern:

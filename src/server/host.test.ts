@@ -1,7 +1,8 @@
 /**
  * The host's connection bounds on raw sockets: an error answer (400, 408, 431) closes its connection even when the
  * client keeps its half open, is never written into an answer in progress, and open connections are bounded in
- * total and per peer address (trusted proxies exempt).
+ * total and per peer address (trusted proxies exempt). An answer written later reaches a client that half-closes
+ * after its request.
  */
 import { connect, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -77,6 +78,49 @@ describe('a client error on a connection with an answer in progress', () => {
     await closed(s);
     answer?.();
     expect(text).not.toContain('400 Bad Request');
+  });
+});
+
+describe('answers written later', () => {
+  /** A host answering each request with its path, `delayMs` milliseconds after it arrives. */
+  async function lateHost(delayMs: number): Promise<number> {
+    const late: RequestListener = (req, res) => void setTimeout(() => res.end(`late ${req.url}`), delayMs);
+    const h = await startHost(late, { host: '127.0.0.1', port: 0 });
+    hosts.push(h);
+    return Number(new URL(h.url).port);
+  }
+
+  /** Everything the server sends on `s` until it closes the connection. */
+  function untilClosed(s: Socket): Promise<string> {
+    let text = '';
+    s.setEncoding('latin1').on('data', (chunk: string) => (text += chunk));
+    return new Promise((resolve) => s.once('end', () => resolve(text)));
+  }
+
+  it('reach a client that half-closes right after its request, then the connection closes', async () => {
+    const s = await halfOpenClient(await lateHost(50));
+    const received = untilClosed(s);
+    s.end('GET /one HTTP/1.1\r\nHost: x\r\n\r\n');
+    expect(await received).toMatch(/^HTTP\/1\.1 200 OK\r\n[\s\S]*\r\n\r\nlate \/one$/);
+  });
+
+  it('reach a client that pipelines two requests and half-closes, in order', async () => {
+    const s = await halfOpenClient(await lateHost(30));
+    const received = untilClosed(s);
+    s.end('GET /one HTTP/1.1\r\nHost: x\r\n\r\nGET /two HTTP/1.1\r\nHost: x\r\n\r\n');
+    const text = await received;
+    expect(text.match(/late \/(?:one|two)/g)).toEqual(['late /one', 'late /two']);
+  });
+
+  it('leave a keep-alive connection open for the next request', async () => {
+    const s = await halfOpenClient(await lateHost(10));
+    let text = '';
+    s.setEncoding('latin1').on('data', (chunk: string) => (text += chunk));
+    s.write('GET /one HTTP/1.1\r\nHost: x\r\n\r\n');
+    await eventually(() => text.includes('late /one'));
+    s.write('GET /two HTTP/1.1\r\nHost: x\r\n\r\n');
+    await eventually(() => text.includes('late /two'));
+    expect(s.destroyed).toBe(false);
   });
 });
 

@@ -1,7 +1,8 @@
 /**
  * Hosts a `node:http` request listener (the app's, `node-adapter.ts`; the admin table's) with limits against slow
  * or oversized clients and a graceful drain. The host knows nothing of the app: it answers only what Node reports
- * before there is a request (a malformed or oversized head, a timeout).
+ * before there is a request (a malformed or oversized head, a timeout), and keeps a connection's end from cutting
+ * an answer still being made.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
@@ -86,25 +87,65 @@ function limitConnectionsPerAddress(server: Server, max: number, exempt: (addres
   });
 }
 
+/** The responses of one connection: how many are begun and not yet closed, and whether reading waits for them. */
+interface Answering {
+  count: number;
+  /** Reading is paused until every begun response is closed (see {@link holdEndOfRequests}). */
+  held: boolean;
+  /** Whether {@link stayPaused} listens to the socket. */
+  watched: boolean;
+}
+
 /**
- * Responses begun and not yet closed, by connection (pipelined requests may have several): Node reports a client
- * error on such a connection too, and no answer may then be written on the socket between two of its bytes.
- * One counter per connection, made at its first request and dropped with it: a `Map` entry added and deleted per
+ * Responses in progress, by connection (pipelined requests may have several): Node reports a client error on such
+ * a connection too, and no answer may then be written on the socket between two of its bytes.
+ * One record per connection, made at its first request and dropped with it: a `Map` entry added and deleted per
  * request reallocates the map's table each time, garbage that outlives young-generation collections.
  */
-const answering = new WeakMap<Socket, { count: number }>();
+const answering = new WeakMap<Socket, Answering>();
 
 /** The `close` listener of every response, which Node emits once (one function: a request allocates no closure). */
 function responseClosed(this: ServerResponse): void {
-  const open = answering.get(this.req.socket);
-  if (open !== undefined) open.count--;
+  const socket = this.req.socket;
+  const open = answering.get(socket);
+  if (open === undefined) return;
+  open.count--;
+  if (open.count === 0 && open.held) {
+    open.held = false;
+    socket.resume();
+  }
 }
 
-/** Counts a response begun on `socket`. */
-function responseBegun(socket: Socket): void {
-  const open = answering.get(socket);
-  if (open === undefined) answering.set(socket, { count: 1 });
+/** Counts a response begun on `socket`, and returns its connection's record. */
+function responseBegun(socket: Socket): Answering {
+  let open = answering.get(socket);
+  if (open === undefined) answering.set(socket, (open = { count: 1, held: false, watched: false }));
   else open.count++;
+  return open;
+}
+
+/** The `resume` listener of a held connection: Node resumes a socket as it reads a request; it stays paused. */
+function stayPaused(this: Socket): void {
+  if (answering.get(this)?.held) this.pause();
+}
+
+/**
+ * Stops reading the connection of `req` until its responses are closed, once the whole request is received and
+ * while its answer is not yet written. A client may half-close its connection right after its request (RFC 9112
+ * §9.6), and Node aborts every request whose connection ends before its answer is written: an answer not written at
+ * once (a shared budget store, a file read, a stream) would be lost. A paused socket reports no end, so the client's
+ * FIN is read once the answers are out, and Node then closes the connection. Called on the tick after the request's
+ * listener, when Node has parsed what it read and before it reads again; a request whose body is still arriving is
+ * not held (its body must be read), and Node's rule applies to it.
+ */
+function holdEndOfRequests(req: IncomingMessage, res: ServerResponse, open: Answering): void {
+  if (!req.complete || res.writableEnded) return;
+  open.held = true;
+  if (!open.watched) {
+    open.watched = true;
+    req.socket.on('resume', stayPaused);
+  }
+  req.socket.pause();
 }
 
 /**
@@ -124,18 +165,15 @@ export async function startHost(listener: RequestListener, opts: HostOptions): P
       connectionsCheckingInterval: limits.checkIntervalMs,
     },
     (req, res) => {
-      responseBegun(req.socket);
+      const open = responseBegun(req.socket);
       res.on('close', responseClosed);
       // While draining, tell keep-alive clients not to send another request on this connection.
       if (draining) res.setHeader('Connection', 'close');
       listener(req, res);
+      if (!res.writableEnded) process.nextTick(holdEndOfRequests, req, res, open);
     },
   );
   server.maxRequestsPerSocket = limits.maxRequestsPerSocket;
-  // A client may half-close after sending its request (RFC 9112 §9.6): answer it, then close. Without this Node
-  // aborts the request when the client's FIN arrives, and any answer not yet written (all but synchronous ones)
-  // is lost. Not in Node's typings; Node's own http server reads it in socketOnEnd.
-  (server as Server & { httpAllowHalfOpen: boolean }).httpAllowHalfOpen = true;
   // Beyond this Node closes new connections at once: descriptors stay available for files, watchers, Redis.
   server.maxConnections = limits.maxConnections;
   limitConnectionsPerAddress(server, limits.maxConnectionsPerAddress, opts.isTrustedPeer ?? (() => false));

@@ -83,8 +83,7 @@ async function serve(ctx: StepContext, dir: string, encodedName: string): Promis
   headers['Content-Length'] = String(info.size);
   if (ctx.method === 'HEAD' || info.size === 0) return respond(ctx, 200, null, headers);
   if (info.size <= MAX_CACHED_FILE_BYTES) {
-    // Release files are small: answered from memory like every other body (which also answers a client that
-    // half-closes after its request; the host cancels a streamed body when the request side ends).
+    // Release files are small: answered from memory like every other body.
     const key = `${path}\0${etag}`;
     let bytes = cache.get(key);
     if (bytes === undefined) {
