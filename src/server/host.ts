@@ -139,7 +139,7 @@ function stayPaused(this: Socket): void {
  * not held (its body must be read), and Node's rule applies to it.
  */
 function holdEndOfRequests(req: IncomingMessage, res: ServerResponse, open: Answering): void {
-  if (!req.complete || res.writableEnded) return;
+  if (!req.complete || res.writableEnded || req.socket.destroyed) return;
   open.held = true;
   if (!open.watched) {
     open.watched = true;
