@@ -30,10 +30,10 @@ import type { HostOptions } from './host.js';
 import { releasesStep } from './releases.js';
 import { serviceVersion } from './version.js';
 
-/** The error pages people see (404, 429, 500), from `src/pages/`. */
 /** The error pages link the content-independent assets under the names the pages give them. */
 const ERROR_PAGE_LINKS = shellLinks(shellAssets(nodeCodec.digest));
 
+/** The error pages people see (404, 429, 500), from `src/pages/`. */
 export const ERROR_PAGES: ErrorPages = {
   contentType: HTML_TYPE,
   headers: PAGE_HEADERS,
