@@ -119,8 +119,10 @@ export function errorItem({ spec, type, input }: PathParamError): ValidationErro
   }
 }
 
-/** The `input` field of an item whose input is empty, as `JSON.stringify` writes it. */
-const EMPTY_INPUT = ',"input":""';
+/** An empty input, as `JSON.stringify` writes it. */
+const EMPTY_STRING = '""';
+/** The `input` field of an item whose input is empty. */
+const EMPTY_INPUT = `,"input":${EMPTY_STRING}`;
 
 /**
  * The 422 body of one failed check of `spec` split around its input: only the input differs between requests.
@@ -131,8 +133,8 @@ function bodyAround(spec: PathParamSpec, type: ErrorType): readonly [head: strin
   let parts = bodies[type];
   if (parts === undefined) {
     const json = JSON.stringify({ detail: [errorItem({ spec, type, input: '' })] });
-    const at = json.indexOf(EMPTY_INPUT) + EMPTY_INPUT.length - 2;
-    parts = bodies[type] = [json.slice(0, at), json.slice(at + 2)];
+    const at = json.indexOf(EMPTY_INPUT) + EMPTY_INPUT.length - EMPTY_STRING.length;
+    parts = bodies[type] = [json.slice(0, at), json.slice(at + EMPTY_STRING.length)];
   }
   return parts;
 }
@@ -142,7 +144,8 @@ function bodyAround(spec: PathParamSpec, type: ErrorType): readonly [head: strin
  * usual one error is its spec's body with the input written in ({@link bodyAround}).
  */
 export function validationErrorBody(errors: readonly PathParamError[]): string {
-  if (errors.length !== 1) return JSON.stringify({ detail: errors.map(errorItem) });
-  const [head, tail] = bodyAround(errors[0]!.spec, errors[0]!.type);
-  return head + JSON.stringify(errors[0]!.input) + tail;
+  const [only] = errors;
+  if (only === undefined || errors.length > 1) return JSON.stringify({ detail: errors.map(errorItem) });
+  const [head, tail] = bodyAround(only.spec, only.type);
+  return head + JSON.stringify(only.input) + tail;
 }
